@@ -1,0 +1,449 @@
+//! Turning an event stream into a call tree. Each thread has its own stack
+//! of open calls. Entries push; an exit pops down to the nearest open frame
+//! of the same function, so frames skipped by `longjmp`, exceptions or
+//! coroutines are closed at that exit ("unwound"); an exit that matches no
+//! open frame is ignored ("orphan"); frames still open at the end close at
+//! the trace's last timestamp ("unclosed"). The counts are reported once.
+//!
+//! Two stores receive the calls: [`CallsBuilder`] keeps one node per call
+//! (the paper's dynamic call tree), [`ContextsBuilder`] merges identical
+//! call paths (calling-context tree) and so stays as small as the program's
+//! distinct paths, whatever the trace length. Untimed traces weigh every call
+//! 1: a node's total is then the number of calls in its subtree.
+
+use rustc_hash::FxHashMap;
+
+use super::tree::{NodeId, Tree};
+use crate::ingest::{Event, EventKind, FuncId, FuncTable, NodeRecord, Sink, TraceMeta};
+
+/// What the builder had to repair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RepairStats {
+    /// Frames closed by the exit of a function further down the stack.
+    pub unwound: u64,
+    /// Exits that matched no open frame and were ignored.
+    pub orphan_exits: u64,
+    /// Frames still open at the end of the trace, closed at its last timestamp.
+    pub unclosed: u64,
+}
+
+impl RepairStats {
+    /// True when nothing had to be repaired.
+    pub fn is_clean(&self) -> bool {
+        *self == RepairStats::default()
+    }
+}
+
+impl std::fmt::Display for RepairStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} frame(s) closed by a later exit further down the stack (longjmp/exceptions), \
+             {} exit(s) without a matching entry ignored, {} frame(s) still open at the end closed at the last timestamp",
+            self.unwound, self.orphan_exits, self.unclosed
+        )
+    }
+}
+
+/// An open call on a thread's stack.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    node: NodeId,
+    func: FuncId,
+    start: u64,
+    child_total: u64,
+}
+
+/// Where the stack machine puts calls.
+trait Store {
+    /// Opens a call of `func` under `parent` (None: a top-level call of `thread`).
+    fn open(&mut self, thread: u32, parent: Option<NodeId>, func: FuncId) -> NodeId;
+    /// Closes `node` with its total and self weight.
+    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64);
+}
+
+/// Per-thread stacks with exit repair, generic over the store.
+struct Stacks<S> {
+    store: S,
+    stacks: Vec<Vec<Frame>>,
+    last_time: u64,
+    stats: RepairStats,
+}
+
+impl<S: Store> Stacks<S> {
+    fn new(store: S) -> Self {
+        Stacks {
+            store,
+            stacks: Vec::new(),
+            last_time: 0,
+            stats: RepairStats::default(),
+        }
+    }
+
+    #[inline]
+    fn event(&mut self, e: &Event) {
+        let t = e.thread as usize;
+        if t >= self.stacks.len() {
+            self.stacks.resize_with(t + 1, Vec::new);
+        }
+        self.last_time = self.last_time.max(e.time);
+        match e.kind {
+            EventKind::Enter => {
+                let parent = self.stacks[t].last().map(|f| f.node);
+                let node = self.store.open(e.thread, parent, e.func);
+                self.stacks[t].push(Frame {
+                    node,
+                    func: e.func,
+                    start: e.time,
+                    child_total: 0,
+                });
+            }
+            EventKind::Exit => self.exit(e.thread, e.func, e.time),
+        }
+    }
+
+    fn exit(&mut self, thread: u32, func: FuncId, time: u64) {
+        let stack = &self.stacks[thread as usize];
+        let Some(pos) = stack.iter().rposition(|f| f.func == func) else {
+            self.stats.orphan_exits += 1;
+            return;
+        };
+        self.stats.unwound += (stack.len() - pos - 1) as u64;
+        while self.stacks[thread as usize].len() > pos {
+            self.pop(thread, time);
+        }
+    }
+
+    fn pop(&mut self, thread: u32, time: u64) {
+        let stack = &mut self.stacks[thread as usize];
+        let Some(f) = stack.pop() else { return };
+        let total = time.saturating_sub(f.start);
+        if let Some(parent) = stack.last_mut() {
+            parent.child_total += total;
+        }
+        self.store
+            .close(thread, f.node, total, total.saturating_sub(f.child_total));
+    }
+
+    /// Closes every frame still open at the last timestamp.
+    fn close_all(&mut self) {
+        for t in 0..self.stacks.len() {
+            self.stats.unclosed += self.stacks[t].len() as u64;
+            while !self.stacks[t].is_empty() {
+                self.pop(t as u32, self.last_time);
+            }
+        }
+    }
+}
+
+/// Builds the one-node-per-call tree.
+pub struct CallsBuilder {
+    stacks: Stacks<CallsStore>,
+    /// Depth of every node, for indented (node) input only.
+    record_depths: Vec<u32>,
+}
+
+/// One preorder tree per thread; node 0 of each is the thread's placeholder root.
+#[derive(Default)]
+struct CallsStore {
+    threads: Vec<Tree>,
+}
+
+impl CallsStore {
+    fn thread(&mut self, thread: u32) -> &mut Tree {
+        let t = thread as usize;
+        while self.threads.len() <= t {
+            let mut tree = Tree::empty(false, 0);
+            tree.push(FuncTable::ROOT, 0, 0, None);
+            self.threads.push(tree);
+        }
+        &mut self.threads[t]
+    }
+}
+
+impl Store for CallsStore {
+    #[inline]
+    fn open(&mut self, thread: u32, _parent: Option<NodeId>, func: FuncId) -> NodeId {
+        self.thread(thread).push(func, 0, 0, None)
+    }
+
+    #[inline]
+    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64) {
+        let tree = &mut self.threads[thread as usize];
+        let n = node as usize;
+        tree.size[n] = (tree.len() - n) as u32;
+        tree.total[n] = total;
+        tree.self_time[n] = self_time;
+    }
+}
+
+impl Default for CallsBuilder {
+    fn default() -> Self {
+        CallsBuilder {
+            stacks: Stacks::new(CallsStore::default()),
+            record_depths: Vec::new(),
+        }
+    }
+}
+
+impl Sink for CallsBuilder {
+    fn events(&mut self, events: &[Event]) {
+        for e in events {
+            self.stacks.event(e);
+        }
+    }
+
+    fn node(&mut self, r: NodeRecord) {
+        if self.record_depths.is_empty() {
+            self.record_depths.push(0);
+        }
+        let tree = self.stacks.store.thread(0);
+        tree.push(
+            r.func,
+            r.total,
+            r.self_time,
+            (r.calls != 1).then_some(r.calls),
+        );
+        self.record_depths.push(r.depth + 1);
+    }
+}
+
+impl CallsBuilder {
+    /// Finishes the tree: closes open frames, joins threads under the root.
+    pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
+        self.stacks.close_all();
+        let mut threads = std::mem::take(&mut self.stacks.store.threads);
+        let mut tree = match threads.len() {
+            0 => Tree::default(),
+            1 => threads.pop().expect("one thread"),
+            _ => join_threads(threads, meta, funcs),
+        };
+        if !self.record_depths.is_empty() {
+            tree.set_sizes_from_depths(&self.record_depths);
+        }
+        tree.size[0] = tree.len() as u32;
+        finish_weights(&mut tree, meta, funcs);
+        (tree, self.stacks.stats)
+    }
+}
+
+/// Puts each thread's tree under a synthetic thread node below one root.
+fn join_threads(threads: Vec<Tree>, meta: &TraceMeta, funcs: &mut FuncTable) -> Tree {
+    let total: usize = threads.iter().map(Tree::len).sum::<usize>() + 1;
+    let mut tree = Tree::empty(false, 0);
+    tree.func.reserve(total);
+    tree.size.reserve(total);
+    tree.total.reserve(total);
+    tree.self_time.reserve(total);
+    tree.push(FuncTable::ROOT, 0, 0, None);
+    for (i, mut t) in threads.into_iter().enumerate() {
+        let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
+        t.func[0] = funcs.thread(tid);
+        t.size[0] = t.len() as u32;
+        tree.func.extend_from_slice(&t.func);
+        tree.size.extend_from_slice(&t.size);
+        tree.total.extend_from_slice(&t.total);
+        tree.self_time.extend_from_slice(&t.self_time);
+        if !t.calls.is_empty() {
+            tree.calls.resize(tree.func.len() - t.len(), 1);
+            tree.calls.extend_from_slice(&t.calls);
+        } else if !tree.calls.is_empty() {
+            tree.calls.resize(tree.func.len(), 1);
+        }
+    }
+    tree
+}
+
+/// Sets timing flags, weighs untimed calls 1 each, and makes synthetic
+/// nodes (root, threads) weigh what their children weigh, with no self time.
+fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
+    tree.timed = meta.timed;
+    tree.decimals = meta.decimals;
+    for n in (0..tree.len() as NodeId).rev() {
+        let synthetic = funcs.is_synthetic(tree.func(n));
+        if meta.timed && !synthetic {
+            continue;
+        }
+        let below: u64 = tree.children(n).map(|c| tree.total(c)).sum();
+        let own = if synthetic { 0 } else { tree.calls(n) };
+        tree.total[n as usize] = own + below;
+        tree.self_time[n as usize] = own;
+    }
+}
+
+/// Builds the calling-context tree: one node per distinct call path.
+pub struct ContextsBuilder {
+    stacks: Stacks<ContextStore>,
+    /// Open context nodes by depth, for indented (node) input.
+    open: Vec<NodeId>,
+}
+
+/// Arena of context nodes; children found through a (parent, func) map.
+#[derive(Default)]
+struct ContextStore {
+    func: Vec<FuncId>,
+    parent: Vec<NodeId>,
+    calls: Vec<u64>,
+    total: Vec<u64>,
+    self_time: Vec<u64>,
+    index: FxHashMap<u64, NodeId>,
+    thread_roots: Vec<NodeId>,
+}
+
+impl ContextStore {
+    fn new_node(&mut self, parent: NodeId, func: FuncId) -> NodeId {
+        let id = self.func.len() as NodeId;
+        self.func.push(func);
+        self.parent.push(parent);
+        self.calls.push(0);
+        self.total.push(0);
+        self.self_time.push(0);
+        id
+    }
+
+    fn thread_root(&mut self, thread: u32) -> NodeId {
+        while self.thread_roots.len() <= thread as usize {
+            let root = self.new_node(NodeId::MAX, FuncTable::ROOT);
+            self.thread_roots.push(root);
+        }
+        self.thread_roots[thread as usize]
+    }
+
+    #[inline]
+    fn child(&mut self, parent: NodeId, func: FuncId) -> NodeId {
+        let key = (parent as u64) << 32 | func as u64;
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let id = self.new_node(parent, func);
+        self.index.insert(key, id);
+        id
+    }
+
+    fn add(&mut self, node: NodeId, calls: u64, total: u64, self_time: u64) {
+        let n = node as usize;
+        self.calls[n] += calls;
+        self.total[n] += total;
+        self.self_time[n] += self_time;
+    }
+}
+
+impl Store for ContextStore {
+    #[inline]
+    fn open(&mut self, thread: u32, parent: Option<NodeId>, func: FuncId) -> NodeId {
+        let parent = match parent {
+            Some(p) => p,
+            None => self.thread_root(thread),
+        };
+        self.child(parent, func)
+    }
+
+    #[inline]
+    fn close(&mut self, _thread: u32, node: NodeId, total: u64, self_time: u64) {
+        self.add(node, 1, total, self_time);
+    }
+}
+
+impl Default for ContextsBuilder {
+    fn default() -> Self {
+        ContextsBuilder {
+            stacks: Stacks::new(ContextStore::default()),
+            open: Vec::new(),
+        }
+    }
+}
+
+impl Sink for ContextsBuilder {
+    fn events(&mut self, events: &[Event]) {
+        for e in events {
+            self.stacks.event(e);
+        }
+    }
+
+    fn node(&mut self, r: NodeRecord) {
+        let store = &mut self.stacks.store;
+        let root = store.thread_root(0);
+        self.open.truncate(r.depth as usize);
+        let parent = self.open.last().copied().unwrap_or(root);
+        let id = store.child(parent, r.func);
+        store.add(id, r.calls, r.total, r.self_time);
+        self.open.push(id);
+    }
+}
+
+impl ContextsBuilder {
+    /// Finishes the calling-context tree and lays it out in preorder.
+    pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
+        self.stacks.close_all();
+        let store = &self.stacks.store;
+        let mut tree = Tree::empty(false, 0);
+        tree.push(FuncTable::ROOT, 0, 0, Some(0));
+        let kids = children_lists(store);
+        let multi = store.thread_roots.len() > 1;
+        let mut depths = vec![0u32];
+        for (i, &root) in store.thread_roots.iter().enumerate() {
+            let base_depth = if multi {
+                let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
+                tree.push(funcs.thread(tid), 0, 0, Some(0));
+                depths.push(1);
+                2
+            } else {
+                1
+            };
+            preorder(store, &kids, root, base_depth, &mut tree, &mut depths);
+        }
+        tree.set_sizes_from_depths(&depths);
+        finish_weights(&mut tree, meta, funcs);
+        (tree, self.stacks.stats)
+    }
+}
+
+/// Children of every context node in creation (= trace) order, as CSR.
+fn children_lists(store: &ContextStore) -> (Vec<u32>, Vec<NodeId>) {
+    let n = store.func.len();
+    let mut start = vec![0u32; n + 1];
+    for &p in &store.parent {
+        if p != NodeId::MAX {
+            start[p as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0; start[n] as usize];
+    for (id, &p) in store.parent.iter().enumerate() {
+        if p != NodeId::MAX {
+            list[fill[p as usize] as usize] = id as NodeId;
+            fill[p as usize] += 1;
+        }
+    }
+    (start, list)
+}
+
+/// Appends the subtree below context node `root` (exclusive) in preorder.
+fn preorder(
+    store: &ContextStore,
+    (start, list): &(Vec<u32>, Vec<NodeId>),
+    root: NodeId,
+    base_depth: u32,
+    tree: &mut Tree,
+    depths: &mut Vec<u32>,
+) {
+    let kids = |n: NodeId| &list[start[n as usize] as usize..start[n as usize + 1] as usize];
+    let mut todo: Vec<(NodeId, u32)> = kids(root).iter().rev().map(|&c| (c, base_depth)).collect();
+    while let Some((n, d)) = todo.pop() {
+        let i = n as usize;
+        tree.push(
+            store.func[i],
+            store.total[i],
+            store.self_time[i],
+            Some(store.calls[i]),
+        );
+        depths.push(d);
+        todo.extend(kids(n).iter().rev().map(|&c| (c, d + 1)));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,220 @@
+use super::*;
+use crate::ingest::{EventKind::*, FuncKey};
+
+fn ev(kind: EventKind, func: FuncId, time: u64, thread: u32) -> Event {
+    Event {
+        time,
+        func,
+        thread,
+        kind,
+    }
+}
+
+fn meta(timed: bool, threads: Vec<u64>) -> TraceMeta {
+    TraceMeta {
+        timed,
+        threads,
+        ..TraceMeta::default()
+    }
+}
+
+/// (depth, func, total, self, calls) of every node, root first.
+fn rows(t: &Tree) -> Vec<(u32, FuncId, u64, u64, u64)> {
+    let d = t.depths();
+    (0..t.len() as NodeId)
+        .map(|n| {
+            (
+                d[n as usize],
+                t.func(n),
+                t.total(n),
+                t.self_time(n),
+                t.calls(n),
+            )
+        })
+        .collect()
+}
+
+fn funcs(n: u32) -> FuncTable {
+    let mut f = FuncTable::default();
+    for i in 1..=n {
+        f.name(&format!("f{i}"));
+    }
+    f
+}
+
+#[test]
+fn timed_calls_get_total_and_self() {
+    let mut b = CallsBuilder::default();
+    // f1 [0..100] calls f2 [10..30] and f2 [40..90] which calls f3 [50..60]
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 10, 0),
+        ev(Exit, 2, 30, 0),
+        ev(Enter, 2, 40, 0),
+        ev(Enter, 3, 50, 0),
+        ev(Exit, 3, 60, 0),
+        ev(Exit, 2, 90, 0),
+        ev(Exit, 1, 100, 0),
+    ]);
+    let (t, stats) = b.finish(&meta(true, vec![1]), &mut funcs(3));
+    assert!(stats.is_clean());
+    assert_eq!(
+        rows(&t),
+        [
+            (0, 0, 100, 0, 1),
+            (1, 1, 100, 30, 1),
+            (2, 2, 20, 20, 1),
+            (2, 2, 50, 40, 1),
+            (3, 3, 10, 10, 1)
+        ]
+    );
+}
+
+#[test]
+fn untimed_calls_weigh_one_each() {
+    let mut b = CallsBuilder::default();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 0, 0),
+        ev(Exit, 2, 0, 0),
+        ev(Enter, 2, 0, 0),
+        ev(Exit, 2, 0, 0),
+        ev(Exit, 1, 0, 0),
+    ]);
+    let (t, _) = b.finish(&meta(false, vec![0]), &mut funcs(2));
+    assert_eq!(
+        rows(&t),
+        [
+            (0, 0, 3, 0, 1),
+            (1, 1, 3, 1, 1),
+            (2, 2, 1, 1, 1),
+            (2, 2, 1, 1, 1)
+        ]
+    );
+}
+
+#[test]
+fn longjmp_exit_unwinds_skipped_frames() {
+    // f1 -> f2 -> f3 -> f4, then f2 exits (f3, f4 skipped), orphan exit of f5, f1 never exits.
+    let mut b = CallsBuilder::default();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 10, 0),
+        ev(Enter, 3, 20, 0),
+        ev(Enter, 4, 30, 0),
+        ev(Exit, 2, 50, 0),
+        ev(Exit, 5, 55, 0),
+        ev(Enter, 3, 60, 0),
+        ev(Exit, 3, 70, 0),
+    ]);
+    let (t, stats) = b.finish(&meta(true, vec![0]), &mut funcs(5));
+    assert_eq!(
+        stats,
+        RepairStats {
+            unwound: 2,
+            orphan_exits: 1,
+            unclosed: 1
+        }
+    );
+    assert_eq!(
+        rows(&t),
+        [
+            (0, 0, 70, 0, 1),
+            (1, 1, 70, 20, 1),
+            (2, 2, 40, 10, 1),
+            (3, 3, 30, 10, 1),
+            (4, 4, 20, 20, 1),
+            (2, 3, 10, 10, 1)
+        ]
+    );
+}
+
+#[test]
+fn threads_hang_under_synthetic_thread_nodes() {
+    let mut b = CallsBuilder::default();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 5, 1),
+        ev(Exit, 1, 10, 0),
+        ev(Exit, 2, 25, 1),
+    ]);
+    let mut f = funcs(2);
+    let (t, _) = b.finish(&meta(true, vec![100, 200]), &mut f);
+    assert_eq!(t.len(), 5);
+    assert_eq!(f.key(t.func(1)), &FuncKey::Thread(100));
+    assert_eq!(f.key(t.func(3)), &FuncKey::Thread(200));
+    assert_eq!(
+        (t.total(0), t.total(1), t.total(3), t.total(4)),
+        (30, 10, 20, 20)
+    );
+    assert_eq!(t.call_nodes(&f), 2);
+}
+
+#[test]
+fn contexts_merge_identical_paths() {
+    let mut b = ContextsBuilder::default();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 10, 0),
+        ev(Exit, 2, 30, 0),
+        ev(Enter, 3, 35, 0),
+        ev(Exit, 3, 38, 0),
+        ev(Enter, 2, 40, 0),
+        ev(Exit, 2, 90, 0),
+        ev(Exit, 1, 100, 0),
+    ]);
+    let (t, _) = b.finish(&meta(true, vec![0]), &mut funcs(3));
+    assert_eq!(
+        rows(&t),
+        [
+            (0, 0, 100, 0, 0),
+            (1, 1, 100, 27, 1),
+            (2, 2, 70, 70, 2),
+            (2, 3, 3, 3, 1)
+        ]
+    );
+}
+
+#[test]
+fn indented_records_build_the_same_tree_in_both_views() {
+    let recs = [
+        (0, 1, 30, 100, 1),
+        (1, 2, 70, 70, 1),
+        (1, 2, 0, 0, 1),
+        (0, 3, 5, 5, 1),
+    ];
+    let mut calls = CallsBuilder::default();
+    let mut ctx = ContextsBuilder::default();
+    for (depth, func, self_time, total, n) in recs {
+        let r = NodeRecord {
+            depth,
+            func,
+            self_time,
+            total,
+            calls: n,
+        };
+        calls.node(r);
+        ctx.node(r);
+    }
+    let (t, _) = calls.finish(&meta(true, vec![0]), &mut funcs(3));
+    assert_eq!(
+        rows(&t),
+        [
+            (0, 0, 105, 0, 1),
+            (1, 1, 100, 30, 1),
+            (2, 2, 70, 70, 1),
+            (2, 2, 0, 0, 1),
+            (1, 3, 5, 5, 1)
+        ]
+    );
+    let (c, _) = ctx.finish(&meta(true, vec![0]), &mut funcs(3));
+    assert_eq!(
+        rows(&c),
+        [
+            (0, 0, 105, 0, 0),
+            (1, 1, 100, 30, 1),
+            (2, 2, 70, 70, 2),
+            (1, 3, 5, 5, 1)
+        ]
+    );
+}

@@ -1,0 +1,227 @@
+//! The weighted call tree, stored in preorder as parallel arrays (struct of
+//! arrays): function, subtree size, total and self weight per node, plus an
+//! optional call count (calling-context trees merge many calls into one
+//! node). Node 0 is the synthetic root; multi-threaded traces put one
+//! synthetic thread node under it per thread. Children of `n` are found by
+//! skipping subtrees (`n + 1`, then `+ size`), so a node costs 24 bytes and
+//! no pointers: what lets the one-node-per-call view hold 10^8 calls.
+//!
+//! Weights are integers: nanoseconds for timed traces, the number of calls in
+//! the subtree for untimed ones, fixed-point units for decimal indented input.
+
+use crate::ingest::{FuncId, FuncTable};
+
+/// Index of a node in a [`Tree`].
+pub type NodeId = u32;
+
+/// A call tree in preorder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    pub(crate) func: Vec<FuncId>,
+    pub(crate) size: Vec<u32>,
+    pub(crate) total: Vec<u64>,
+    pub(crate) self_time: Vec<u64>,
+    /// Calls per node; empty means one call per node.
+    pub(crate) calls: Vec<u64>,
+    /// Whether weights are times (otherwise call counts).
+    pub timed: bool,
+    /// Decimal places of the fixed-point weights.
+    pub decimals: u8,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        let mut t = Tree::empty(false, 0);
+        t.push(FuncTable::ROOT, 0, 0, None);
+        t.size[0] = 1;
+        t
+    }
+}
+
+impl Tree {
+    /// A tree with no nodes at all (not even the root); for builders.
+    pub(crate) fn empty(timed: bool, decimals: u8) -> Tree {
+        Tree {
+            func: Vec::new(),
+            size: Vec::new(),
+            total: Vec::new(),
+            self_time: Vec::new(),
+            calls: Vec::new(),
+            timed,
+            decimals,
+        }
+    }
+
+    /// Appends a node (size set later by the builder); returns its id.
+    pub(crate) fn push(
+        &mut self,
+        func: FuncId,
+        total: u64,
+        self_time: u64,
+        calls: Option<u64>,
+    ) -> NodeId {
+        let id = self.func.len() as NodeId;
+        self.func.push(func);
+        self.size.push(1);
+        self.total.push(total);
+        self.self_time.push(self_time);
+        if let Some(c) = calls {
+            self.calls.resize(id as usize, 1);
+            self.calls.push(c);
+        } else if !self.calls.is_empty() {
+            self.calls.push(1);
+        }
+        id
+    }
+
+    /// Number of nodes, synthetic ones included.
+    pub fn len(&self) -> usize {
+        self.func.len()
+    }
+
+    /// True when the tree has only its root.
+    pub fn is_empty(&self) -> bool {
+        self.func.len() <= 1
+    }
+
+    /// The function of node `n`.
+    pub fn func(&self, n: NodeId) -> FuncId {
+        self.func[n as usize]
+    }
+
+    /// Total (inclusive) weight of `n`.
+    pub fn total(&self, n: NodeId) -> u64 {
+        self.total[n as usize]
+    }
+
+    /// Self (exclusive) weight of `n`.
+    pub fn self_time(&self, n: NodeId) -> u64 {
+        self.self_time[n as usize]
+    }
+
+    /// How many calls node `n` stands for.
+    pub fn calls(&self, n: NodeId) -> u64 {
+        self.calls.get(n as usize).copied().unwrap_or(1)
+    }
+
+    /// True when nodes carry call counts (calling-context view).
+    pub fn has_call_counts(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
+    /// Number of nodes in the subtree of `n`, `n` included.
+    pub fn size(&self, n: NodeId) -> u32 {
+        self.size[n as usize]
+    }
+
+    /// The children of `n` in trace order.
+    pub fn children(&self, n: NodeId) -> Children<'_> {
+        Children {
+            tree: self,
+            next: n + 1,
+            end: n + self.size(n),
+        }
+    }
+
+    /// Parent of every node (the root is its own parent).
+    pub fn parents(&self) -> Vec<NodeId> {
+        let mut parent = vec![0; self.len()];
+        for n in 0..self.len() as NodeId {
+            for c in self.children(n) {
+                parent[c as usize] = n;
+            }
+        }
+        parent
+    }
+
+    /// Depth of every node below the root (root 0).
+    pub fn depths(&self) -> Vec<u32> {
+        let mut depth = vec![0u32; self.len()];
+        for n in 0..self.len() as NodeId {
+            for c in self.children(n) {
+                depth[c as usize] = depth[n as usize] + 1;
+            }
+        }
+        depth
+    }
+
+    /// Number of call nodes (synthetic root and thread nodes excluded).
+    pub fn call_nodes(&self, funcs: &FuncTable) -> usize {
+        self.func
+            .iter()
+            .filter(|&&f| !funcs.is_synthetic(f))
+            .count()
+    }
+
+    /// Recomputes subtree sizes from per-node depths (preorder); used by builders.
+    pub(crate) fn set_sizes_from_depths(&mut self, depth: &[u32]) {
+        let mut stack: Vec<usize> = Vec::new();
+        for i in 0..self.len() {
+            while let Some(&top) = stack.last() {
+                if depth[top] < depth[i] {
+                    break;
+                }
+                stack.pop();
+                self.size[top] = (i - top) as u32;
+            }
+            stack.push(i);
+        }
+        let n = self.len();
+        for top in stack {
+            self.size[top] = (n - top) as u32;
+        }
+    }
+}
+
+/// Iterator over the children of a node.
+pub struct Children<'a> {
+    tree: &'a Tree,
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next >= self.end {
+            return None;
+        }
+        let c = self.next;
+        self.next += self.tree.size(c);
+        Some(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// root -> a -> (b, c), root -> d
+    fn sample() -> Tree {
+        let mut t = Tree::empty(true, 0);
+        for f in [0, 1, 2, 3, 4] {
+            t.push(f, 10, 1, None);
+        }
+        t.set_sizes_from_depths(&[0, 1, 2, 2, 1]);
+        t
+    }
+
+    #[test]
+    fn children_skip_subtrees() {
+        let t = sample();
+        assert_eq!(t.children(0).collect::<Vec<_>>(), [1, 4]);
+        assert_eq!(t.children(1).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(t.children(2).count(), 0);
+        assert_eq!(t.parents(), [0, 0, 1, 1, 0]);
+        assert_eq!(t.depths(), [0, 1, 2, 2, 1]);
+    }
+
+    #[test]
+    fn call_counts_default_to_one() {
+        let mut t = sample();
+        assert_eq!(t.calls(3), 1);
+        t.push(5, 1, 1, Some(7));
+        assert_eq!((t.calls(2), t.calls(5)), (1, 7));
+        assert!(t.has_call_counts());
+    }
+}

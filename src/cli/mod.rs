@@ -1,0 +1,208 @@
+//! Command-line definitions (clap) and their conversion into each command's
+//! `Options`. Only syntax is checked here; values are validated where they
+//! are used, with errors that name the flag. Nothing outside this module and
+//! `main.rs` knows about clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::calltree::View;
+use crate::ingest::ParseOptions;
+use crate::pipeline::InputOptions;
+use crate::run::graph::GraphOptions;
+use crate::run::tree::TreeOptions;
+
+/// Call graphs, call trees and abstracted call trees from function-call
+/// traces of C/C++ programs built with `gcc -g -finstrument-functions`.
+#[derive(Debug, Parser)]
+#[command(name = "calltrace", version, about, long_about = None, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+const AFTER_HELP: &str = "Quick start:
+  calltrace runtime > calltrace.c
+  gcc -g -finstrument-functions app.c calltrace.c -o app
+  ./app                     # writes trace.txt
+  calltrace graph ./app     # writes graph.dot, like pvtrace
+  dot -Tsvg graph.dot -o graph.svg";
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Call graph as Graphviz DOT (pvtrace-compatible: reads trace.txt, writes graph.dot)
+    Graph(GraphArgs),
+    /// Call tree as indented `name (self / total)` text
+    Tree(TreeArgs),
+    /// Print the C tracing runtime to link into your program
+    Runtime,
+}
+
+/// Flags shared by every command that reads a trace.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The traced executable (ELF with debug info); without it addresses are shown in hex
+    #[arg(value_name = "BINARY")]
+    pub binary: Option<PathBuf>,
+    /// Trace file to read, `-` for standard input
+    #[arg(long, value_name = "FILE", default_value = "trace.txt")]
+    pub trace: PathBuf,
+    /// Trace format instead of guessing it from the first lines
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Skip malformed lines (and count them) instead of stopping at the first
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// E/X lines with addresses: `E0x401136 [time thread]`
+    Addr,
+    /// E/X lines with function names: `E main [time thread]`
+    Symbolic,
+    /// Indented `name (self / total)` lines
+    Indented,
+    /// Binary trace of the runtime (CALLTRACE_FORMAT=binary)
+    Binary,
+}
+
+/// `--view` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    /// One node per call (dynamic call tree)
+    Calls,
+    /// One node per distinct call path, with call counts (calling-context tree)
+    Contexts,
+}
+
+/// Flags of `calltrace graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// DOT output file, `-` for standard output
+    #[arg(short, long, value_name = "FILE", default_value = "graph.dot")]
+    pub output: PathBuf,
+    /// Also write the edges as CSV (caller,callee,calls,total_time)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+}
+
+/// Flags of `calltrace tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which tree to print
+    #[arg(long, value_enum, default_value = "calls")]
+    pub view: ViewArg,
+    /// Output file, `-` for standard output
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+}
+
+impl FormatArg {
+    fn name(self) -> &'static str {
+        match self {
+            FormatArg::Addr => "addr",
+            FormatArg::Symbolic => "symbolic",
+            FormatArg::Indented => "indented",
+            FormatArg::Binary => "binary",
+        }
+    }
+}
+
+impl From<ViewArg> for View {
+    fn from(v: ViewArg) -> View {
+        match v {
+            ViewArg::Calls => View::Calls,
+            ViewArg::Contexts => View::Contexts,
+        }
+    }
+}
+
+impl InputArgs {
+    /// Converts the flags into the pipeline's options.
+    pub fn into_options(self) -> InputOptions {
+        InputOptions {
+            trace: self.trace,
+            binary: self.binary,
+            format: self.format.map(|f| f.name().to_string()),
+            parse: ParseOptions {
+                lenient: self.lenient,
+            },
+        }
+    }
+}
+
+impl GraphArgs {
+    /// Converts the flags into [`GraphOptions`].
+    pub fn into_options(self) -> GraphOptions {
+        GraphOptions {
+            input: self.input.into_options(),
+            output: self.output,
+            csv: self.csv,
+        }
+    }
+}
+
+impl TreeArgs {
+    /// Converts the flags into [`TreeOptions`].
+    pub fn into_options(self) -> TreeOptions {
+        TreeOptions {
+            input: self.input.into_options(),
+            view: self.view.into(),
+            output: self.output,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Command {
+        Cli::try_parse_from(std::iter::once("calltrace").chain(args.iter().copied()))
+            .unwrap()
+            .command
+    }
+
+    #[test]
+    fn defaults_map_to_default_options() {
+        let Command::Graph(g) = parse(&["graph"]) else {
+            panic!("graph")
+        };
+        assert_eq!(g.into_options(), GraphOptions::default());
+        let Command::Tree(t) = parse(&["tree"]) else {
+            panic!("tree")
+        };
+        assert_eq!(t.into_options(), TreeOptions::default());
+    }
+
+    #[test]
+    fn flags_reach_the_options() {
+        let Command::Tree(t) = parse(&[
+            "tree",
+            "./app",
+            "--trace",
+            "-",
+            "--view",
+            "contexts",
+            "--format",
+            "binary",
+            "--lenient",
+        ]) else {
+            panic!("tree")
+        };
+        let o = t.into_options();
+        assert_eq!(o.view, View::Contexts);
+        assert_eq!(o.input.binary, Some(PathBuf::from("./app")));
+        assert_eq!(o.input.format.as_deref(), Some("binary"));
+        assert!(o.input.parse.lenient);
+    }
+}

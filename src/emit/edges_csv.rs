@@ -1,0 +1,34 @@
+//! The call graph's edges as CSV (`calltrace graph --csv`):
+//! `caller,callee,calls,total_time`, in order of first appearance;
+//! total_time is empty for untimed traces.
+
+use crate::calltree::CallGraph;
+use crate::error::{Error, Result};
+use crate::symbols::FuncInfo;
+
+/// Renders the edges as CSV.
+pub fn edges(cg: &CallGraph, names: &[FuncInfo], decimals: u8) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| Error::Input(format!("cannot write CSV: {e}"));
+    w.write_record(["caller", "callee", "calls", "total_time"])
+        .map_err(err)?;
+    let g = &cg.graph;
+    for e in g.edge_indices() {
+        let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
+        let s = g[e];
+        let total = if cg.timed {
+            super::text::weight(s.total, decimals)
+        } else {
+            String::new()
+        };
+        w.write_record([
+            &names[g[a] as usize].name,
+            &names[g[b] as usize].name,
+            &s.calls.to_string(),
+            &total,
+        ])
+        .map_err(err)?;
+    }
+    w.into_inner()
+        .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
+}

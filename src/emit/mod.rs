@@ -1,0 +1,12 @@
+//! Writing results: one file per output format. Every writer renders into
+//! memory first and [`output::write_atomic`] puts the bytes in place with a
+//! temporary file and a rename, so a failed run never leaves half a file
+//! where a good one was.
+
+pub mod dot;
+pub mod edges_csv;
+pub mod output;
+pub mod text;
+pub mod tree;
+
+pub use output::write_atomic;

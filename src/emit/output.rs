@@ -1,0 +1,55 @@
+//! Atomic output: write to a temporary file beside the target, then rename.
+//! `-` means standard output.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Writes `bytes` to `path` atomically, or to stdout when `path` is `-`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io("<stdout>", e));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.dot");
+        std::fs::write(&p, "old").unwrap();
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn failure_keeps_the_old_file_and_names_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = write_atomic(&dir.path().join("missing/out.dot"), b"x").unwrap_err();
+        assert!(err.to_string().contains("missing/out.dot"), "{err}");
+    }
+}

@@ -1,0 +1,76 @@
+//! The library's one error type. Every message names where the problem is:
+//! the file and line for bad trace input, the flag for a bad option, the
+//! binary for symbol trouble. The binary maps every `Error` to exit code 2.
+
+use std::io;
+use std::path::Path;
+
+/// Result alias used throughout the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong between reading a trace and writing output.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A line (or byte offset, for binary traces) of an input file is malformed.
+    #[error("{path}:{line}: {msg}")]
+    Parse {
+        /// The input file as the user named it (`-` for standard input).
+        path: String,
+        /// 1-based line number, or byte offset for binary input.
+        line: u64,
+        /// What was found and what was expected.
+        msg: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file involved.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+    /// A command-line value is unusable.
+    #[error("{flag}: {msg}")]
+    Usage {
+        /// The flag, e.g. `--threshold`.
+        flag: String,
+        /// What is wrong with its value.
+        msg: String,
+    },
+    /// The input as a whole is unusable (e.g. the trace does not match the binary).
+    #[error("{0}")]
+    Input(String),
+}
+
+impl Error {
+    /// Builds a parse error for `path` at `line`.
+    pub fn parse(path: &str, line: u64, msg: impl Into<String>) -> Self {
+        Error::Parse {
+            path: path.to_string(),
+            line,
+            msg: msg.into(),
+        }
+    }
+
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl AsRef<Path>, source: io::Error) -> Self {
+        Error::Io {
+            path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+
+    /// Builds an error about a command-line flag.
+    pub fn usage(flag: &str, msg: impl Into<String>) -> Self {
+        Error::Usage {
+            flag: flag.to_string(),
+            msg: msg.into(),
+        }
+    }
+
+    /// True when the error is a closed pipe on output (`calltrace ... | head`).
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}

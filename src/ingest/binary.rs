@@ -1,0 +1,340 @@
+//! The compact binary trace written by the runtime with
+//! `CALLTRACE_FORMAT=binary` (specified in docs/binary-format.md): a header
+//! with magic `CALLTRC\0`, version, flags, load base and executable path,
+//! then blocks of delta-encoded LEB128 events, one thread per block. Blocks
+//! decode independently, which is what lets big traces be read in parallel.
+
+use super::{
+    BATCH, Event, EventKind, FuncTable, Input, ParseOptions, Sink, ThreadIds, TraceFormat,
+    TraceMeta,
+};
+use crate::error::{Error, Result};
+
+/// The first eight bytes of every binary trace.
+pub const MAGIC: &[u8; 8] = b"CALLTRC\0";
+/// The only version this reader knows.
+pub const VERSION: u16 = 1;
+const FLAG_TIMED: u16 = 1;
+const BLOCK_TAG: u8 = b'B';
+
+/// Binary calltrace trace (`CALLTRACE_FORMAT=binary`).
+pub struct BinaryFormat;
+
+impl TraceFormat for BinaryFormat {
+    fn name(&self) -> &'static str {
+        "binary"
+    }
+
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(MAGIC)
+    }
+
+    fn parse(
+        &self,
+        input: &Input,
+        opts: &ParseOptions,
+        funcs: &mut FuncTable,
+        sink: &mut dyn Sink,
+    ) -> Result<TraceMeta> {
+        let mut r = Reader {
+            data: input,
+            pos: 0,
+            name: input.name(),
+        };
+        let (mut meta, timed) = r.header()?;
+        let mut threads = ThreadIds::default();
+        let mut batch = Vec::with_capacity(BATCH);
+        while r.pos < r.data.len() {
+            match r.block(timed, funcs, &mut threads, &mut batch) {
+                Ok(()) => {}
+                Err(e) if opts.lenient => {
+                    // A torn final block (a crash mid-write) is the usual cause: keep what decoded.
+                    meta.skipped_lines += 1;
+                    meta.first_skipped.get_or_insert(e.to_string());
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+            if batch.len() >= BATCH {
+                sink.events(&batch);
+                batch.clear();
+            }
+        }
+        sink.events(&batch);
+        meta.timed = timed;
+        meta.threads = threads.into_ids();
+        if meta.threads.is_empty() {
+            meta.threads.push(0);
+        }
+        Ok(meta)
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    name: &'a str,
+}
+
+impl Reader<'_> {
+    fn err(&self, what: &str) -> Error {
+        Error::Input(format!("{}: byte {}: expected {what}", self.name, self.pos))
+    }
+
+    fn bytes(&mut self, n: usize, what: &str) -> Result<&[u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.data.len())
+            .ok_or_else(|| self.err(what))?;
+        let s = &self.data[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn u16(&mut self, what: &str) -> Result<u16> {
+        Ok(u16::from_le_bytes(
+            self.bytes(2, what)?.try_into().expect("2 bytes"),
+        ))
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32> {
+        Ok(u32::from_le_bytes(
+            self.bytes(4, what)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64> {
+        Ok(u64::from_le_bytes(
+            self.bytes(8, what)?.try_into().expect("8 bytes"),
+        ))
+    }
+
+    fn header(&mut self) -> Result<(TraceMeta, bool)> {
+        if self.bytes(8, "the magic `CALLTRC\\0`")? != MAGIC {
+            self.pos = 0;
+            return Err(self.err("the magic `CALLTRC\\0` of a binary calltrace trace"));
+        }
+        let version = self.u16("the format version")?;
+        if version != VERSION {
+            self.pos -= 2;
+            return Err(self.err(&format!("format version {VERSION}, found {version}")));
+        }
+        let flags = self.u16("the header flags")?;
+        self.u32("the reserved header field")?;
+        let base = self.u64("the load base address")?;
+        let len = self.u32("the executable path length")? as usize;
+        let path = String::from_utf8_lossy(self.bytes(len, "the executable path")?).into_owned();
+        let meta = TraceMeta {
+            format: "binary",
+            base: (base != 0).then_some(base),
+            exe_path: (!path.is_empty()).then_some(path),
+            ..TraceMeta::default()
+        };
+        Ok((meta, flags & FLAG_TIMED != 0))
+    }
+
+    fn block(
+        &mut self,
+        timed: bool,
+        funcs: &mut FuncTable,
+        threads: &mut ThreadIds,
+        out: &mut Vec<Event>,
+    ) -> Result<()> {
+        if self.bytes(1, "a block tag")?[0] != BLOCK_TAG {
+            self.pos -= 1;
+            return Err(self.err("a block tag `B`"));
+        }
+        let thread = threads.index(self.u64("a thread id")?);
+        let nevents = self.u32("an event count")?;
+        let nbytes = self.u32("a payload length")? as usize;
+        let payload_start = self.pos;
+        let payload = self.bytes(
+            nbytes,
+            "a complete block payload (the trace may be truncated)",
+        )?;
+        let decoded = decode_block(payload, nevents, timed, thread, funcs, out);
+        decoded.map_err(|off| {
+            self.pos = payload_start + off;
+            self.err(&format!("{nevents} well-formed events in the block"))
+        })
+    }
+}
+
+/// Decodes one block's payload; on error returns the offset within the payload.
+fn decode_block(
+    payload: &[u8],
+    nevents: u32,
+    timed: bool,
+    thread: u32,
+    funcs: &mut FuncTable,
+    out: &mut Vec<Event>,
+) -> Result<(), usize> {
+    let mut pos = 0;
+    let (mut addr, mut time) = (0u64, 0u64);
+    for _ in 0..nevents {
+        let v = varint(payload, &mut pos).ok_or(pos)?;
+        let kind = if v & 1 == 0 {
+            EventKind::Enter
+        } else {
+            EventKind::Exit
+        };
+        let zz = v >> 1;
+        let delta = ((zz >> 1) as i64) ^ -((zz & 1) as i64);
+        addr = addr.wrapping_add(delta as u64);
+        if timed {
+            time = time
+                .checked_add(varint(payload, &mut pos).ok_or(pos)?)
+                .ok_or(pos)?;
+        }
+        out.push(Event {
+            time,
+            func: funcs.addr(addr),
+            thread,
+            kind,
+        });
+    }
+    if pos != payload.len() {
+        return Err(pos);
+    }
+    Ok(())
+}
+
+/// Reads an unsigned LEB128 number.
+#[inline]
+fn varint(data: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data.get(*pos)?;
+        *pos += 1;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// One thread's block for [`encode`]: thread id and (kind, address, time) events.
+pub type Block = (u64, Vec<(EventKind, u64, u64)>);
+
+/// Encodes events the way the runtime does; used by tests and benchmarks.
+pub fn encode(base: u64, path: &str, blocks: &[Block]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&FLAG_TIMED.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&base.to_le_bytes());
+    out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+    out.extend_from_slice(path.as_bytes());
+    for (tid, events) in blocks {
+        let mut payload = Vec::new();
+        let (mut pa, mut pt) = (0u64, 0u64);
+        for &(kind, addr, time) in events {
+            let d = addr.wrapping_sub(pa) as i64;
+            let zz = ((d << 1) ^ (d >> 63)) as u64;
+            put_varint(&mut payload, (zz << 1) | (kind == EventKind::Exit) as u64);
+            put_varint(&mut payload, time - pt);
+            (pa, pt) = (addr, time);
+        }
+        out.push(BLOCK_TAG);
+        out.extend_from_slice(&tid.to_le_bytes());
+        out.extend_from_slice(&(events.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&payload);
+    }
+    out
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::NodeRecord;
+
+    #[derive(Default)]
+    struct Collect(Vec<Event>);
+    impl Sink for Collect {
+        fn events(&mut self, e: &[Event]) {
+            self.0.extend_from_slice(e);
+        }
+        fn node(&mut self, _: NodeRecord) {}
+    }
+
+    fn parse(bytes: Vec<u8>, lenient: bool) -> Result<(Vec<Event>, TraceMeta, FuncTable)> {
+        let input = Input::from_bytes("t.bin", bytes);
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        let meta = BinaryFormat.parse(&input, &ParseOptions { lenient }, &mut funcs, &mut sink)?;
+        Ok((sink.0, meta, funcs))
+    }
+
+    fn sample() -> Vec<u8> {
+        use EventKind::*;
+        encode(
+            0x5555_0000_0000,
+            "/tmp/app",
+            &[
+                (
+                    42,
+                    vec![
+                        (Enter, 0x5555_0000_1139, 10),
+                        (Enter, 0x5555_0000_1100, 15),
+                        (Exit, 0x5555_0000_1100, 20),
+                    ],
+                ),
+                (
+                    43,
+                    vec![(Enter, 0x5555_0000_1200, 12), (Exit, 0x5555_0000_1200, 30)],
+                ),
+                (42, vec![(Exit, 0x5555_0000_1139, 40)]),
+            ],
+        )
+    }
+
+    #[test]
+    fn round_trips_encoded_blocks() {
+        let (ev, meta, funcs) = parse(sample(), false).unwrap();
+        assert_eq!(meta.base, Some(0x5555_0000_0000));
+        assert_eq!(meta.exe_path.as_deref(), Some("/tmp/app"));
+        assert_eq!(meta.threads, vec![42, 43]);
+        assert_eq!(ev.len(), 6);
+        assert_eq!(
+            funcs.key(ev[1].func),
+            &crate::ingest::FuncKey::Addr(0x5555_0000_1100)
+        );
+        assert_eq!((ev[2].kind, ev[2].time), (EventKind::Exit, 20));
+        assert_eq!((ev[3].thread, ev[3].time), (1, 12));
+        assert_eq!((ev[5].thread, ev[5].time, ev[5].func), (0, 40, ev[0].func));
+    }
+
+    #[test]
+    fn truncated_trace_is_an_error_or_skipped_when_lenient() {
+        let mut bytes = sample();
+        bytes.truncate(bytes.len() - 2);
+        let err = parse(bytes.clone(), false).unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.bin: byte ") && err.contains("truncated"),
+            "{err}"
+        );
+        let (ev, meta, _) = parse(bytes, true).unwrap();
+        assert_eq!(ev.len(), 5);
+        assert_eq!(meta.skipped_lines, 1);
+    }
+
+    #[test]
+    fn wrong_version_is_named() {
+        let mut bytes = sample();
+        bytes[8] = 9;
+        let err = parse(bytes, false).unwrap_err().to_string();
+        assert_eq!(err, "t.bin: byte 8: expected format version 1, found 9");
+    }
+}

@@ -1,0 +1,132 @@
+//! Interning of functions as they appear in a trace: addresses or names
+//! become dense [`FuncId`]s so later stages work on small integers. Id 0 is
+//! always the synthetic root; thread nodes are interned as [`FuncKey::Thread`].
+
+use rustc_hash::FxHashMap;
+
+/// Dense id of a function (or synthetic node) in a [`FuncTable`].
+pub type FuncId = u32;
+
+/// What a trace said a function was.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FuncKey {
+    /// The synthetic root above all top-level calls.
+    Root,
+    /// The synthetic node above one thread's top-level calls (multi-threaded traces).
+    Thread(u64),
+    /// A runtime code address (entry address of the function).
+    Addr(u64),
+    /// A function name (symbolic and indented traces).
+    Name(Box<str>),
+}
+
+/// Interns function keys into dense ids.
+#[derive(Debug, Clone)]
+pub struct FuncTable {
+    keys: Vec<FuncKey>,
+    by_addr: FxHashMap<u64, FuncId>,
+    by_name: FxHashMap<Box<str>, FuncId>,
+    by_thread: FxHashMap<u64, FuncId>,
+}
+
+impl Default for FuncTable {
+    fn default() -> Self {
+        FuncTable {
+            keys: vec![FuncKey::Root],
+            by_addr: FxHashMap::default(),
+            by_name: FxHashMap::default(),
+            by_thread: FxHashMap::default(),
+        }
+    }
+}
+
+impl FuncTable {
+    /// The id of the synthetic root.
+    pub const ROOT: FuncId = 0;
+
+    /// Interns a code address.
+    #[inline]
+    pub fn addr(&mut self, addr: u64) -> FuncId {
+        if let Some(&id) = self.by_addr.get(&addr) {
+            return id;
+        }
+        let id = self.push(FuncKey::Addr(addr));
+        self.by_addr.insert(addr, id);
+        id
+    }
+
+    /// Interns a function name.
+    pub fn name(&mut self, name: &str) -> FuncId {
+        if let Some(&id) = self.by_name.get(name) {
+            return id;
+        }
+        let id = self.push(FuncKey::Name(name.into()));
+        self.by_name.insert(name.into(), id);
+        id
+    }
+
+    /// Interns the synthetic node of thread `tid`.
+    pub fn thread(&mut self, tid: u64) -> FuncId {
+        if let Some(&id) = self.by_thread.get(&tid) {
+            return id;
+        }
+        let id = self.push(FuncKey::Thread(tid));
+        self.by_thread.insert(tid, id);
+        id
+    }
+
+    fn push(&mut self, key: FuncKey) -> FuncId {
+        let id = self.keys.len() as FuncId;
+        self.keys.push(key);
+        id
+    }
+
+    /// The key of `id`.
+    pub fn key(&self, id: FuncId) -> &FuncKey {
+        &self.keys[id as usize]
+    }
+
+    /// All keys, indexed by id.
+    pub fn keys(&self) -> &[FuncKey] {
+        &self.keys
+    }
+
+    /// Number of interned keys, synthetic ones included.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// True when only the root is interned.
+    pub fn is_empty(&self) -> bool {
+        self.keys.len() <= 1
+    }
+
+    /// True for the root and thread nodes, which are not calls.
+    pub fn is_synthetic(&self, id: FuncId) -> bool {
+        matches!(self.keys[id as usize], FuncKey::Root | FuncKey::Thread(_))
+    }
+
+    /// True when any function is known only by its address.
+    pub fn has_addresses(&self) -> bool {
+        !self.by_addr.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_is_stable_and_root_is_zero() {
+        let mut t = FuncTable::default();
+        let a = t.addr(0x401136);
+        let b = t.name("main");
+        assert_eq!(t.addr(0x401136), a);
+        assert_eq!(t.name("main"), b);
+        assert_eq!((a, b), (1, 2));
+        assert!(t.is_synthetic(FuncTable::ROOT));
+        let th = t.thread(7);
+        assert!(t.is_synthetic(th));
+        assert!(!t.is_synthetic(a));
+    }
+}

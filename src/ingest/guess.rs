@@ -1,0 +1,105 @@
+//! Format sniffing: every format looks at the first few KiB and says whether
+//! the input is its own; the first that does wins (binary, indented, address
+//! E/X, symbolic E/X). `--format NAME` skips the guess.
+
+use super::{Input, TraceFormat, format_by_name, formats};
+use crate::error::{Error, Result};
+
+/// How many bytes of the input formats see when sniffing.
+pub const HEAD: usize = 8192;
+
+/// Lines of `head` that are neither blank nor `#` comments, without `\r`
+/// and leading white space. A final line cut off by the head limit is dropped.
+pub fn meaningful_lines(head: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let complete = if head.len() >= HEAD {
+        match memchr::memrchr(b'\n', head) {
+            Some(i) => &head[..i],
+            None => head,
+        }
+    } else {
+        head
+    };
+    complete
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .map(|l| {
+            let n = l.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            &l[n..]
+        })
+        .filter(|l| !l.is_empty() && l[0] != b'#')
+}
+
+/// Picks the format: the one named by `forced`, or the first that sniffs the input as its own.
+pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceFormat> {
+    if let Some(name) = forced {
+        return format_by_name(name).ok_or_else(|| {
+            let names: Vec<_> = formats().iter().map(|f| f.name()).collect();
+            Error::usage(
+                "--format",
+                format!(
+                    "unknown format `{name}`; expected one of {}",
+                    names.join(", ")
+                ),
+            )
+        });
+    }
+    let head = input.head(HEAD);
+    if meaningful_lines(head).next().is_none() && !head.starts_with(super::binary::MAGIC) {
+        return Err(Error::Input(format!(
+            "{}: the trace is empty (no events)",
+            input.name()
+        )));
+    }
+    formats().into_iter().find(|f| f.sniff(head)).ok_or_else(|| {
+        let first = meaningful_lines(head).next().unwrap_or_default();
+        let shown: String = String::from_utf8_lossy(first).chars().take(60).collect();
+        Error::Input(format!(
+            "{}: cannot tell the trace format from `{shown}`; expected E/X lines (`E0x401136`, `E main`), \
+             indented `name (self / total)` lines or a binary calltrace trace (or pass --format)",
+            input.name()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name_of(text: &[u8]) -> Result<&'static str> {
+        detect(&Input::from_bytes("t", text.to_vec()), None).map(|f| f.name())
+    }
+
+    #[test]
+    fn picks_each_format_from_its_first_lines() {
+        assert_eq!(
+            name_of(b"# calltrace 1 text\n# base 0x1000\nE0x1136 1 1\n").unwrap(),
+            "addr"
+        );
+        assert_eq!(name_of(b"E main\nX main\n").unwrap(), "symbolic");
+        assert_eq!(
+            name_of(b"Main (3000 / 10000)\n  funcA (1500 / 4000)\n").unwrap(),
+            "indented"
+        );
+        assert_eq!(name_of(b"CALLTRC\0\x01\0").unwrap(), "binary");
+    }
+
+    #[test]
+    fn unknown_and_empty_inputs_are_clear_errors() {
+        let err = name_of(b"hello world\n").unwrap_err().to_string();
+        assert!(
+            err.contains("cannot tell the trace format from `hello world`"),
+            "{err}"
+        );
+        assert!(
+            name_of(b"# only a comment\n\n")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
+        let err = detect(&Input::from_bytes("t", vec![]), Some("xml"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("--format: unknown format `xml`"), "{err}");
+    }
+}

@@ -1,0 +1,172 @@
+//! Reading traces. Each trace format lives in its own file behind the
+//! [`TraceFormat`] trait; [`guess`] picks one from the first lines. A format
+//! turns bytes into a stream of [`Event`]s (entry/exit of an interned
+//! function on a thread) or, for already-aggregated traces, into preorder
+//! tree [`Sink::node`]s. The stream goes to a [`Sink`], which in this crate is
+//! one of the call-tree builders in `calltree`; functions are interned into a
+//! [`FuncTable`] that the `symbols` stage later turns into names.
+
+pub mod binary;
+mod ex;
+mod funcs;
+pub mod guess;
+mod indented;
+mod input;
+
+pub use binary::BinaryFormat;
+pub use ex::{AddrFormat, SymbolicFormat};
+pub use funcs::{FuncId, FuncKey, FuncTable};
+pub use indented::IndentedFormat;
+pub use input::Input;
+
+use crate::error::Result;
+
+/// Whether an event enters or leaves a function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// The function was entered.
+    Enter,
+    /// The function returned.
+    Exit,
+}
+
+/// One entry or exit, as read from a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    /// Timestamp in the trace's unit (nanoseconds for runtime traces); 0 when untimed.
+    pub time: u64,
+    /// The interned function.
+    pub func: FuncId,
+    /// Index of the thread in [`TraceMeta::threads`].
+    pub thread: u32,
+    /// Entry or exit.
+    pub kind: EventKind,
+}
+
+/// Receives what a format reads, in trace order.
+pub trait Sink {
+    /// A batch of events in trace order.
+    fn events(&mut self, events: &[Event]);
+    /// One node of an already-built tree, in preorder. `depth` 0 is a top-level call.
+    fn node(&mut self, node: NodeRecord);
+}
+
+/// One line of an indented self/total trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeRecord {
+    /// Depth below the (synthetic) root; 0 for top-level calls.
+    pub depth: u32,
+    /// The interned function.
+    pub func: FuncId,
+    /// Self time in fixed-point units (see [`TraceMeta::decimals`]).
+    pub self_time: u64,
+    /// Total time in fixed-point units.
+    pub total: u64,
+    /// Number of calls this node stands for (1 unless the line said `xN`).
+    pub calls: u64,
+}
+
+/// What a format learned about the trace besides its events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TraceMeta {
+    /// Name of the format that read the trace.
+    pub format: &'static str,
+    /// Runtime load address of the executable (`# base` header or binary header).
+    pub base: Option<u64>,
+    /// Executable path recorded by the runtime, if any.
+    pub exe_path: Option<String>,
+    /// True when events carry timestamps (or nodes carry self/total times).
+    pub timed: bool,
+    /// Decimal places of the fixed-point times (indented traces with decimals).
+    pub decimals: u8,
+    /// Thread ids in order of first appearance; events refer to them by index.
+    pub threads: Vec<u64>,
+    /// Lines skipped under `--lenient`.
+    pub skipped_lines: u64,
+    /// First skipped line's error, to show the user what kind of lines were skipped.
+    pub first_skipped: Option<String>,
+}
+
+/// How to read a trace. Default is strict parsing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Skip malformed lines (counting them) instead of failing. Default is false.
+    pub lenient: bool,
+}
+
+/// A trace format: recognises its own input and parses it into a [`Sink`].
+pub trait TraceFormat: Sync {
+    /// Short name used by `--format` and in messages.
+    fn name(&self) -> &'static str;
+    /// Whether `head` (the first few KiB of the input) looks like this format.
+    fn sniff(&self, head: &[u8]) -> bool;
+    /// Parses the whole input.
+    fn parse(
+        &self,
+        input: &Input,
+        opts: &ParseOptions,
+        funcs: &mut FuncTable,
+        sink: &mut dyn Sink,
+    ) -> Result<TraceMeta>;
+}
+
+/// Every known format, in sniffing order (most specific first).
+pub fn formats() -> [&'static dyn TraceFormat; 4] {
+    [&BinaryFormat, &IndentedFormat, &AddrFormat, &SymbolicFormat]
+}
+
+/// Looks a format up by its `--format` name.
+pub fn format_by_name(name: &str) -> Option<&'static dyn TraceFormat> {
+    formats().into_iter().find(|f| f.name() == name)
+}
+
+/// Size of the event batches formats hand to their sink.
+pub(crate) const BATCH: usize = 8192;
+
+/// Counts a skipped line under `--lenient`, or turns it into the error.
+pub(crate) fn skip_or_fail(
+    meta: &mut TraceMeta,
+    opts: &ParseOptions,
+    err: crate::error::Error,
+) -> Result<()> {
+    if !opts.lenient {
+        return Err(err);
+    }
+    meta.skipped_lines += 1;
+    if meta.first_skipped.is_none() {
+        meta.first_skipped = Some(err.to_string());
+    }
+    Ok(())
+}
+
+/// Maps raw thread ids to dense indexes in order of first appearance.
+#[derive(Debug, Default)]
+pub(crate) struct ThreadIds {
+    index: rustc_hash::FxHashMap<u64, u32>,
+    ids: Vec<u64>,
+    last: Option<(u64, u32)>,
+}
+
+impl ThreadIds {
+    /// The dense index of thread `tid`, assigning the next one if new.
+    #[inline]
+    pub fn index(&mut self, tid: u64) -> u32 {
+        if let Some((t, i)) = self.last
+            && t == tid
+        {
+            return i;
+        }
+        let next = self.ids.len() as u32;
+        let i = *self.index.entry(tid).or_insert(next);
+        if i == next {
+            self.ids.push(tid);
+        }
+        self.last = Some((tid, i));
+        i
+    }
+
+    /// The ids in order of first appearance.
+    pub fn into_ids(self) -> Vec<u64> {
+        self.ids
+    }
+}

@@ -1,0 +1,36 @@
+//! `calltrace` turns function-call traces of C/C++ programs into call
+//! graphs, weighted call trees and abstracted call trees.
+//!
+//! The pipeline follows the folders: [`ingest`] reads a trace (E/X address
+//! lines from `-finstrument-functions`, symbolic E/X lines, indented
+//! self/total trees, or the runtime's binary format) into a stream of
+//! events; [`calltree`] builds the weighted tree from it (one node per call,
+//! or one per distinct call path) and the caller/callee graph; [`symbols`]
+//! names the functions from the executable's DWARF and symbol tables,
+//! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
+//! indented text. [`run`] holds one function per command and [`pipeline`]
+//! the part they share.
+//!
+//! ```
+//! use calltrace::{calltree, ingest, symbols, emit};
+//!
+//! let text = b"E main\nE work\nX work\nE work\nX work\nX main\n".to_vec();
+//! let input = ingest::Input::from_bytes("example", text);
+//! let format = ingest::guess::detect(&input, None)?;
+//! let built = calltree::build(&input, format, &Default::default(), calltree::View::Contexts)?;
+//! let names = symbols::names_without_binary(&built.funcs);
+//! let out = emit::tree::indented(&built.tree, &names);
+//! assert_eq!(String::from_utf8(out).unwrap(), "main (1 / 3)\n  work (2 / 2) x2\n");
+//! # Ok::<(), calltrace::Error>(())
+//! ```
+
+pub mod calltree;
+pub mod cli;
+pub mod emit;
+mod error;
+pub mod ingest;
+pub mod pipeline;
+pub mod run;
+pub mod symbols;
+
+pub use error::{Error, Result};

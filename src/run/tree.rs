@@ -1,0 +1,42 @@
+//! `calltrace tree`: the call tree as indented `name (self / total)` text,
+//! which `calltrace tree` reads back to the same tree.
+
+use std::path::PathBuf;
+
+use super::Outcome;
+use crate::calltree::View;
+use crate::emit;
+use crate::error::Result;
+use crate::pipeline::{self, InputOptions};
+
+/// Options of `calltrace tree`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// Trace, binary and parsing options.
+    pub input: InputOptions,
+    /// One node per call, or per distinct call path. Default is calls.
+    pub view: View,
+    /// Where the text goes, `-` for stdout. Default is `-`.
+    pub output: PathBuf,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            input: InputOptions::default(),
+            view: View::Calls,
+            output: PathBuf::from("-"),
+        }
+    }
+}
+
+/// Runs `calltrace tree`.
+pub fn run(opts: &TreeOptions) -> Result<Outcome> {
+    let loaded = pipeline::load(&opts.input, opts.view)?;
+    let text = emit::tree::indented(&loaded.built.tree, &loaded.names);
+    emit::write_atomic(&opts.output, &text)?;
+    Ok(Outcome {
+        warnings: loaded.warnings,
+        notes: Vec::new(),
+    })
+}

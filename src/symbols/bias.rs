@@ -1,0 +1,140 @@
+//! The load bias: how far the traced process's code was shifted from the
+//! addresses in the file (ASLR of a PIE). Given the runtime base of the
+//! lowest loadable segment (`# base` header), bias = base - min_vaddr.
+//! Without it, entry addresses are function starts and the bias is a whole
+//! number of pages, so every symbol whose low 12 bits match a sampled
+//! address proposes a bias; the one under which most sampled addresses land
+//! on function starts wins, and at least 90% must.
+
+use super::elf::Elf;
+
+/// Where the bias came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BiasSource {
+    /// The trace's header gave the load base.
+    #[default]
+    Header,
+    /// Inferred from the addresses.
+    Inferred,
+    /// The binary has no function symbols to check against; bias 0 assumed.
+    Assumed,
+}
+
+/// Most addresses checked per candidate bias.
+const SAMPLES: usize = 64;
+/// Addresses whose symbol matches propose candidates.
+const PROPOSERS: usize = 4;
+
+/// Finds the bias for sorted distinct runtime `addrs`; None when nothing fits.
+pub fn find(elf: &Elf, addrs: &[u64], base: Option<u64>) -> Option<(u64, BiasSource)> {
+    if elf.func_starts.is_empty() || addrs.is_empty() {
+        let bias = base.map_or(0, |b| b.wrapping_sub(elf.min_vaddr));
+        return Some((
+            bias,
+            if base.is_some() {
+                BiasSource::Header
+            } else {
+                BiasSource::Assumed
+            },
+        ));
+    }
+    let sample = spread(addrs, SAMPLES);
+    if let Some(b) = base {
+        let bias = b.wrapping_sub(elf.min_vaddr);
+        return fits(elf, &sample, bias).then_some((bias, BiasSource::Header));
+    }
+    let mut best: Option<(usize, u64)> = None;
+    for bias in candidates(elf, &sample) {
+        let hits = hits(elf, &sample, bias);
+        if best.is_none_or(|(h, b)| hits > h || (hits == h && bias < b)) {
+            best = Some((hits, bias));
+        }
+    }
+    let (_, bias) = best.filter(|&(_, bias)| fits(elf, &sample, bias))?;
+    Some((bias, BiasSource::Inferred))
+}
+
+/// Up to `n` addresses spread evenly over `addrs`.
+fn spread(addrs: &[u64], n: usize) -> Vec<u64> {
+    let step = addrs.len().div_ceil(n).max(1);
+    addrs.iter().step_by(step).copied().collect()
+}
+
+/// Bias 0 plus every page-aligned shift that puts a proposer on a function start.
+fn candidates(elf: &Elf, sample: &[u64]) -> Vec<u64> {
+    let mut out = vec![0];
+    for &a in sample.iter().take(PROPOSERS) {
+        out.extend(
+            elf.func_starts
+                .iter()
+                .filter(|&&s| s <= a && (a - s) & 0xfff == 0)
+                .map(|&s| a - s),
+        );
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn hits(elf: &Elf, sample: &[u64], bias: u64) -> usize {
+    sample
+        .iter()
+        .filter(|&&a| elf.is_func_start(a.wrapping_sub(bias)))
+        .count()
+}
+
+/// At least 90% of the sample lands on function starts.
+fn fits(elf: &Elf, sample: &[u64], bias: u64) -> bool {
+    hits(elf, sample, bias) * 10 >= sample.len() * 9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn elf() -> Elf {
+        Elf {
+            min_vaddr: 0,
+            func_starts: vec![0x1120, 0x1139, 0x1160, 0x11a0, 0x2000],
+        }
+    }
+
+    #[test]
+    fn infers_a_pie_shift_from_function_starts() {
+        let bias = 0x5555_5555_4000;
+        let addrs: Vec<u64> = [0x1139, 0x1160, 0x11a0].iter().map(|a| a + bias).collect();
+        assert_eq!(
+            find(&elf(), &addrs, None),
+            Some((bias, BiasSource::Inferred))
+        );
+    }
+
+    #[test]
+    fn non_pie_addresses_need_no_shift() {
+        assert_eq!(
+            find(&elf(), &[0x1139, 0x2000], None),
+            Some((0, BiasSource::Inferred))
+        );
+    }
+
+    #[test]
+    fn header_base_is_checked() {
+        let e = Elf {
+            min_vaddr: 0,
+            ..elf()
+        };
+        assert_eq!(
+            find(&e, &[0x7000_1139], Some(0x7000_0000)),
+            Some((0x7000_0000, BiasSource::Header))
+        );
+        assert_eq!(find(&e, &[0x7000_1139], Some(0x7100_0000)), None);
+    }
+
+    #[test]
+    fn foreign_addresses_do_not_fit() {
+        assert_eq!(
+            find(&elf(), &[0x5555_0000_1234, 0x5555_0000_1777], None),
+            None
+        );
+    }
+}

@@ -24,6 +24,7 @@
 //! # Ok::<(), calltrace::Error>(())
 //! ```
 
+pub mod abstraction;
 pub mod calltree;
 pub mod cli;
 pub mod emit;

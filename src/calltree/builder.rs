@@ -259,6 +259,7 @@ fn join_threads(threads: Vec<Tree>, meta: &TraceMeta, funcs: &mut FuncTable) -> 
 fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
     tree.timed = meta.timed;
     tree.decimals = meta.decimals;
+    tree.nanos = meta.timed && meta.format != "indented";
     for n in (0..tree.len() as NodeId).rev() {
         let synthetic = funcs.is_synthetic(tree.func(n));
         if meta.timed && !synthetic {

@@ -28,6 +28,8 @@ pub struct CallGraph {
     pub graph: DiGraph<FuncId, EdgeStats>,
     /// Whether edge totals are times.
     pub timed: bool,
+    /// Whether those times are nanoseconds.
+    pub nanos: bool,
 }
 
 impl CallGraph {
@@ -56,6 +58,7 @@ impl CallGraph {
         CallGraph {
             graph,
             timed: tree.timed,
+            nanos: tree.nanos,
         }
     }
 }

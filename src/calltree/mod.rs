@@ -6,10 +6,12 @@
 //! [`FuncId`]: crate::ingest::FuncId
 
 mod builder;
+mod fold;
 pub mod graph;
 mod tree;
 
 pub use builder::{CallsBuilder, ContextsBuilder, RepairStats};
+pub use fold::fold_paths;
 pub use graph::{CallGraph, EdgeStats};
 pub use tree::{Children, NodeId, Tree};
 

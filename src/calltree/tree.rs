@@ -27,6 +27,9 @@ pub struct Tree {
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
     pub decimals: u8,
+    /// Whether timed weights are nanoseconds (runtime traces) rather than
+    /// numbers of unknown unit (indented traces).
+    pub nanos: bool,
 }
 
 impl Default for Tree {
@@ -49,6 +52,7 @@ impl Tree {
             calls: Vec::new(),
             timed,
             decimals,
+            nanos: false,
         }
     }
 
@@ -151,6 +155,14 @@ impl Tree {
             .iter()
             .filter(|&&f| !funcs.is_synthetic(f))
             .count()
+    }
+
+    /// A copy with the same metadata and no nodes; for tree transformations.
+    pub(crate) fn empty_like(&self) -> Tree {
+        Tree {
+            nanos: self.nanos,
+            ..Tree::empty(self.timed, self.decimals)
+        }
     }
 
     /// Recomputes subtree sizes from per-node depths (preorder); used by builders.

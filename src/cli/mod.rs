@@ -7,9 +7,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::abstraction::Method;
 use crate::calltree::View;
 use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
+use crate::run::abstract_cmd::AbstractOptions;
 use crate::run::graph::GraphOptions;
 use crate::run::tree::TreeOptions;
 
@@ -37,6 +39,8 @@ pub enum Command {
     Graph(GraphArgs),
     /// Call tree as indented `name (self / total)` text
     Tree(TreeArgs),
+    /// Abstract the call tree: threshold elimination and/or same-module merging
+    Abstract(AbstractArgs),
     /// Print the C tracing runtime to link into your program
     Runtime,
 }
@@ -106,6 +110,38 @@ pub struct TreeArgs {
     pub output: PathBuf,
 }
 
+/// Flags of `calltrace abstract`.
+#[derive(Debug, Args)]
+pub struct AbstractArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
+    #[arg(long, value_name = "M")]
+    pub modules: Option<String>,
+    /// Merge callees of the caller's module into the caller (method 2; runs before --threshold)
+    #[arg(long)]
+    pub merge_modules: bool,
+    /// Keep callees until they make up this share of the caller's total (method 1): 0.9 or 90%
+    #[arg(long, value_name = "T", value_parser = parse_threshold)]
+    pub threshold: Option<f64>,
+    /// Which tree to abstract
+    #[arg(long, value_enum, default_value = "calls")]
+    pub view: ViewArg,
+    /// Draw the abstracted tree as DOT (identical paths drawn once)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the abstracted tree as indented `name (self / total)` text
+    #[arg(long, value_name = "FILE")]
+    pub tree_out: Option<PathBuf>,
+}
+
+fn parse_threshold(s: &str) -> Result<f64, String> {
+    crate::abstraction::parse_threshold(s).map_err(|e| match e {
+        crate::Error::Usage { msg, .. } => msg,
+        other => other.to_string(),
+    })
+}
+
 impl FormatArg {
     fn name(self) -> &'static str {
         match self {
@@ -162,6 +198,23 @@ impl TreeArgs {
     }
 }
 
+impl AbstractArgs {
+    /// Converts the flags into [`AbstractOptions`].
+    pub fn into_options(self) -> AbstractOptions {
+        AbstractOptions {
+            input: self.input.into_options(),
+            modules: self.modules,
+            method: Method {
+                merge: self.merge_modules,
+                threshold: self.threshold,
+            },
+            view: self.view.into(),
+            dot: self.output,
+            tree_out: self.tree_out,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +235,37 @@ mod tests {
             panic!("tree")
         };
         assert_eq!(t.into_options(), TreeOptions::default());
+        let Command::Abstract(a) = parse(&["abstract"]) else {
+            panic!("abstract")
+        };
+        assert_eq!(a.into_options(), AbstractOptions::default());
+    }
+
+    #[test]
+    fn abstract_flags_reach_the_options() {
+        let Command::Abstract(a) = parse(&[
+            "abstract",
+            "--threshold",
+            "90%",
+            "--merge-modules",
+            "--modules",
+            "auto:file",
+        ]) else {
+            panic!("abstract")
+        };
+        let o = a.into_options();
+        assert_eq!(
+            o.method,
+            Method {
+                merge: true,
+                threshold: Some(0.9)
+            }
+        );
+        assert_eq!(o.modules.as_deref(), Some("auto:file"));
+        let err = Cli::try_parse_from(["calltrace", "abstract", "--threshold", "2"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a number in [0, 1]"), "{err}");
     }
 
     #[test]

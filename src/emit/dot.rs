@@ -7,7 +7,7 @@
 
 use dot_writer::{Attributes, DotWriter};
 
-use super::text::{dot_escape, duration};
+use super::text::{dot_escape, time};
 use crate::calltree::CallGraph;
 use crate::symbols::FuncInfo;
 
@@ -42,7 +42,7 @@ pub fn call_graph(cg: &CallGraph, names: &[FuncInfo]) -> Vec<u8> {
             let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
             let w = g[e];
             let label = if cg.timed {
-                format!("{}\\n{}", w.calls, duration(w.total))
+                format!("{}\\n{}", w.calls, time(w.total, cg.nanos, 0))
             } else {
                 w.calls.to_string()
             };

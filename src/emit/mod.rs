@@ -8,5 +8,6 @@ pub mod edges_csv;
 pub mod output;
 pub mod text;
 pub mod tree;
+pub mod tree_dot;
 
 pub use output::write_atomic;

@@ -34,6 +34,15 @@ pub fn duration(ns: u64) -> String {
     format!("{v:.digits$}{unit}")
 }
 
+/// A timed weight for people: a duration when it is nanoseconds, else the number.
+pub fn time(v: u64, nanos: bool, decimals: u8) -> String {
+    if nanos {
+        duration(v)
+    } else {
+        weight(v, decimals)
+    }
+}
+
 /// Escapes a string for a quoted DOT attribute (dot-writer escapes nothing).
 pub fn dot_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

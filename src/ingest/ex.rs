@@ -58,20 +58,18 @@ impl TraceFormat for SymbolicFormat {
 }
 
 /// `Some(true)` when the first event lines carry addresses, `Some(false)`
-/// for names, `None` when they are not E/X lines at all.
+/// for names, `None` when the input does not start with an E/X line. Later
+/// lines that are not events do not change the verdict: the parser reports
+/// them with their line number (or skips them under `--lenient`).
 fn sniff_ex(head: &[u8]) -> Option<bool> {
-    let mut verdict = None;
-    let lines = super::guess::meaningful_lines(head)
-        .take(4)
-        .collect::<Vec<_>>();
-    for line in lines {
-        let (_, token, _) = split_event(line)?;
-        let is_addr = token.is_addr();
-        if *verdict.get_or_insert(is_addr) != is_addr {
-            return Some(true); // mixed: the address parser reports the odd line
-        }
-    }
-    verdict
+    let mut lines = super::guess::meaningful_lines(head).take(4);
+    let (_, first, _) = split_event(lines.next()?)?;
+    let verdict = first.is_addr();
+    // mixed: the address parser reports the odd line
+    let mixed = lines
+        .filter_map(split_event)
+        .any(|(_, token, _)| token.is_addr() != verdict);
+    Some(verdict || mixed)
 }
 
 /// The function token of an event line.
@@ -426,5 +424,16 @@ mod tests {
         assert!(!AddrFormat.sniff(b"E main\n"));
         assert!(SymbolicFormat.sniff(b"\nE main 1 1\nX main 2 1\n"));
         assert!(!SymbolicFormat.sniff(b"main (1 / 2)\n"));
+    }
+
+    #[test]
+    fn a_bad_line_near_the_top_is_reported_not_a_format_mystery() {
+        assert!(AddrFormat.sniff(b"E0x10\nQ0x20\nX0x10\n"));
+        assert!(SymbolicFormat.sniff(b"E main\nhello\nX main\n"));
+        assert!(!AddrFormat.sniff(b"hello\nE0x10\n"));
+        let err = parse(&AddrFormat, "E0x10\nQ0x20\nX0x10\n", false)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("t.txt:2: expected an event line"), "{err}");
     }
 }

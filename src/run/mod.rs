@@ -3,6 +3,7 @@
 //! and writes its outputs; what it wants said on stderr comes back in an
 //! [`Outcome`].
 
+pub mod abstract_cmd;
 pub mod graph;
 pub mod runtime;
 pub mod tree;

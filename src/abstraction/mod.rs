@@ -1,0 +1,172 @@
+//! Trace abstraction, the two methods of the abstraction paper (seed 003):
+//! elimination by caller/callee time threshold ([`threshold`], method 1)
+//! and merging of callees of the caller's module ([`merge`], method 2), run
+//! alone or merge-then-threshold. Both only remove nodes, so the result is
+//! the input's preorder with nodes filtered out ([`filter`]); what a removed
+//! node weighed moves into the self time of its nearest kept ancestor, so
+//! total = self + sum of children's totals keeps holding.
+
+pub mod merge;
+pub mod modules;
+pub mod threshold;
+
+pub use modules::{ModuleId, ModuleSource, ModuleTable, Modules, NO_MODULE};
+
+use crate::calltree::{NodeId, Tree};
+use crate::error::{Error, Result};
+use crate::ingest::FuncTable;
+
+/// An abstracted tree and what the abstraction dropped.
+#[derive(Debug, Clone)]
+pub struct Abstracted {
+    /// The remaining tree.
+    pub tree: Tree,
+    /// Weight of the subtrees eliminated by method 1 (merging drops no weight).
+    pub eliminated: u64,
+}
+
+/// Node counts and time coverage of one abstraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Summary {
+    /// Call nodes before.
+    pub nodes_before: usize,
+    /// Call nodes after.
+    pub nodes_after: usize,
+    /// Share of the root's total weight that the kept nodes' own self
+    /// weights (their own plus what was merged into them) account for.
+    pub time_explained: f64,
+}
+
+impl Summary {
+    /// Compares `before` with its abstraction.
+    pub fn of(before: &Tree, after: &Abstracted, funcs: &FuncTable) -> Summary {
+        let root = before.total(0);
+        let time_explained = if root == 0 {
+            1.0
+        } else {
+            1.0 - after.eliminated as f64 / root as f64
+        };
+        Summary {
+            nodes_before: before.call_nodes(funcs),
+            nodes_after: after.tree.call_nodes(funcs),
+            time_explained,
+        }
+    }
+
+    /// nodes after / nodes before (1 for an empty tree).
+    pub fn kept_ratio(&self) -> f64 {
+        if self.nodes_before == 0 {
+            1.0
+        } else {
+            self.nodes_after as f64 / self.nodes_before as f64
+        }
+    }
+}
+
+/// Which abstraction to run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Method {
+    /// Merge callees of the caller's module first. Default is false.
+    pub merge: bool,
+    /// Method 1 threshold in [0, 1]. Default is none.
+    pub threshold: Option<f64>,
+}
+
+impl Method {
+    /// The method's name in reports: `threshold`, `merge`, `merge+threshold` or `none`.
+    pub fn name(&self) -> &'static str {
+        match (self.merge, self.threshold.is_some()) {
+            (false, true) => "threshold",
+            (true, false) => "merge",
+            (true, true) => "merge+threshold",
+            (false, false) => "none",
+        }
+    }
+}
+
+/// Runs `method` on `tree`.
+pub fn apply(tree: &Tree, funcs: &FuncTable, modules: &Modules, method: Method) -> Abstracted {
+    let merged;
+    let input = if method.merge {
+        merged = merge::merge(tree, funcs, modules);
+        &merged
+    } else {
+        tree
+    };
+    match method.threshold {
+        Some(t) => threshold::eliminate(input, funcs, modules, t),
+        None => Abstracted {
+            tree: input.clone(),
+            eliminated: 0,
+        },
+    }
+}
+
+/// Parses a threshold: a number in [0, 1] or a percentage (`90%`).
+pub fn parse_threshold(s: &str) -> Result<f64> {
+    let bad = || {
+        Error::usage(
+            "--threshold",
+            format!("expected a number in [0, 1] or a percentage like 90%, found `{s}`"),
+        )
+    };
+    let v = match s.trim().strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
+        None => s.trim().parse::<f64>().map_err(|_| bad())?,
+    };
+    if !(0.0..=1.0).contains(&v) {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+/// How a removed node's weight reaches its nearest kept ancestor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absorb {
+    /// The whole subtree goes (method 1): its total is added to the ancestor's self.
+    Subtree,
+    /// Only the node goes (method 2): its self is added; its children move up.
+    Node,
+}
+
+/// Keeps the nodes with `keep[n]` (the root always), in preorder.
+pub fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
+    let parents = tree.parents();
+    let mut out = tree.empty_like();
+    let mut kept_anc: Vec<NodeId> = vec![0; tree.len()];
+    let mut depth: Vec<u32> = Vec::new();
+    let mut alive = vec![true; tree.len()];
+    let calls = tree.has_call_counts();
+    for n in 0..tree.len() as NodeId {
+        let i = n as usize;
+        let p = parents[i] as usize;
+        alive[i] = n == 0 || (keep[i] && (absorb == Absorb::Node || alive[p]));
+        if alive[i] {
+            let id = out.push(
+                tree.func(n),
+                tree.total(n),
+                tree.self_time(n),
+                calls.then(|| tree.calls(n)),
+            );
+            depth.push(if n == 0 {
+                0
+            } else {
+                depth[kept_anc[p] as usize] + 1
+            });
+            kept_anc[i] = id;
+            continue;
+        }
+        kept_anc[i] = kept_anc[p];
+        let gained = match absorb {
+            Absorb::Subtree if alive[p] => tree.total(n),
+            Absorb::Subtree => 0,
+            Absorb::Node => tree.self_time(n),
+        };
+        out.self_time[kept_anc[i] as usize] += gained;
+    }
+    out.set_sizes_from_depths(&depth);
+    out
+}
+
+#[cfg(test)]
+mod tests;

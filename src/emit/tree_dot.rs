@@ -1,0 +1,129 @@
+//! Graphviz DOT of an (abstracted) call tree, for `calltrace abstract -o`.
+//! Identical call paths are drawn once (`xN` calls, total and self time);
+//! each node is filled with its module's colour (legend at the bottom), and
+//! nodes holding more of the total time get thicker borders and bold names.
+//! The top-level call sits at the top; thread nodes are drawn as ellipses.
+
+use std::fmt::Write;
+
+use super::text::{dot_escape, time};
+use crate::abstraction::{Modules, NO_MODULE};
+use crate::calltree::{NodeId, Tree};
+use crate::ingest::FuncTable;
+use crate::symbols::FuncInfo;
+
+/// Colour-blind-friendly pastel fills (ColorBrewer Set3), cycled past 12 modules.
+const PALETTE: [&str; 12] = [
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
+];
+
+/// Renders `tree` (already path-folded) as DOT.
+pub fn tree_dot(
+    tree: &Tree,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    modules: &Modules,
+    title: &str,
+) -> Vec<u8> {
+    let mut out = String::new();
+    out.push_str("digraph calltree {\n");
+    let _ = writeln!(
+        out,
+        "  graph [rankdir=TB, ranksep=0.3, nodesep=0.2, labelloc=t, fontname=\"Helvetica\", label=\"{}\"];",
+        dot_escape(title)
+    );
+    out.push_str(
+        "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n",
+    );
+    out.push_str("  edge [arrowsize=0.6, color=\"#555555\"];\n");
+    let root_total = tree.total(0).max(1);
+    let mut used = vec![false; modules.names.len()];
+    for n in 1..tree.len() as NodeId {
+        let module = modules.of(tree.func(n));
+        if module != NO_MODULE {
+            used[module as usize] = true;
+        }
+        node(&mut out, tree, funcs, names, modules, n, root_total);
+    }
+    let parents = tree.parents();
+    for n in 1..tree.len() as NodeId {
+        let p = parents[n as usize];
+        if p != 0 {
+            let _ = writeln!(out, "  n{p} -> n{n};");
+        }
+    }
+    legend(&mut out, modules, &used);
+    out.push_str("}\n");
+    out.into_bytes()
+}
+
+fn node(
+    out: &mut String,
+    tree: &Tree,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    modules: &Modules,
+    n: NodeId,
+    root_total: u64,
+) {
+    let name = dot_escape(&names[tree.func(n) as usize].name);
+    if funcs.is_synthetic(tree.func(n)) {
+        let _ = writeln!(
+            out,
+            "  n{n} [label=\"{name}\", shape=ellipse, style=filled, fillcolor=\"#ffffff\"];"
+        );
+        return;
+    }
+    let t = |v| time(v, tree.nanos, tree.decimals);
+    let share = tree.total(n) as f64 / root_total as f64;
+    let label = format!(
+        "{name}\\nx{}  total {}  self {}",
+        tree.calls(n),
+        t(tree.total(n)),
+        t(tree.self_time(n))
+    );
+    let fill = color(modules.of(tree.func(n)));
+    let pen = 1.0 + 4.0 * share;
+    let font = if share >= 0.1 {
+        ", fontname=\"Helvetica-Bold\""
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "  n{n} [label=\"{label}\", fillcolor=\"{fill}\", penwidth={pen:.2}{font}];"
+    );
+}
+
+fn color(module: u32) -> &'static str {
+    if module == NO_MODULE {
+        "#ffffff"
+    } else {
+        PALETTE[module as usize % PALETTE.len()]
+    }
+}
+
+fn legend(out: &mut String, modules: &Modules, used: &[bool]) {
+    let shown: Vec<usize> = (0..used.len()).filter(|&m| used[m]).collect();
+    if shown.len() < 2 {
+        return;
+    }
+    out.push_str("  subgraph cluster_legend {\n    label=\"modules\"; fontsize=10; style=dashed; color=\"#999999\";\n");
+    for &m in &shown {
+        let _ = writeln!(
+            out,
+            "    legend{m} [label=\"{}\", fillcolor=\"{}\"];",
+            dot_escape(&modules.names[m]),
+            color(m as u32)
+        );
+    }
+    for pair in shown.windows(2) {
+        let _ = writeln!(
+            out,
+            "    legend{} -> legend{} [style=invis];",
+            pair[0], pair[1]
+        );
+    }
+    out.push_str("  }\n");
+}

@@ -30,6 +30,8 @@ pub struct CallGraph {
     pub timed: bool,
     /// Whether those times are nanoseconds.
     pub nanos: bool,
+    /// Decimal places of the fixed-point totals (indented input with decimals).
+    pub decimals: u8,
 }
 
 impl CallGraph {
@@ -59,6 +61,7 @@ impl CallGraph {
             graph,
             timed: tree.timed,
             nanos: tree.nanos,
+            decimals: tree.decimals,
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn call_graph(cg: &CallGraph, names: &[FuncInfo]) -> Vec<u8> {
             let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
             let w = g[e];
             let label = if cg.timed {
-                format!("{}\\n{}", w.calls, time(w.total, cg.nanos, 0))
+                format!("{}\\n{}", w.calls, time(w.total, cg.nanos, cg.decimals))
             } else {
                 w.calls.to_string()
             };
@@ -112,5 +112,23 @@ mod tests {
             dot.contains(r#"n0 -> n1 [label="1", penwidth=1.00]"#),
             "{dot}"
         );
+    }
+
+    #[test]
+    fn decimal_totals_keep_their_decimal_point() {
+        let text = b"main (1 / 3.5)\n  f (2.25 / 2.5)\n".to_vec();
+        let input = crate::ingest::Input::from_bytes("t", text);
+        let format = crate::ingest::IndentedFormat;
+        let built = crate::calltree::build(
+            &input,
+            &format,
+            &Default::default(),
+            crate::calltree::View::Contexts,
+        )
+        .unwrap();
+        let names = crate::symbols::names_without_binary(&built.funcs);
+        let cg = CallGraph::from_tree(&built.tree, &built.funcs);
+        let dot = String::from_utf8(call_graph(&cg, &names)).unwrap();
+        assert!(dot.contains(r#"n0 -> n1 [label="1\n2.5""#), "{dot}");
     }
 }

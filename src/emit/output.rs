@@ -1,5 +1,6 @@
 //! Atomic output: write to a temporary file beside the target, then rename.
-//! `-` means standard output.
+//! `-` means standard output; devices and FIFOs (`/dev/null`) are written
+//! directly.
 
 use std::io::Write;
 use std::path::Path;
@@ -14,6 +15,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
             .write_all(bytes)
             .and_then(|()| out.flush())
             .map_err(|e| Error::io("<stdout>", e));
+    }
+    if is_special(path) {
+        // /dev/null, /dev/stdout, a FIFO: renaming over them would replace
+        // the device or pipe with a regular file, so write into them.
+        return std::fs::write(path, bytes).map_err(|e| Error::io(path, e));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -30,6 +36,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         return Err(Error::io(path, e));
     }
     Ok(())
+}
+
+/// True when `path` exists and (after following links) is not a regular file.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 #[cfg(test)]

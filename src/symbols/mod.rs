@@ -6,6 +6,7 @@
 //! once. Symbolic and indented traces already carry names.
 
 mod bias;
+mod demangle;
 mod elf;
 
 use std::path::Path;
@@ -122,14 +123,24 @@ fn lookup(
     runtime: u64,
     stats: &mut ResolveStats,
 ) -> FuncInfo {
-    if let Some(info) = dwarf_frame(loader, probe) {
+    // The symbol that starts exactly at the entry address has the full linkage
+    // name; DWARF's name lacks the scope of functions without
+    // DW_AT_linkage_name (anonymous namespaces, lambdas), so DWARF gives the
+    // location and, failing a symbol, the name.
+    let exact = loader
+        .find_symbol_info(probe)
+        .filter(|s| s.address() == probe)
+        .map(|s| demangle::demangle(s.name()));
+    if let Some(mut info) = dwarf_frame(loader, probe) {
+        if let Some(name) = exact {
+            info.name = name;
+        }
         return info;
     }
     if let Some(sym) = loader.find_symbol(probe) {
         stats.from_symtab += 1;
-        let name = addr2line::demangle_auto(sym.into(), None).into_owned();
         return FuncInfo {
-            name,
+            name: demangle::demangle(sym),
             ..FuncInfo::default()
         };
     }
@@ -148,7 +159,7 @@ fn dwarf_frame(loader: &addr2line::Loader, probe: u64) -> Option<FuncInfo> {
         last = Some(frame);
     }
     let frame = last?;
-    let name = frame.function.as_ref()?.demangle().ok()?.into_owned();
+    let name = demangle::demangle(&frame.function.as_ref()?.raw_name().ok()?);
     let (file, line) = match frame.location {
         Some(loc) => (loc.file.map(str::to_string), loc.line),
         None => (None, None),

@@ -1,0 +1,16 @@
+//! The integration tests: one test binary (fast to link, one place to look),
+//! with a module per topic under `tests/it/`. They run the real `calltrace`
+//! binary on traces of real C and C++ programs, compiled here with
+//! `gcc -g -finstrument-functions` and the bundled runtime, and on the
+//! hand-written traces and golden outputs in `tests/data/`
+//! (`CALLTRACE_BLESS=1 cargo test` rewrites the goldens).
+
+mod it {
+    pub mod util;
+
+    mod cli;
+    mod errors;
+    mod golden;
+    mod programs;
+    mod roundtrip;
+}

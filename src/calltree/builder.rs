@@ -36,12 +36,26 @@ impl RepairStats {
 
 impl std::fmt::Display for RepairStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} frame(s) closed by a later exit further down the stack (longjmp/exceptions), \
-             {} exit(s) without a matching entry ignored, {} frame(s) still open at the end closed at the last timestamp",
-            self.unwound, self.orphan_exits, self.unclosed
-        )
+        let parts = [
+            (
+                self.unwound,
+                "frame(s) closed by the exit of a caller further down the stack (longjmp/exceptions)",
+            ),
+            (
+                self.orphan_exits,
+                "exit(s) without a matching entry ignored",
+            ),
+            (
+                self.unclosed,
+                "frame(s) still open at the end closed at the last timestamp",
+            ),
+        ];
+        let shown: Vec<String> = parts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        f.write_str(&shown.join(", "))
     }
 }
 
@@ -66,6 +80,8 @@ trait Store {
 struct Stacks<S> {
     store: S,
     stacks: Vec<Vec<Frame>>,
+    /// Time of each thread's first event, to order threads by start.
+    first_time: Vec<u64>,
     last_time: u64,
     stats: RepairStats,
 }
@@ -75,6 +91,7 @@ impl<S: Store> Stacks<S> {
         Stacks {
             store,
             stacks: Vec::new(),
+            first_time: Vec::new(),
             last_time: 0,
             stats: RepairStats::default(),
         }
@@ -85,6 +102,10 @@ impl<S: Store> Stacks<S> {
         let t = e.thread as usize;
         if t >= self.stacks.len() {
             self.stacks.resize_with(t + 1, Vec::new);
+            self.first_time.resize(t + 1, u64::MAX);
+        }
+        if self.first_time[t] == u64::MAX {
+            self.first_time[t] = e.time;
         }
         self.last_time = self.last_time.max(e.time);
         match e.kind {
@@ -123,6 +144,14 @@ impl<S: Store> Stacks<S> {
         }
         self.store
             .close(thread, f.node, total, total.saturating_sub(f.child_total));
+    }
+
+    /// Thread indexes ordered by their first event's time (then trace order),
+    /// so the main thread comes first even when workers flushed earlier.
+    fn thread_order(&self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&t| (self.first_time.get(t).copied().unwrap_or(u64::MAX), t));
+        order
     }
 
     /// Closes every frame still open at the last timestamp.
@@ -216,7 +245,10 @@ impl CallsBuilder {
         let mut tree = match threads.len() {
             0 => Tree::default(),
             1 => threads.pop().expect("one thread"),
-            _ => join_threads(threads, meta, funcs),
+            n => {
+                let order = self.stacks.thread_order(n);
+                join_threads(threads, &order, meta, funcs)
+            }
         };
         if !self.record_depths.is_empty() {
             tree.set_sizes_from_depths(&self.record_depths);
@@ -228,7 +260,12 @@ impl CallsBuilder {
 }
 
 /// Puts each thread's tree under a synthetic thread node below one root.
-fn join_threads(threads: Vec<Tree>, meta: &TraceMeta, funcs: &mut FuncTable) -> Tree {
+fn join_threads(
+    mut threads: Vec<Tree>,
+    order: &[usize],
+    meta: &TraceMeta,
+    funcs: &mut FuncTable,
+) -> Tree {
     let total: usize = threads.iter().map(Tree::len).sum::<usize>() + 1;
     let mut tree = Tree::empty(false, 0);
     tree.func.reserve(total);
@@ -236,7 +273,8 @@ fn join_threads(threads: Vec<Tree>, meta: &TraceMeta, funcs: &mut FuncTable) -> 
     tree.total.reserve(total);
     tree.self_time.reserve(total);
     tree.push(FuncTable::ROOT, 0, 0, None);
-    for (i, mut t) in threads.into_iter().enumerate() {
+    for &i in order {
+        let mut t = std::mem::take(&mut threads[i]);
         let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
         t.func[0] = funcs.thread(tid);
         t.size[0] = t.len() as u32;
@@ -382,7 +420,8 @@ impl ContextsBuilder {
         let kids = children_lists(store);
         let multi = store.thread_roots.len() > 1;
         let mut depths = vec![0u32];
-        for (i, &root) in store.thread_roots.iter().enumerate() {
+        for i in self.stacks.thread_order(store.thread_roots.len()) {
+            let root = store.thread_roots[i];
             let base_depth = if multi {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
                 tree.push(funcs.thread(tid), 0, 0, Some(0));

@@ -21,6 +21,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         // the device or pipe with a regular file, so write into them.
         return std::fs::write(path, bytes).map_err(|e| Error::io(path, e));
     }
+    // Replace the file a symlink points to, not the link itself.
+    let resolved = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).ok(),
+        _ => None,
+    };
+    let path = resolved.as_deref().unwrap_or(path);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -46,6 +52,23 @@ fn is_special(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symlinked_output_writes_the_link_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.dot");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.dot");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -149,11 +149,14 @@ impl Reader<'_> {
         let nevents = self.u32("an event count")?;
         let nbytes = self.u32("a payload length")? as usize;
         let payload_start = self.pos;
-        let payload = self.bytes(
-            nbytes,
-            "a complete block payload (the trace may be truncated)",
-        )?;
+        // A torn final block (crash mid-write): decode what is there, then report it.
+        let avail = nbytes.min(self.data.len() - self.pos);
+        let payload = &self.data[self.pos..self.pos + avail];
+        self.pos += avail;
         let decoded = decode_block(payload, nevents, timed, thread, funcs, out);
+        if avail < nbytes {
+            return Err(self.err("a complete block payload (the trace may be truncated)"));
+        }
         decoded.map_err(|off| {
             self.pos = payload_start + off;
             self.err(&format!("{nevents} well-formed events in the block"))
@@ -326,7 +329,7 @@ mod tests {
             "{err}"
         );
         let (ev, meta, _) = parse(bytes, true).unwrap();
-        assert_eq!(ev.len(), 5);
+        assert_eq!(ev.len(), 5, "the torn block's complete events are kept");
         assert_eq!(meta.skipped_lines, 1);
     }
 

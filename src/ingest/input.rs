@@ -23,8 +23,8 @@ enum Data {
 impl Input {
     /// Opens `path`, or standard input when `path` is `-`.
     pub fn open(path: &Path) -> Result<Input> {
-        let name = path.display().to_string();
-        if name == "-" {
+        if path.as_os_str() == "-" {
+            let name = "<stdin>".to_string();
             let mut buf = Vec::new();
             std::io::stdin()
                 .lock()
@@ -35,6 +35,7 @@ impl Input {
                 data: Data::Owned(buf),
             });
         }
+        let name = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if len == 0 {
@@ -58,7 +59,7 @@ impl Input {
         }
     }
 
-    /// The name used in messages (the path as given, `-` for stdin).
+    /// The name used in messages (the path as given, `<stdin>` for `-`).
     pub fn name(&self) -> &str {
         &self.name
     }

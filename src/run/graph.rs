@@ -49,7 +49,9 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     let mut notes = Vec::new();
     if let (Some(path), Some(bytes)) = (&opts.csv, csv) {
         emit::write_atomic(path, &bytes)?;
-        notes.push(format!("wrote {}", path.display()));
+        if path.as_os_str() != "-" {
+            notes.push(format!("wrote {}", path.display()));
+        }
     }
     if opts.output.as_os_str() != "-" {
         notes.insert(

@@ -245,7 +245,7 @@ fn longjmp_frames_are_closed_at_the_exit_of_the_function_that_set_the_jump() {
     assert_eq!(g.edges(), edges(LONGJMP_EDGES));
     assert!(
         g.stderr.contains(
-            "repaired unbalanced trace: 3 frame(s) closed by a later exit further down the stack"
+            "repaired unbalanced trace: 3 frame(s) closed by the exit of a caller further down the stack"
         ),
         "{}",
         g.stderr

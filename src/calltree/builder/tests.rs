@@ -218,3 +218,43 @@ fn indented_records_build_the_same_tree_in_both_views() {
         ]
     );
 }
+
+#[test]
+fn threads_are_ordered_by_their_first_event() {
+    // Thread index 0 (tid 200) comes first in the file but starts later.
+    let evs = [
+        ev(Enter, 2, 50, 0),
+        ev(Exit, 2, 60, 0),
+        ev(Enter, 1, 10, 1),
+        ev(Exit, 1, 90, 1),
+    ];
+    let m = meta(true, vec![200, 100]);
+    let mut calls = CallsBuilder::default();
+    calls.events(&evs);
+    let mut ctx = ContextsBuilder::default();
+    ctx.events(&evs);
+    let mut f = funcs(2);
+    let (a, _) = calls.finish(&m, &mut f);
+    let (b, _) = ctx.finish(&m, &mut f);
+    for t in [a, b] {
+        assert_eq!(
+            f.key(t.func(1)),
+            &FuncKey::Thread(100),
+            "the thread that started first comes first"
+        );
+        assert_eq!((t.func(2), t.func(4)), (1, 2));
+    }
+}
+
+#[test]
+fn repair_summary_names_only_what_happened() {
+    let s = RepairStats {
+        unwound: 3,
+        orphan_exits: 0,
+        unclosed: 1,
+    };
+    assert_eq!(
+        s.to_string(),
+        "3 frame(s) closed by the exit of a caller further down the stack (longjmp/exceptions), 1 frame(s) still open at the end closed at the last timestamp"
+    );
+}

@@ -55,4 +55,5 @@ for job in "${jobs[@]}"; do
     lines=$(grep -c '^[EX]' "$trace" || true)
     printf '%-18s %7d lines  exit %d\n' "$stem" "$lines" "$status"
 done
-echo "traces and binary in $outdir"
+bytes=$(cat "$outdir"/*.trace | wc -c)
+echo "traces ($bytes bytes; keep the committed set under ~2.5 MB) and binary in $outdir"

@@ -8,8 +8,9 @@
 //! or one per distinct call path) and the caller/callee graph; [`symbols`]
 //! names the functions from the executable's DWARF and symbol tables,
 //! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
-//! indented text. [`run`] holds one function per command and [`pipeline`]
-//! the part they share.
+//! indented text; [`report`] compares many traces (test patterns of one
+//! product) as the abstraction paper's evaluation does. [`run`] holds one
+//! function per command and [`pipeline`] the part they share.
 //!
 //! ```
 //! use calltrace::{calltree, ingest, symbols, emit};
@@ -31,6 +32,7 @@ pub mod emit;
 mod error;
 pub mod ingest;
 pub mod pipeline;
+pub mod report;
 pub mod run;
 pub mod symbols;
 

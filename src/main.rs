@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => run::graph::run(&args.into_options()),
         Command::Tree(args) => run::tree::run(&args.into_options()),
         Command::Abstract(args) => run::abstract_cmd::run(&args.into_options()),
+        Command::Compare(args) => run::compare::run(&args.into_options()),
         Command::Runtime => print_runtime(),
     };
     match result {

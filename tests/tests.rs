@@ -9,6 +9,7 @@ mod it {
     pub mod util;
 
     mod cli;
+    mod compare;
     mod errors;
     mod golden;
     mod programs;

@@ -11,7 +11,9 @@ use crate::abstraction::Method;
 use crate::calltree::View;
 use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
+use crate::report::Sweep;
 use crate::run::abstract_cmd::AbstractOptions;
+use crate::run::compare::CompareOptions;
 use crate::run::graph::GraphOptions;
 use crate::run::tree::TreeOptions;
 
@@ -32,6 +34,17 @@ const AFTER_HELP: &str = "Quick start:
   calltrace graph ./app     # writes graph.dot, like pvtrace
   dot -Tsvg graph.dot -o graph.svg";
 
+const COMPARE_HELP: &str = "Writes into DIR:
+  rates.csv     nodes before and after, per pattern and method
+  sweep.csv     nodes kept at each threshold (also drawn as sweep.svg)
+  groups.csv    patterns with equal function sets, before and after abstraction
+  features.csv  functions only one pattern has, and whether each method keeps them
+  rates.svg     node counts before and after, as bars
+Methods: threshold (method 1), merge (method 2), merge+threshold.
+
+Example:
+  calltrace compare --binary traces/printer --modules modules.csv traces/";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -41,6 +54,9 @@ pub enum Command {
     Tree(TreeArgs),
     /// Abstract the call tree: threshold elimination and/or same-module merging
     Abstract(AbstractArgs),
+    /// Compare abstraction methods over many traces (test patterns): tables and figures
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
     /// Print the C tracing runtime to link into your program
     Runtime,
 }
@@ -135,6 +151,39 @@ pub struct AbstractArgs {
     pub tree_out: Option<PathBuf>,
 }
 
+/// Flags of `calltrace compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
+    #[arg(value_name = "TRACE", required = true)]
+    pub traces: Vec<String>,
+    /// The traced executable, for all address traces (ELF with debug info)
+    #[arg(long, value_name = "BIN")]
+    pub binary: Option<PathBuf>,
+    /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
+    #[arg(long, value_name = "M")]
+    pub modules: Option<String>,
+    /// Method 1 threshold for rates.csv: 0.9 or 90%
+    #[arg(long, value_name = "T", default_value = "0.9", value_parser = parse_threshold)]
+    pub threshold: f64,
+    /// Thresholds for sweep.csv and sweep.svg
+    #[arg(long, value_name = "START:END:STEP", default_value = "0:1:0.05", value_parser = parse_sweep)]
+    pub sweep: Sweep,
+    /// Which tree to abstract
+    #[arg(long, value_enum, default_value = "calls")]
+    pub view: ViewArg,
+    /// Directory for the CSV and SVG files (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "compare-out")]
+    pub out_dir: PathBuf,
+}
+
+fn parse_sweep(s: &str) -> Result<Sweep, String> {
+    Sweep::parse(s).map_err(|e| match e {
+        crate::Error::Usage { msg, .. } => msg,
+        other => other.to_string(),
+    })
+}
+
 fn parse_threshold(s: &str) -> Result<f64, String> {
     crate::abstraction::parse_threshold(s).map_err(|e| match e {
         crate::Error::Usage { msg, .. } => msg,
@@ -215,6 +264,21 @@ impl AbstractArgs {
     }
 }
 
+impl CompareArgs {
+    /// Converts the flags into [`CompareOptions`].
+    pub fn into_options(self) -> CompareOptions {
+        CompareOptions {
+            traces: self.traces,
+            binary: self.binary,
+            modules: self.modules,
+            threshold: self.threshold,
+            sweep: self.sweep,
+            view: self.view.into(),
+            out_dir: self.out_dir,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +303,52 @@ mod tests {
             panic!("abstract")
         };
         assert_eq!(a.into_options(), AbstractOptions::default());
+        let Command::Compare(c) = parse(&["compare", "a.trace"]) else {
+            panic!("compare")
+        };
+        let expected = CompareOptions {
+            traces: vec!["a.trace".to_string()],
+            ..CompareOptions::default()
+        };
+        assert_eq!(c.into_options(), expected);
+    }
+
+    #[test]
+    fn compare_flags_reach_the_options() {
+        let Command::Compare(c) = parse(&[
+            "compare",
+            "--binary",
+            "./app",
+            "--modules",
+            "m.csv",
+            "--threshold",
+            "80%",
+            "--sweep",
+            "0.5:1:0.1",
+            "--view",
+            "contexts",
+            "--out-dir",
+            "out",
+            "x=a.trace",
+            "b.trace",
+        ]) else {
+            panic!("compare")
+        };
+        let o = c.into_options();
+        assert_eq!(o.traces, ["x=a.trace", "b.trace"]);
+        assert_eq!(o.binary, Some(PathBuf::from("./app")));
+        assert_eq!(o.modules.as_deref(), Some("m.csv"));
+        assert_eq!((o.threshold, o.view), (0.8, View::Contexts));
+        assert_eq!(o.sweep.points().len(), 6);
+        assert_eq!(o.out_dir, PathBuf::from("out"));
+        let err = Cli::try_parse_from(["calltrace", "compare", "--sweep", "0:1", "a"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("--sweep") && err.contains("START:END:STEP"),
+            "{err}"
+        );
+        assert!(Cli::try_parse_from(["calltrace", "compare"]).is_err());
     }
 
     #[test]

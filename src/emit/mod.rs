@@ -6,6 +6,8 @@
 pub mod dot;
 pub mod edges_csv;
 pub mod output;
+pub mod plot;
+pub mod report_csv;
 pub mod text;
 pub mod tree;
 pub mod tree_dot;

@@ -4,6 +4,7 @@
 //! [`Outcome`].
 
 pub mod abstract_cmd;
+pub mod compare;
 pub mod graph;
 pub mod runtime;
 pub mod tree;

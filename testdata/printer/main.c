@@ -176,12 +176,12 @@ void print_error_sheet(const struct job *job, struct spool *sp)
     errjob.compress = COMP_RLE;
     raster_clear(r);
     raster_draw_text(r, MARGIN, MARGIN, "JOB ERROR", BLACK);
-    int n = layout_wrap_text(job->error, lines, MAX_LINES - 1);
+    int n = layout_wrap_text(job->error, lines, MAX_LINES - 2);
     for (int i = 0; i < n; i++)
         raster_draw_text(r, MARGIN, MARGIN + (i + 1) * CELL_H, lines[i], BLACK);
-    n = layout_wrap_text("Please correct the job file and submit it again.", lines, 3);
+    n = layout_wrap_text("Please correct the job file.", lines, 1);
     for (int i = 0; i < n; i++)
-        raster_draw_text(r, MARGIN, PAGE_H - (3 - i) * CELL_H, lines[i], BLACK);
+        raster_draw_text(r, MARGIN, PAGE_H - CELL_H, lines[i], BLACK);
     emit_side(&errjob, r, 0, sp);
     raster_free(r);
 }

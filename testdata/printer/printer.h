@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAGE_W 128           /* pixels */
-#define PAGE_H 96
+#define PAGE_W 64            /* pixels (small: keeps the committed traces small) */
+#define PAGE_H 36
 #define ROW_BYTES (PAGE_W / 8)
 #define BAND_ROWS 8
 #define GLYPH_W 5
@@ -34,7 +34,7 @@
 #define CELL_H 9
 #define MARGIN 4
 #define HEADER_H 8
-#define MAX_LINES 8
+#define MAX_LINES 3           /* text lines that fit below the header */
 #define LINE_CHARS ((PAGE_W - 2 * MARGIN) / CELL_W)
 
 enum job_kind { KIND_PRINT, KIND_COPY, KIND_SCAN, KIND_FAX };

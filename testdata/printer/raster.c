@@ -126,7 +126,7 @@ void raster_draw_watermark(struct raster *r, const char *text)
     const struct rgb grey = { 160, 160, 160 };
     int n = (int)strlen(text);
     for (int i = 0; i < n; i++)
-        raster_draw_glyph(r, 16 + i * 10, PAGE_H - 20 - i * 8, text[i], grey);
+        raster_draw_glyph(r, 8 + i * 8, PAGE_H - 12 - i * 5, text[i], grey);
 }
 
 void raster_threshold_row(const uint8_t *in, int w, uint8_t *bits)
@@ -169,12 +169,12 @@ void scan_read_line(struct rgb *row, int w, int y, int page, int gain)
 {
     uint32_t state = (uint32_t)(page * 1000 + y);
     uint32_t noise = util_lcg_next(&state);
-    int texty = y > 10 && y < 50 && (y % 9) < 7;
+    int texty = y > PAGE_H / 10 && y < PAGE_H / 2 && (y % 9) < 7;
     for (int x = 0; x < w; x++) {
         int v = 250;
         if (texty && x > 6 && x < w - 6 && ((x + y + page) / 5) % 3 != 0)
             v = 30;
-        if (y >= 56 && y < 90 && x >= 20 && x < w - 20)
+        if (y >= PAGE_H * 7 / 12 && y < PAGE_H * 15 / 16 && x >= 20 && x < w - 20)
             v = 60 + ((x / 8) * 24 + (y / 4) * 8) % 160;
         v = v * gain / 16 - (int)((noise >> ((x / 16) % 24)) & 7);
         if (v < 0)

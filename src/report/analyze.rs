@@ -1,0 +1,182 @@
+//! One pattern, start to finish: load its trace, abstract the tree by each
+//! method at the configured threshold ([`super::Rate`]), run method 1 alone
+//! and after merging at every sweep point, and keep the distinct function
+//! names of each stage's tree. Only these numbers and names leave this
+//! module; the trees are dropped when [`pattern`] returns, so a worker holds
+//! one pattern's trees at a time.
+
+use std::collections::BTreeSet;
+
+use super::{Config, Pattern, PatternReport, Rate, Stage, SweepPoint, ratio};
+use crate::abstraction::{self, Modules, Summary, merge, threshold};
+use crate::calltree::Tree;
+use crate::error::Result;
+use crate::ingest::FuncTable;
+use crate::pipeline::{self, InputOptions};
+use crate::symbols::FuncInfo;
+
+/// A loaded pattern's tree with what is needed to abstract and name it.
+struct Subject<'a> {
+    tree: &'a Tree,
+    funcs: &'a FuncTable,
+    names: &'a [FuncInfo],
+    modules: &'a Modules,
+}
+
+/// Loads and measures one pattern.
+pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
+    let input = InputOptions {
+        trace: p.path.clone(),
+        binary: config.binary.clone(),
+        ..InputOptions::default()
+    };
+    let loaded = pipeline::load(&input, config.view)?;
+    let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
+    let modules = config.modules.assign(funcs, &loaded.names)?;
+    let s = Subject {
+        tree,
+        funcs,
+        names: &loaded.names,
+        modules: &modules,
+    };
+    let mut functions: [BTreeSet<String>; Stage::COUNT] = Default::default();
+    functions[Stage::Before.index()] = function_set(tree, &s);
+    let mut rates = Vec::with_capacity(Stage::METHODS.len());
+    for stage in Stage::METHODS {
+        let (rate, after) = rate(&s, stage, config.threshold);
+        functions[stage.index()] = function_set(&after, &s);
+        rates.push(rate);
+    }
+    Ok(PatternReport {
+        name: p.name.clone(),
+        path: p.path.clone(),
+        nodes_before: tree.call_nodes(funcs),
+        rates,
+        sweep: sweep(&s, &config.sweep.points()),
+        functions,
+        warnings: loaded.warnings,
+    })
+}
+
+/// Runs method `stage` at threshold `t`; returns its rate and tree.
+fn rate(s: &Subject, stage: Stage, t: f64) -> (Rate, Tree) {
+    let method = stage.method(t).expect("a method stage");
+    let out = abstraction::apply(s.tree, s.funcs, s.modules, method);
+    let summary = Summary::of(s.tree, &out, s.funcs);
+    let rate = Rate {
+        stage,
+        threshold: method.threshold,
+        nodes_before: summary.nodes_before,
+        nodes_after: summary.nodes_after,
+        time_explained: summary.time_explained,
+    };
+    (rate, out.tree)
+}
+
+/// Method 1 alone, then after merging, at every threshold of `points`.
+fn sweep(s: &Subject, points: &[f64]) -> Vec<SweepPoint> {
+    let before = s.tree.call_nodes(s.funcs);
+    let merged = merge::merge(s.tree, s.funcs, s.modules);
+    let mut out = Vec::with_capacity(2 * points.len());
+    for (stage, input) in [(Stage::Threshold, s.tree), (Stage::MergeThreshold, &merged)] {
+        out.extend(points.iter().map(|&t| {
+            let after = threshold::eliminate(input, s.funcs, s.modules, t)
+                .tree
+                .call_nodes(s.funcs);
+            SweepPoint {
+                stage,
+                threshold: t,
+                nodes_after: after,
+                kept_ratio: ratio(after, before),
+            }
+        }));
+    }
+    out
+}
+
+/// The distinct names of the call nodes' functions in `tree`.
+fn function_set(tree: &Tree, s: &Subject) -> BTreeSet<String> {
+    let mut seen = vec![false; s.names.len()];
+    for n in 0..tree.len() as u32 {
+        seen[tree.func(n) as usize] = true;
+    }
+    seen.iter()
+        .enumerate()
+        .filter(|&(f, &present)| present && !s.funcs.is_synthetic(f as u32))
+        .map(|(f, _)| s.names[f].name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abstraction::{ModuleSource, ModuleTable};
+
+    /// The paper's fig. 1 with its table 1 (weights in the indented format).
+    const FIG1: &str = "Main (3000 / 10000)
+  funcA (1500 / 4000)
+    funcC (1300 / 1300)
+    funcD (1200 / 1200)
+  funcB (1700 / 3000)
+    funcE (800 / 1300)
+      funcF (500 / 500)
+";
+    const TABLE1: &str = "Main,m1\nfuncA,m1\nfuncB,m2\nfuncC,m2\nfuncE,m2\nfuncD,m3\nfuncF,m4\n";
+
+    fn fig1() -> (tempfile::TempDir, Pattern, Config) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fig1.txt");
+        std::fs::write(&path, FIG1).unwrap();
+        let config = Config {
+            modules: ModuleSource::Table(ModuleTable::parse("t1", TABLE1).unwrap()),
+            sweep: super::super::Sweep::parse("0:1:0.5").unwrap(),
+            ..Config::default()
+        };
+        let p = Pattern {
+            name: "fig1".into(),
+            path,
+        };
+        (dir, p, config)
+    }
+
+    #[test]
+    fn merging_fig1_keeps_five_of_seven_nodes() {
+        let (_dir, p, config) = fig1();
+        let r = pattern(&p, &config).unwrap();
+        assert_eq!(r.nodes_before, 7);
+        let merge = r.rate(Stage::Merge).unwrap();
+        assert_eq!((merge.nodes_after, merge.threshold), (5, None));
+        assert_eq!(merge.time_explained, 1.0);
+        let merged: Vec<_> = r.functions(Stage::Merge).iter().cloned().collect();
+        assert_eq!(merged, ["Main", "funcB", "funcC", "funcD", "funcF"]);
+        assert_eq!(r.functions(Stage::Before).len(), 7);
+    }
+
+    #[test]
+    fn sweep_covers_both_swept_methods_in_order() {
+        let (_dir, p, config) = fig1();
+        let r = pattern(&p, &config).unwrap();
+        let got: Vec<_> = r.sweep.iter().map(|s| (s.stage, s.threshold)).collect();
+        let t = Stage::Threshold;
+        let mt = Stage::MergeThreshold;
+        assert_eq!(
+            got,
+            [
+                (t, 0.0),
+                (t, 0.5),
+                (t, 1.0),
+                (mt, 0.0),
+                (mt, 0.5),
+                (mt, 1.0)
+            ]
+        );
+        // At 100% method 1 keeps everything; merge+threshold keeps the merged tree.
+        assert_eq!(r.sweep[2].nodes_after, 7);
+        assert_eq!(r.sweep[5].nodes_after, 5);
+        assert!(
+            r.sweep
+                .windows(2)
+                .all(|w| w[0].stage != w[1].stage || w[0].nodes_after <= w[1].nodes_after)
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! Which traces are the test patterns, and what they are called. Each
+//! `TRACE` argument is one pattern named by its file stem, or `NAME=PATH`;
+//! a directory stands for every trace in it (regular, non-hidden files
+//! that are not executables, so the traced binary may sit beside its
+//! traces). The list comes back sorted by name, names unique.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// One test pattern: a name and its trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    /// The name in every output.
+    pub name: String,
+    /// The trace file.
+    pub path: PathBuf,
+}
+
+/// The flag (positional argument) named in errors.
+const ARG: &str = "TRACE";
+
+/// Turns `TRACE` arguments into patterns sorted by name.
+pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
+    let mut patterns = Vec::new();
+    for arg in args {
+        patterns.extend(from_arg(arg.as_ref())?);
+    }
+    if patterns.is_empty() {
+        return Err(Error::usage(ARG, "no trace files given"));
+    }
+    patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    check_unique(&patterns)?;
+    Ok(patterns)
+}
+
+/// One argument: `NAME=PATH`, a file or a directory of traces.
+fn from_arg(arg: &str) -> Result<Vec<Pattern>> {
+    if let Some((name, path)) = split_named(arg) {
+        return Ok(vec![Pattern {
+            name: name.to_string(),
+            path: PathBuf::from(path),
+        }]);
+    }
+    if arg == "-" {
+        return Err(Error::usage(
+            ARG,
+            "standard input cannot be a pattern: name trace files",
+        ));
+    }
+    let path = Path::new(arg);
+    if path.is_dir() {
+        return dir_patterns(path);
+    }
+    Ok(vec![Pattern {
+        name: stem(path),
+        path: path.to_path_buf(),
+    }])
+}
+
+/// `NAME=PATH` when the part before the first `=` looks like a name (not a path).
+fn split_named(arg: &str) -> Option<(&str, &str)> {
+    let (name, path) = arg.split_once('=')?;
+    let is_name = !name.is_empty() && !name.contains(['/', '\\']) && !Path::new(arg).exists();
+    (is_name && !path.is_empty()).then_some((name, path))
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// The traces in `dir`, by file name.
+fn dir_patterns(dir: &Path) -> Result<Vec<Pattern>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| Error::io(dir, e))?.path();
+        if is_trace_file(&path) {
+            out.push(Pattern {
+                name: stem(&path),
+                path,
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::usage(
+            ARG,
+            format!("directory {} holds no trace files", dir.display()),
+        ));
+    }
+    Ok(out)
+}
+
+/// A regular, non-hidden file that is not an ELF executable.
+fn is_trace_file(path: &Path) -> bool {
+    let hidden = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+    !hidden && path.is_file() && !is_elf(path)
+}
+
+fn is_elf(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == *b"\x7fELF")
+}
+
+fn check_unique(sorted: &[Pattern]) -> Result<()> {
+    match sorted.windows(2).find(|w| w[0].name == w[1].name) {
+        Some(w) => Err(Error::usage(
+            ARG,
+            format!(
+                "two patterns are named `{}` ({} and {}); name them apart with NAME=PATH",
+                w[0].name,
+                w[0].path.display(),
+                w[1].path.display()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(p: &[Pattern]) -> Vec<&str> {
+        p.iter().map(|p| p.name.as_str()).collect()
+    }
+
+    #[test]
+    fn names_are_stems_or_given_and_sorted() {
+        let p = from_args(&["b/scan.trace", "fax=x/y.txt", "a/copy.trace"]).unwrap();
+        assert_eq!(names(&p), ["copy", "fax", "scan"]);
+        assert_eq!(p[1].path, PathBuf::from("x/y.txt"));
+        // A `=` inside a path is not a name.
+        let p = from_args(&["dir/a=b.trace"]).unwrap();
+        assert_eq!(names(&p), ["a=b"]);
+    }
+
+    #[test]
+    fn duplicate_names_are_refused() {
+        let err = from_args(&["a/copy.trace", "b/copy.txt"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("two patterns are named `copy`")
+                && err.contains("a/copy.trace")
+                && err.contains("NAME=PATH"),
+            "{err}"
+        );
+        assert!(
+            from_args(&["-"])
+                .unwrap_err()
+                .to_string()
+                .contains("standard input")
+        );
+        assert!(from_args::<&str>(&[]).is_err());
+    }
+
+    #[test]
+    fn a_directory_means_its_traces_but_not_the_binary() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.trace"), "E main\nX main\n").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "E main\nX main\n").unwrap();
+        std::fs::write(dir.path().join("app"), b"\x7fELF\x02\x01").unwrap();
+        std::fs::write(dir.path().join(".hidden"), "x").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let p = from_args(&[dir.path().to_str().unwrap()]).unwrap();
+        assert_eq!(names(&p), ["a", "b"]);
+        let empty = tempfile::tempdir().unwrap();
+        let err = from_args(&[empty.path().to_str().unwrap()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("holds no trace files"), "{err}");
+    }
+}

@@ -1,0 +1,284 @@
+//! `calltrace compare`: the abstraction paper's evaluation on your own test
+//! patterns in one run. Every trace is a pattern; [`report::compare`]
+//! analyses them in parallel (a progress bar on stderr when it is a
+//! terminal), then the tables (`rates.csv`, `sweep.csv`, `groups.csv`,
+//! `features.csv`) and figures (`sweep.svg`, `rates.svg`) are rendered in
+//! memory and only then written, each atomically, into the output
+//! directory; a bad trace therefore leaves no output behind. A short table
+//! of node counts goes to stdout.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Outcome;
+use crate::abstraction::ModuleSource;
+use crate::calltree::View;
+use crate::emit::{self, plot, report_csv};
+use crate::error::{Error, Result};
+use crate::report::{self, Config, Report, Stage, Sweep};
+
+/// Options of `calltrace compare`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareOptions {
+    /// `TRACE` arguments: files, `NAME=PATH` or directories. Default is none.
+    pub traces: Vec<String>,
+    /// The executable that serves all address traces. Default is none.
+    pub binary: Option<PathBuf>,
+    /// `--modules` value: CSV path, `auto:file` or `auto:dir`. Default is one module.
+    pub modules: Option<String>,
+    /// Method 1 threshold of `rates.csv`. Default is 0.9.
+    pub threshold: f64,
+    /// Thresholds of `sweep.csv`. Default is 0:1:0.05.
+    pub sweep: Sweep,
+    /// Tree view. Default is calls.
+    pub view: View,
+    /// Where the files go. Default is `compare-out`.
+    pub out_dir: PathBuf,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            traces: Vec::new(),
+            binary: None,
+            modules: None,
+            threshold: DEFAULT_THRESHOLD,
+            sweep: Sweep::default(),
+            view: View::Calls,
+            out_dir: PathBuf::from(DEFAULT_OUT_DIR),
+        }
+    }
+}
+
+/// The paper's threshold.
+pub const DEFAULT_THRESHOLD: f64 = 0.9;
+/// Default output directory.
+pub const DEFAULT_OUT_DIR: &str = "compare-out";
+
+/// Said when merging has no module table to work with.
+const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module, \
+     so merging folds each top-level call's whole subtree into it";
+
+/// Runs `calltrace compare`.
+pub fn run(opts: &CompareOptions) -> Result<Outcome> {
+    let patterns = report::patterns::from_args(&opts.traces)?;
+    let config = config(opts)?;
+    let bar = progress_bar(patterns.len() as u64);
+    let result = report::compare(&patterns, &config, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let report = result?;
+    let files = render(&report)?;
+    write_all(&opts.out_dir, &files)?;
+    emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
+    let mut notes = Vec::new();
+    if opts.modules.is_none() {
+        notes.push(ONE_MODULE_NOTE.to_string());
+    }
+    notes.push(written(&opts.out_dir, &files));
+    Ok(Outcome {
+        warnings: warnings(&report),
+        notes,
+    })
+}
+
+fn config(opts: &CompareOptions) -> Result<Config> {
+    if !(0.0..=1.0).contains(&opts.threshold) {
+        return Err(Error::usage(
+            "--threshold",
+            format!("expected a number in [0, 1], found {}", opts.threshold),
+        ));
+    }
+    Ok(Config {
+        binary: opts.binary.clone(),
+        modules: match &opts.modules {
+            Some(m) => ModuleSource::from_arg(m)?,
+            None => ModuleSource::Single,
+        },
+        threshold: opts.threshold,
+        sweep: opts.sweep,
+        view: opts.view,
+    })
+}
+
+/// A bar on stderr when it is a terminal, else nothing.
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} patterns  {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Every output file, rendered: (file name, bytes).
+fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
+    Ok(vec![
+        ("rates.csv", report_csv::rates(report)?),
+        ("sweep.csv", report_csv::sweep(report)?),
+        ("groups.csv", report_csv::groups(report)?),
+        ("features.csv", report_csv::features(report)?),
+        ("sweep.svg", plot::sweep_svg(report)?),
+        ("rates.svg", plot::rates_svg(report)?),
+    ])
+}
+
+fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    for (name, bytes) in files {
+        emit::write_atomic(&dir.join(name), bytes)?;
+    }
+    Ok(())
+}
+
+fn written(dir: &Path, files: &[(&str, Vec<u8>)]) -> String {
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    format!(
+        "wrote {} files to {}: {}",
+        files.len(),
+        dir.display(),
+        names.join(" ")
+    )
+}
+
+/// Load warnings, each message once, naming the patterns it concerns.
+fn warnings(report: &Report) -> Vec<String> {
+    let mut by_msg: Vec<(&str, Vec<&str>)> = Vec::new();
+    for p in &report.patterns {
+        for w in &p.warnings {
+            match by_msg.iter_mut().find(|(m, _)| m == w) {
+                Some((_, names)) => names.push(&p.name),
+                None => by_msg.push((w, vec![&p.name])),
+            }
+        }
+    }
+    let all = report.patterns.len();
+    by_msg
+        .into_iter()
+        .map(|(msg, names)| match names[..] {
+            [one] => format!("{one}: {msg}"),
+            _ if names.len() == all => format!("{msg} (all {all} patterns)"),
+            _ => format!("{msg} ({} patterns: {})", names.len(), short_list(&names)),
+        })
+        .collect()
+}
+
+/// `a, b, c, d, e and 3 more`.
+fn short_list(names: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    match names.len() {
+        n if n <= SHOWN => names.join(", "),
+        n => format!("{} and {} more", names[..SHOWN].join(", "), n - SHOWN),
+    }
+}
+
+/// The stdout table: per pattern, nodes before and after each method
+/// (with the share kept), then how groups and features fared.
+pub fn table(report: &Report) -> String {
+    let t = report.config.threshold;
+    let mut heads = vec!["pattern".to_string(), "before".to_string()];
+    heads.extend(
+        Stage::METHODS
+            .iter()
+            .map(|s| match s.method(t).and_then(|m| m.threshold) {
+                Some(t) => format!("{} {t}", s.name()),
+                None => s.name().to_string(),
+            }),
+    );
+    let rows: Vec<Vec<String>> = report
+        .patterns
+        .iter()
+        .map(|p| {
+            let mut row = vec![p.name.clone(), p.nodes_before.to_string()];
+            row.extend(
+                p.rates
+                    .iter()
+                    .map(|r| format!("{} ({:.1}%)", r.nodes_after, 100.0 * r.kept_ratio())),
+            );
+            row
+        })
+        .collect();
+    let mut out = align(&heads, &rows);
+    out.push('\n');
+    out.push_str(&summary(report));
+    out
+}
+
+/// Columns padded to their widest cell: the first left-aligned, the rest right.
+fn align(heads: &[String], rows: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..heads.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([heads[c].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in std::iter::once(heads).chain(rows.iter().map(Vec::as_slice)) {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            match c {
+                0 => write!(line, "{cell:<w$}", w = widths[0]),
+                _ => write!(line, "  {cell:>w$}", w = widths[c]),
+            }
+            .expect("write to String");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Groups and features per method, e.g. `merge: 12 groups (3 patterns changed group), 5/8 distinguishing functions kept`.
+fn summary(report: &Report) -> String {
+    let g = &report.groups;
+    let total = report.features.len();
+    let mut out = format!(
+        "before: {} patterns in {} groups of equal function sets, {total} distinguishing functions\n",
+        report.patterns.len(),
+        g.count(Stage::Before)
+    );
+    for s in Stage::METHODS {
+        let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
+        writeln!(
+            out,
+            "{}: {} groups ({} patterns changed group), {kept}/{total} distinguishing functions kept",
+            s.name(),
+            g.count(s),
+            g.changed_count(s)
+        )
+        .expect("write to String");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_aligned_names_left_numbers_right() {
+        let heads = ["pattern", "before"].map(String::from);
+        let rows = vec![
+            vec!["a".to_string(), "1051".to_string()],
+            vec!["long-name".to_string(), "7".to_string()],
+        ];
+        assert_eq!(
+            align(&heads, &rows),
+            "pattern    before\na            1051\nlong-name       7\n"
+        );
+    }
+
+    #[test]
+    fn long_pattern_lists_are_shortened() {
+        assert_eq!(short_list(&["a", "b"]), "a, b");
+        let many = ["a", "b", "c", "d", "e", "f", "g"];
+        assert_eq!(short_list(&many), "a, b, c, d, e and 2 more");
+    }
+}

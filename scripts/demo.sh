@@ -39,5 +39,8 @@ if command -v dot >/dev/null; then
   echo "rendered $out/fax-abstract.svg"
 fi
 
+echo "== comparing the printer's test patterns"
+"$ct" compare --binary "$p/traces/printer" --modules "$p/modules.csv" --out-dir "$out/compare" "$p/traces/"
+
 echo "== outputs in $out"
-ls "$out"
+ls "$out" "$out/compare"

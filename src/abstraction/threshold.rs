@@ -14,6 +14,34 @@ use crate::ingest::FuncTable;
 /// Runs method 1 with threshold `t` in [0, 1].
 pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> Abstracted {
     let inter = intermediate(tree, modules);
+    let sel = select(tree, funcs, &inter, t);
+    Abstracted {
+        tree: filter(tree, &sel.keep, Absorb::Subtree),
+        eliminated: sel.eliminated,
+    }
+}
+
+/// Which nodes method 1 keeps, before the tree is rebuilt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// Kept nodes (the root always).
+    pub keep: Vec<bool>,
+    /// Total weight of the removed subtrees.
+    pub eliminated: u64,
+}
+
+impl Selection {
+    /// Number of kept call nodes (synthetic nodes excluded).
+    pub fn kept_calls(&self, tree: &Tree, funcs: &FuncTable) -> usize {
+        (0..tree.len() as NodeId)
+            .filter(|&n| self.keep[n as usize] && !funcs.is_synthetic(tree.func(n)))
+            .count()
+    }
+}
+
+/// Chooses the nodes method 1 keeps, given the [`intermediate`] flags; a
+/// threshold sweep computes those once and calls this per threshold.
+pub fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selection {
     let mut keep = vec![false; tree.len()];
     keep[0] = true;
     let mut eliminated = 0;
@@ -25,7 +53,7 @@ pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> A
             tree.children(n).for_each(|c| keep[c as usize] = true);
             continue;
         }
-        for c in choose(tree, n, &inter, t) {
+        for c in choose(tree, n, inter, t) {
             keep[c as usize] = true;
         }
         eliminated += tree
@@ -34,10 +62,7 @@ pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> A
             .map(|c| tree.total(c))
             .sum::<u64>();
     }
-    Abstracted {
-        tree: filter(tree, &keep, Absorb::Subtree),
-        eliminated,
-    }
+    Selection { keep, eliminated }
 }
 
 /// The children of `p` that method 1 keeps.

@@ -79,10 +79,9 @@ fn sweep(s: &Subject, points: &[f64]) -> Vec<SweepPoint> {
     let merged = merge::merge(s.tree, s.funcs, s.modules);
     let mut out = Vec::with_capacity(2 * points.len());
     for (stage, input) in [(Stage::Threshold, s.tree), (Stage::MergeThreshold, &merged)] {
+        let inter = threshold::intermediate(input, s.modules);
         out.extend(points.iter().map(|&t| {
-            let after = threshold::eliminate(input, s.funcs, s.modules, t)
-                .tree
-                .call_nodes(s.funcs);
+            let after = threshold::select(input, s.funcs, &inter, t).kept_calls(input, s.funcs);
             SweepPoint {
                 stage,
                 threshold: t,

@@ -8,6 +8,7 @@
 mod it {
     pub mod util;
 
+    mod abstraction;
     mod cli;
     mod compare;
     mod errors;

@@ -1,0 +1,137 @@
+//! `calltrace abstract` end to end: the paper's figure 1 through the
+//! command line, a golden DOT and tree of a real program's trace (the
+//! printer's committed fax pattern), modules from DWARF source files of a
+//! freshly compiled program, and the errors a user can make.
+
+use super::util::*;
+
+const TABLE1: &str =
+    "function,module\nMain,m1\nfuncA,m1\nfuncB,m2\nfuncC,m2\nfuncE,m2\nfuncD,m3\nfuncF,m4\n";
+
+#[test]
+fn figure_1_merge_through_the_command_line() {
+    let (dir, modules) = temp_file("table1.csv", TABLE1);
+    let out_tree = dir.path().join("merged.txt");
+    let out = calltrace(["abstract", "--merge-modules", "--trace"])
+        .args([data("fig1", "trace.txt")])
+        .args([
+            "--modules".as_ref(),
+            modules.as_os_str(),
+            "--tree-out".as_ref(),
+            out_tree.as_os_str(),
+        ])
+        .run()
+        .success();
+    assert_eq!(
+        out.text(),
+        "merge: 7 nodes -> 5 nodes (kept 71.43%, eliminated 28.57%); kept nodes' self times explain 100.00% of the root's total\n"
+    );
+    let merged = std::fs::read_to_string(&out_tree).unwrap();
+    assert_eq!(
+        merged,
+        "Main (4500 / 10000)\n  funcC (1300 / 1300)\n  funcD (1200 / 1200)\n  funcB (2500 / 3000)\n    funcF (500 / 500)\n"
+    );
+    assert_eq!(
+        tree("", &out_tree, &[]),
+        merged,
+        "--tree-out reads back to the same tree"
+    );
+}
+
+#[test]
+fn printer_fax_pattern_golden() {
+    let p = root().join("testdata/printer");
+    let dir = tempfile::tempdir().unwrap();
+    let (dot, txt) = (dir.path().join("fax.dot"), dir.path().join("fax.txt"));
+    let out = calltrace(["abstract"])
+        .args([p.join("traces/printer")])
+        .args(["--trace".as_ref(), p.join("traces/fax.trace").as_os_str()])
+        .args(["--modules".as_ref(), p.join("modules.csv").as_os_str()])
+        .args(["--merge-modules", "--threshold", "90%", "-o"])
+        .args([&dot])
+        .args(["--tree-out".as_ref(), txt.as_os_str()])
+        .run()
+        .success();
+    assert_golden("abstract-fax", "stdout.txt", &out.text());
+    let dot = std::fs::read_to_string(&dot).unwrap();
+    assert!(
+        dot.contains("subgraph cluster_legend"),
+        "one colour per module, with a legend"
+    );
+    assert_golden(
+        "abstract-fax",
+        "fax.dot",
+        &dot.replace(p.to_str().unwrap(), "<printer>"),
+    );
+    assert_golden(
+        "abstract-fax",
+        "fax.txt",
+        &std::fs::read_to_string(&txt).unwrap(),
+    );
+}
+
+#[test]
+fn auto_file_modules_merge_calls_within_a_source_file() {
+    let hello = hello_pie();
+    let (_d, trace) = temp_file("trace.txt", untimed(&hello.text_trace().text()));
+    let (dir, _) = temp_file("x", "");
+    let out_tree = dir.path().join("merged.txt");
+    calltrace([
+        "abstract",
+        hello.exe(),
+        "--modules",
+        "auto:file",
+        "--merge-modules",
+        "--trace",
+    ])
+    .args([&trace])
+    .args(["--tree-out".as_ref(), out_tree.as_os_str()])
+    .run()
+    .success();
+    // main.c: main, greet; shapes.c: *_area; util.c: the rest. Calls inside
+    // one file merge away: square_area's rect_area, factorial's
+    // recursion and multiply; calls into another file stay.
+    assert_eq!(
+        shape(&std::fs::read_to_string(&out_tree).unwrap()),
+        "main\n  log_value\n  total_area\n    multiply\n    multiply\n    multiply\n    half\n    sum3\n  log_value\n  factorial\n  log_value\n  log_value\n"
+    );
+}
+
+#[test]
+fn user_errors_name_the_file_line_or_flag() {
+    let trace = data("fig1", "trace.txt");
+    let (_d, bad) = temp_file("m.csv", "Main,m1\nfuncA\n");
+    let msg = calltrace(["abstract", "--trace"])
+        .args([&trace])
+        .args(["--modules".as_ref(), bad.as_os_str()])
+        .run()
+        .failure();
+    assert!(
+        msg.contains("m.csv:2: expected two columns `function,module`, found 1 column(s)"),
+        "{msg}"
+    );
+    let out = calltrace(["abstract", "--threshold", "1.5", "--trace"])
+        .args([&trace])
+        .run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(
+            "'--threshold <T>': expected a number in [0, 1] or a percentage like 90%, found `1.5`"
+        ),
+        "{}",
+        out.stderr
+    );
+    let msg = calltrace(["abstract", "--modules", "auto:file", "--trace"])
+        .args([&trace])
+        .run()
+        .failure();
+    assert!(
+        msg.contains("--modules: auto:file and auto:dir need an address trace"),
+        "{msg}"
+    );
+    let msg = calltrace(["abstract", "--modules", "auto:function", "--trace"])
+        .args([&trace])
+        .run()
+        .failure();
+    assert!(msg.contains("--modules: unknown `auto:function`"), "{msg}");
+}

@@ -9,12 +9,18 @@
 //! (the paper's dynamic call tree), [`ContextsBuilder`] merges identical
 //! call paths (calling-context tree) and so stays as small as the program's
 //! distinct paths, whatever the trace length. Untimed traces weigh every call
-//! 1: a node's total is then the number of calls in its subtree.
+//! 1: a node's total is then the number of calls in its subtree. The
+//! calling-context tree can also be built chunk by chunk on the parsing
+//! threads and merged in order (`partial`).
+
+mod partial;
+
+use std::any::Any;
 
 use rustc_hash::FxHashMap;
 
 use super::tree::{NodeId, Tree};
-use crate::ingest::{Event, EventKind, FuncId, FuncTable, NodeRecord, Sink, TraceMeta};
+use crate::ingest::{ChunkWork, Event, EventKind, FuncId, FuncTable, NodeRecord, Sink, TraceMeta};
 
 /// What the builder had to repair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -121,6 +127,26 @@ impl<S: Store> Stacks<S> {
             }
             EventKind::Exit => self.exit(e.thread, e.func, e.time),
         }
+    }
+
+    /// Makes room for thread `t` and notes its first event's time.
+    fn touch(&mut self, t: u32, time: u64) {
+        let t = t as usize;
+        if t >= self.stacks.len() {
+            self.stacks.resize_with(t + 1, Vec::new);
+            self.first_time.resize(t + 1, u64::MAX);
+        }
+        if self.first_time[t] == u64::MAX {
+            self.first_time[t] = time;
+        }
+    }
+
+    /// Adds `child_total` to the top frame of `thread` (calls that closed
+    /// below it) and returns that frame's node, if there is one.
+    fn settle(&mut self, thread: u32, child_total: u64) -> Option<NodeId> {
+        let top = self.stacks[thread as usize].last_mut()?;
+        top.child_total += child_total;
+        Some(top.node)
     }
 
     fn exit(&mut self, thread: u32, func: FuncId, time: u64) {
@@ -317,8 +343,9 @@ pub struct ContextsBuilder {
     open: Vec<NodeId>,
 }
 
-/// Arena of context nodes; children found through a (parent, func) map.
-#[derive(Default)]
+/// Arena of context nodes; children found through a (parent, func) map,
+/// with a small direct-mapped cache in front: a program's hot call paths
+/// are few, so almost every entry is answered without hashing.
 struct ContextStore {
     func: Vec<FuncId>,
     parent: Vec<NodeId>,
@@ -326,7 +353,29 @@ struct ContextStore {
     total: Vec<u64>,
     self_time: Vec<u64>,
     index: FxHashMap<u64, NodeId>,
+    cache: Vec<(u64, NodeId)>,
     thread_roots: Vec<NodeId>,
+}
+
+/// log2 of the number of (parent, func) -> child cache entries.
+const CACHE_BITS: u32 = 12;
+/// A key no (parent, func) pair has: thread roots are never parents here
+/// with function `u32::MAX`.
+const NO_KEY: u64 = u64::MAX;
+
+impl Default for ContextStore {
+    fn default() -> Self {
+        ContextStore {
+            func: Vec::new(),
+            parent: Vec::new(),
+            calls: Vec::new(),
+            total: Vec::new(),
+            self_time: Vec::new(),
+            index: FxHashMap::default(),
+            cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
+            thread_roots: Vec::new(),
+        }
+    }
 }
 
 impl ContextStore {
@@ -351,11 +400,19 @@ impl ContextStore {
     #[inline]
     fn child(&mut self, parent: NodeId, func: FuncId) -> NodeId {
         let key = (parent as u64) << 32 | func as u64;
-        if let Some(&id) = self.index.get(&key) {
-            return id;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
+        if self.cache[slot].0 == key {
+            return self.cache[slot].1;
         }
-        let id = self.new_node(parent, func);
-        self.index.insert(key, id);
+        let id = match self.index.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.new_node(parent, func);
+                self.index.insert(key, id);
+                id
+            }
+        };
+        self.cache[slot] = (key, id);
         id
     }
 
@@ -397,6 +454,17 @@ impl Sink for ContextsBuilder {
         for e in events {
             self.stacks.event(e);
         }
+    }
+
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        Some(Box::new(partial::ContextsWork::default()))
+    }
+
+    fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {
+        let summary = summary
+            .downcast::<partial::Summary>()
+            .expect("a summary made by ContextsWork");
+        self.merge_summary(*summary, funcs, threads);
     }
 
     fn node(&mut self, r: NodeRecord) {

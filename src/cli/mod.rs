@@ -76,6 +76,9 @@ pub struct InputArgs {
     /// Skip malformed lines (and count them) instead of stopping at the first
     #[arg(long)]
     pub lenient: bool,
+    /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// `--format` values.
@@ -220,6 +223,8 @@ impl InputArgs {
             format: self.format.map(|f| f.name().to_string()),
             parse: ParseOptions {
                 lenient: self.lenient,
+                threads: self.threads,
+                ..ParseOptions::default()
             },
         }
     }

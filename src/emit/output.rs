@@ -1,6 +1,6 @@
 //! Atomic output: write to a temporary file beside the target, then rename.
 //! `-` means standard output; devices and FIFOs (`/dev/null`) are written
-//! directly.
+//! directly. [`write_atomic_with`] streams big outputs the same way.
 
 use std::io::Write;
 use std::path::Path;
@@ -9,17 +9,25 @@ use crate::error::{Error, Result};
 
 /// Writes `bytes` to `path` atomically, or to stdout when `path` is `-`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Like [`write_atomic`], with the content written by `fill` as it is
+/// produced (for outputs too big to build in memory first).
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
+        return fill(&mut out)
             .and_then(|()| out.flush())
             .map_err(|e| Error::io("<stdout>", e));
     }
     if is_special(path) {
         // /dev/null, /dev/stdout, a FIFO: renaming over them would replace
         // the device or pipe with a regular file, so write into them.
-        return std::fs::write(path, bytes).map_err(|e| Error::io(path, e));
+        return write_file(path, fill).map_err(|e| Error::io(path, e));
     }
     // Replace the file a symlink points to, not the link itself.
     let resolved = match std::fs::symlink_metadata(path) {
@@ -36,12 +44,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    let result = write_file(&tmp, fill).and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(Error::io(path, e));
     }
     Ok(())
+}
+
+/// Creates (or truncates) `path` and writes it with `fill`.
+fn write_file(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut file = std::fs::File::create(path)?;
+    fill(&mut file)?;
+    file.flush()
 }
 
 /// True when `path` exists and (after following links) is not a regular file.

@@ -4,6 +4,11 @@
 //! then blocks of delta-encoded LEB128 events, one thread per block. Blocks
 //! decode independently, which is what lets big traces be read in parallel.
 
+use std::sync::Mutex;
+
+use rustc_hash::FxHashMap;
+
+use super::chunked::{self, LocalEvents};
 use super::{
     BATCH, Event, EventKind, FuncTable, Input, ParseOptions, Sink, ThreadIds, TraceFormat,
     TraceMeta,
@@ -16,6 +21,8 @@ pub const MAGIC: &[u8; 8] = b"CALLTRC\0";
 pub const VERSION: u16 = 1;
 const FLAG_TIMED: u16 = 1;
 const BLOCK_TAG: u8 = b'B';
+/// Tag, thread id, event count and payload length.
+const BLOCK_HEADER: usize = 17;
 
 /// Binary calltrace trace (`CALLTRACE_FORMAT=binary`).
 pub struct BinaryFormat;
@@ -36,21 +43,131 @@ impl TraceFormat for BinaryFormat {
         funcs: &mut FuncTable,
         sink: &mut dyn Sink,
     ) -> Result<TraceMeta> {
+        let data: &[u8] = input;
         let mut r = Reader {
-            data: input,
+            data,
             pos: 0,
             name: input.name(),
         };
-        let (mut meta, timed) = r.header()?;
-        let mut threads = ThreadIds::default();
+        let (meta, timed) = r.header()?;
+        let mut seq = InOrder {
+            data,
+            name: input.name(),
+            opts,
+            funcs,
+            threads: ThreadIds::default(),
+            maps: (Vec::new(), Vec::new()),
+            meta,
+            timed,
+            stopped: false,
+        };
+        // Buffers go back and forth between workers and the consumer.
+        let pool: Mutex<Vec<LocalEvents>> = Mutex::new(Vec::new());
+        let take = || pool.lock().expect("pool lock").pop().unwrap_or_default();
+        let threads = chunked::thread_count(opts).max(1);
+        let work: Mutex<Vec<_>> = Mutex::new((0..threads).map(|_| sink.chunk_work()).collect());
+        let make_worker = || {
+            let w = work.lock().expect("work lock").pop().flatten();
+            (Decoder::default(), w)
+        };
+        // Binary events are ~2 bytes each: smaller chunks keep the decoded
+        // events of the chunks in flight in cache.
+        let size = match opts.chunk_bytes {
+            0 => chunked::DEFAULT_CHUNK / 8,
+            n => n,
+        };
+        let chunks = input.chunks_cut_by(r.pos, size, cut_blocks);
+        chunked::run(
+            input,
+            chunks,
+            opts,
+            make_worker,
+            |(decoder, work), bytes| {
+                let mut local = decoder.decode(bytes, timed, take())?;
+                if let Some(w) = work {
+                    local.summary = w.summarise(&local.events);
+                }
+                Some(local)
+            },
+            |chunk, local| seq.chunk(chunk.start, chunk.bytes.len(), local, sink, &pool),
+        )?;
+        Ok(seq.finish())
+    }
+}
+
+/// The end of the chunk of whole blocks starting at `start`: the first
+/// block boundary at least `size` bytes on, or the end of the data when a
+/// block header is torn or wrong (that chunk then fails to decode on the
+/// worker and is read block by block, which reports the problem).
+fn cut_blocks(data: &[u8], start: usize, size: usize) -> usize {
+    let mut pos = start;
+    while pos - start < size && pos < data.len() {
+        let Some(header) = data.get(pos..pos + BLOCK_HEADER) else {
+            return data.len();
+        };
+        let nbytes = u32::from_le_bytes(header[13..17].try_into().expect("4 bytes")) as usize;
+        match pos.checked_add(BLOCK_HEADER + nbytes) {
+            Some(next) if header[0] == BLOCK_TAG && next <= data.len() => pos = next,
+            _ => return data.len(),
+        }
+    }
+    pos
+}
+
+/// The in-order side of a binary parse: global ids, lenient counting, and
+/// block-by-block reading of chunks the workers could not decode.
+struct InOrder<'a> {
+    data: &'a [u8],
+    name: &'a str,
+    opts: &'a ParseOptions,
+    funcs: &'a mut FuncTable,
+    threads: ThreadIds,
+    maps: (Vec<u32>, Vec<u32>),
+    meta: TraceMeta,
+    timed: bool,
+    /// Set when `--lenient` gave up on a bad block: the rest is ignored.
+    stopped: bool,
+}
+
+impl InOrder<'_> {
+    /// Takes the chunk of `len` bytes at `start`, decoded or not.
+    fn chunk(
+        &mut self,
+        start: usize,
+        len: usize,
+        local: Option<LocalEvents>,
+        sink: &mut dyn Sink,
+        pool: &Mutex<Vec<LocalEvents>>,
+    ) -> Result<()> {
+        if self.stopped {
+            return Ok(());
+        }
+        match local {
+            Some(mut local) => {
+                local.merge(self.funcs, &mut self.threads, &mut self.maps, sink);
+                pool.lock().expect("pool lock").push(local);
+                Ok(())
+            }
+            None => self.blocks(start, start + len, sink),
+        }
+    }
+
+    /// Reads the blocks in `start..end` one by one.
+    fn blocks(&mut self, start: usize, end: usize, sink: &mut dyn Sink) -> Result<()> {
+        let mut r = Reader {
+            data: self.data,
+            pos: start,
+            name: self.name,
+        };
         let mut batch = Vec::with_capacity(BATCH);
-        while r.pos < r.data.len() {
-            match r.block(timed, funcs, &mut threads, &mut batch) {
+        while r.pos < end {
+            match r.block(self.timed, self.funcs, &mut self.threads, &mut batch) {
                 Ok(()) => {}
-                Err(e) if opts.lenient => {
+                Err(e) if self.opts.lenient => {
                     // A torn final block (a crash mid-write) is the usual cause: keep what decoded.
-                    meta.skipped_lines += 1;
-                    meta.first_skipped.get_or_insert(e.to_string());
+                    self.meta.skipped_lines += 1;
+                    self.meta.first_skipped.get_or_insert(e.to_string());
+                    self.stopped = true;
                     break;
                 }
                 Err(e) => return Err(e),
@@ -61,13 +178,82 @@ impl TraceFormat for BinaryFormat {
             }
         }
         sink.events(&batch);
-        meta.timed = timed;
-        meta.threads = threads.into_ids();
+        Ok(())
+    }
+
+    fn finish(self) -> TraceMeta {
+        let mut meta = self.meta;
+        meta.timed = self.timed;
+        meta.threads = self.threads.into_ids();
         if meta.threads.is_empty() {
             meta.threads.push(0);
         }
-        Ok(meta)
+        meta
     }
+}
+
+/// A worker's block decoder: chunk-local ids for addresses (through a
+/// direct-mapped cache) and threads.
+struct Decoder {
+    slots: Vec<(u64, u32, u32)>,
+    stamp: u32,
+    tids: FxHashMap<u64, u32>,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder {
+            slots: vec![(0, 0, 0); 1024],
+            stamp: 0,
+            tids: FxHashMap::default(),
+        }
+    }
+}
+
+impl Decoder {
+    /// Decodes a chunk of whole blocks; None if any block is malformed.
+    fn decode(&mut self, b: &[u8], timed: bool, mut out: LocalEvents) -> Option<LocalEvents> {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
+        self.tids.clear();
+        out.clear();
+        let mut pos = 0;
+        while pos < b.len() {
+            let header = b.get(pos..pos + BLOCK_HEADER)?;
+            let tid = u64::from_le_bytes(header[1..9].try_into().expect("8 bytes"));
+            let nevents = u32::from_le_bytes(header[9..13].try_into().expect("4 bytes"));
+            let nbytes = u32::from_le_bytes(header[13..17].try_into().expect("4 bytes")) as usize;
+            let payload = b.get(pos + BLOCK_HEADER..pos + BLOCK_HEADER + nbytes)?;
+            let next = out.tids.len() as u32;
+            let thread = *self.tids.entry(tid).or_insert(next);
+            if thread == next {
+                out.tids.push(tid);
+            }
+            let (slots, stamp, addrs) = (&mut self.slots, self.stamp, &mut out.addrs);
+            let intern = |addr: u64| local_id(slots, stamp, addrs, addr);
+            decode_block(payload, nevents, timed, thread, intern, &mut out.events).ok()?;
+            pos += BLOCK_HEADER + nbytes;
+        }
+        Some(out)
+    }
+}
+
+/// The chunk-local id of `addr`: cached, or a new one (an address evicted
+/// from the cache gets a second id, which maps to the same global id).
+#[inline]
+fn local_id(slots: &mut [(u64, u32, u32)], stamp: u32, addrs: &mut Vec<u64>, addr: u64) -> u32 {
+    let h = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % slots.len();
+    let slot = &mut slots[h];
+    if slot.0 == addr && slot.1 == stamp {
+        return slot.2;
+    }
+    let id = addrs.len() as u32;
+    addrs.push(addr);
+    *slot = (addr, stamp, id);
+    id
 }
 
 struct Reader<'a> {
@@ -153,7 +339,7 @@ impl Reader<'_> {
         let avail = nbytes.min(self.data.len() - self.pos);
         let payload = &self.data[self.pos..self.pos + avail];
         self.pos += avail;
-        let decoded = decode_block(payload, nevents, timed, thread, funcs, out);
+        let decoded = decode_block(payload, nevents, timed, thread, |a| funcs.addr(a), out);
         if avail < nbytes {
             return Err(self.err("a complete block payload (the trace may be truncated)"));
         }
@@ -164,13 +350,14 @@ impl Reader<'_> {
     }
 }
 
-/// Decodes one block's payload; on error returns the offset within the payload.
+/// Decodes one block's payload, interning addresses with `intern`; on
+/// error returns the offset within the payload.
 fn decode_block(
     payload: &[u8],
     nevents: u32,
     timed: bool,
     thread: u32,
-    funcs: &mut FuncTable,
+    mut intern: impl FnMut(u64) -> u32,
     out: &mut Vec<Event>,
 ) -> Result<(), usize> {
     let mut pos = 0;
@@ -192,7 +379,7 @@ fn decode_block(
         }
         out.push(Event {
             time,
-            func: funcs.addr(addr),
+            func: intern(addr),
             thread,
             kind,
         });
@@ -276,7 +463,15 @@ mod tests {
         let input = Input::from_bytes("t.bin", bytes);
         let mut funcs = FuncTable::default();
         let mut sink = Collect::default();
-        let meta = BinaryFormat.parse(&input, &ParseOptions { lenient }, &mut funcs, &mut sink)?;
+        let meta = BinaryFormat.parse(
+            &input,
+            &ParseOptions {
+                lenient,
+                ..Default::default()
+            },
+            &mut funcs,
+            &mut sink,
+        )?;
         Ok((sink.0, meta, funcs))
     }
 
@@ -339,5 +534,92 @@ mod tests {
         bytes[8] = 9;
         let err = parse(bytes, false).unwrap_err().to_string();
         assert_eq!(err, "t.bin: byte 8: expected format version 1, found 9");
+    }
+
+    /// Events, keys and meta (or the error) of a parse, as text.
+    fn outcome(bytes: &[u8], lenient: bool, threads: usize, chunk: usize) -> String {
+        let input = Input::from_bytes("t.bin", bytes.to_vec());
+        let opts = ParseOptions {
+            lenient,
+            threads,
+            chunk_bytes: chunk,
+        };
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        match BinaryFormat.parse(&input, &opts, &mut funcs, &mut sink) {
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// [`outcome`] of reading every block in order on one thread: the reference.
+    fn block_by_block(bytes: &[u8], lenient: bool) -> String {
+        let opts = ParseOptions {
+            lenient,
+            ..Default::default()
+        };
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        let mut r = Reader {
+            data: bytes,
+            pos: 0,
+            name: "t.bin",
+        };
+        let result = r.header().and_then(|(meta, timed)| {
+            let mut seq = InOrder {
+                data: bytes,
+                name: "t.bin",
+                opts: &opts,
+                funcs: &mut funcs,
+                threads: ThreadIds::default(),
+                maps: (Vec::new(), Vec::new()),
+                meta,
+                timed,
+                stopped: false,
+            };
+            seq.blocks(r.pos, bytes.len(), &mut sink)?;
+            Ok(seq.finish())
+        });
+        match result {
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn parallel_decoding_matches_reading_block_by_block() {
+        use EventKind::*;
+        let blocks: Vec<Block> = (0..40u64)
+            .map(|b| {
+                let events = (0..25u64)
+                    .flat_map(|i| {
+                        let addr = 0x5555_0000_1000 + (i * 7 + b) % 13 * 0x40;
+                        [
+                            (Enter, addr, b * 1000 + i * 10),
+                            (Exit, addr, b * 1000 + i * 10 + 5),
+                        ]
+                    })
+                    .collect();
+                (40 + b % 3, events)
+            })
+            .collect();
+        let good = encode(0x5555_0000_0000, "/tmp/app", &blocks);
+        let mut torn = good.clone();
+        torn.truncate(good.len() - 7);
+        let mut bad = good.clone();
+        let mid = good.len() / 2;
+        bad[mid] ^= 0xff;
+        for bytes in [&good, &torn, &bad] {
+            for lenient in [false, true] {
+                let reference = block_by_block(bytes, lenient);
+                for (threads, chunk) in [(1, 1), (2, 1), (2, 100), (3, 1000), (2, 0)] {
+                    assert_eq!(
+                        outcome(bytes, lenient, threads, chunk),
+                        reference,
+                        "lenient {lenient}, {threads} threads, {chunk}-byte chunks"
+                    );
+                }
+            }
+        }
     }
 }

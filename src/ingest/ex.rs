@@ -9,11 +9,22 @@
 //! executable's load address. Timestamp and thread columns are optional but
 //! must be used consistently: the first event line decides.
 
-use super::{
-    BATCH, Event, EventKind, FuncTable, Input, ParseOptions, Sink, ThreadIds, TraceFormat,
-    TraceMeta, skip_or_fail,
-};
-use crate::error::{Error, Result};
+//!
+//! Big traces are read in parallel: worker threads run the [`fast`] scanner
+//! over chunks cut at line ends, and the calling thread merges the chunks in
+//! file order ([`seq`]), parsing line by line any chunk the scanner gave up
+//! on, so results, errors and line numbers are those of one sequential pass.
+
+mod digits;
+mod fast;
+mod seq;
+
+use std::sync::Mutex;
+
+use super::{EventKind, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
+use crate::error::Result;
+use fast::{FastChunk, Scanner};
+use seq::Seq;
 
 /// E/X trace of code addresses (`E0x401136`, optional time and thread columns).
 pub struct AddrFormat;
@@ -35,7 +46,7 @@ impl TraceFormat for AddrFormat {
         funcs: &mut FuncTable,
         sink: &mut dyn Sink,
     ) -> Result<TraceMeta> {
-        ExParser::new(self.name(), false, input.name(), opts, funcs).run(input, sink)
+        parse_ex(self.name(), false, input, opts, funcs, sink)
     }
 }
 
@@ -53,8 +64,53 @@ impl TraceFormat for SymbolicFormat {
         funcs: &mut FuncTable,
         sink: &mut dyn Sink,
     ) -> Result<TraceMeta> {
-        ExParser::new(self.name(), true, input.name(), opts, funcs).run(input, sink)
+        parse_ex(self.name(), true, input, opts, funcs, sink)
     }
+}
+
+/// Reads an E/X trace: chunks scanned in parallel, merged in file order.
+fn parse_ex(
+    format: &'static str,
+    symbolic: bool,
+    input: &Input,
+    opts: &ParseOptions,
+    funcs: &mut FuncTable,
+    sink: &mut dyn Sink,
+) -> Result<TraceMeta> {
+    let mut seq = Seq::new(format, symbolic, input.name(), opts, funcs);
+    // Buffers go back and forth between workers and the consumer.
+    let pool: Mutex<Vec<FastChunk>> = Mutex::new(Vec::new());
+    let take = || pool.lock().expect("pool lock").pop().unwrap_or_default();
+    // One summariser per parsing thread, if the sink has them.
+    let threads = super::chunked::thread_count(opts).max(1);
+    let work: Mutex<Vec<_>> = Mutex::new((0..threads).map(|_| sink.chunk_work()).collect());
+    let make_worker = || {
+        let w = work.lock().expect("work lock").pop().flatten();
+        (Scanner::default(), w)
+    };
+    let chunks = input.chunks(super::chunked::chunk_size(opts));
+    super::chunked::run(
+        input,
+        chunks,
+        opts,
+        make_worker,
+        |(scanner, work), bytes| {
+            let mut fast = scanner.scan(bytes, take())?;
+            if let Some(w) = work {
+                fast.local.summary = w.summarise(&fast.local.events);
+            }
+            Some(fast)
+        },
+        |chunk, fast| {
+            let mut fast = fast;
+            seq.chunk(&chunk.bytes, fast.as_mut(), sink)?;
+            if let Some(f) = fast {
+                pool.lock().expect("pool lock").push(f);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(seq.finish())
 }
 
 /// `Some(true)` when the first event lines carry addresses, `Some(false)`
@@ -144,182 +200,10 @@ pub(crate) fn parse_dec(tok: &[u8]) -> Option<u64> {
     })
 }
 
-/// Which optional columns the trace uses, fixed by its first event line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Columns {
-    time: bool,
-    thread: bool,
-    line: u64,
-}
-
-struct ExParser<'a> {
-    symbolic: bool,
-    path: &'a str,
-    opts: &'a ParseOptions,
-    funcs: &'a mut FuncTable,
-    meta: TraceMeta,
-    threads: ThreadIds,
-    columns: Option<Columns>,
-    batch: Vec<Event>,
-}
-
-impl<'a> ExParser<'a> {
-    fn new(
-        format: &'static str,
-        symbolic: bool,
-        path: &'a str,
-        opts: &'a ParseOptions,
-        funcs: &'a mut FuncTable,
-    ) -> Self {
-        ExParser {
-            symbolic,
-            path,
-            opts,
-            funcs,
-            meta: TraceMeta {
-                format,
-                ..TraceMeta::default()
-            },
-            threads: ThreadIds::default(),
-            columns: None,
-            batch: Vec::with_capacity(BATCH),
-        }
-    }
-
-    fn run(mut self, data: &[u8], sink: &mut dyn Sink) -> Result<TraceMeta> {
-        for (i, line) in data.split(|&b| b == b'\n').enumerate() {
-            let lineno = i as u64 + 1;
-            if let Err(e) = self.line(line, lineno) {
-                skip_or_fail(&mut self.meta, self.opts, e)?;
-            }
-            if self.batch.len() >= BATCH {
-                sink.events(&self.batch);
-                self.batch.clear();
-            }
-        }
-        sink.events(&self.batch);
-        self.meta.timed = self.columns.is_some_and(|c| c.time);
-        self.meta.threads = self.threads.into_ids();
-        if self.meta.threads.is_empty() {
-            self.meta.threads.push(0);
-        }
-        Ok(self.meta)
-    }
-
-    fn line(&mut self, line: &[u8], lineno: u64) -> Result<()> {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line = trim_start(line);
-        if line.is_empty() {
-            return Ok(());
-        }
-        if line[0] == b'#' {
-            return self.comment(line, lineno);
-        }
-        let Some((kind, token, cols)) = split_event(line) else {
-            return Err(self.err(
-                lineno,
-                line,
-                "an event line like `E0x401136` or `X0x401136`",
-            ));
-        };
-        let func = match token {
-            Token::Addr(a) => match parse_hex(a) {
-                Some(addr) => self.funcs.addr(addr),
-                None => return Err(self.err(lineno, line, "a hex address after E/X")),
-            },
-            Token::Name(n) if self.symbolic => self.funcs.name(&String::from_utf8_lossy(n)),
-            Token::Name(_) => {
-                return Err(self.err(
-                    lineno,
-                    line,
-                    "an address after E/X (use --format symbolic for traces of function names)",
-                ));
-            }
-        };
-        let (time, thread) = self.columns(cols, lineno, line)?;
-        let thread = self.threads.index(thread);
-        self.batch.push(Event {
-            time,
-            func,
-            thread,
-            kind,
-        });
-        Ok(())
-    }
-
-    /// Parses the optional timestamp and thread columns.
-    fn columns(&mut self, cols: &[u8], lineno: u64, line: &[u8]) -> Result<(u64, u64)> {
-        let mut toks = cols
-            .split(|b| b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty());
-        let time = toks.next();
-        let thread = toks.next();
-        if toks.next().is_some() {
-            return Err(self.err(
-                lineno,
-                line,
-                "at most two columns after the function (timestamp, thread id)",
-            ));
-        }
-        let seen = Columns {
-            time: time.is_some(),
-            thread: thread.is_some(),
-            line: lineno,
-        };
-        let expected = *self.columns.get_or_insert(seen);
-        if (expected.time, expected.thread) != (seen.time, seen.thread) {
-            let what = match (expected.time, expected.thread) {
-                (false, _) => "no columns after the function",
-                (true, false) => "one timestamp column after the function",
-                (true, true) => "a timestamp and a thread id after the function",
-            };
-            let msg = format!("{what}, as on line {}", expected.line);
-            return Err(self.err(lineno, line, &msg));
-        }
-        let time = match time {
-            Some(t) => parse_dec(t).ok_or_else(|| self.err(lineno, line, "a decimal timestamp"))?,
-            None => 0,
-        };
-        let thread = match thread {
-            Some(t) => parse_dec(t).ok_or_else(|| self.err(lineno, line, "a decimal thread id"))?,
-            None => 0,
-        };
-        Ok((time, thread))
-    }
-
-    /// Reads `# base 0xADDR [path]`; other comments are ignored.
-    fn comment(&mut self, line: &[u8], lineno: u64) -> Result<()> {
-        let text = String::from_utf8_lossy(&line[1..]);
-        let mut words = text.split_whitespace();
-        if words.next() != Some("base") {
-            return Ok(());
-        }
-        let addr = words
-            .next()
-            .and_then(|w| parse_hex(w.as_bytes()))
-            .ok_or_else(|| self.err(lineno, line, "`# base 0xADDR [path]` with a hex address"))?;
-        self.meta.base = Some(addr);
-        let path = words.collect::<Vec<_>>().join(" ");
-        if !path.is_empty() {
-            self.meta.exe_path = Some(path);
-        }
-        Ok(())
-    }
-
-    fn err(&self, lineno: u64, line: &[u8], expected: &str) -> Error {
-        let shown: String = String::from_utf8_lossy(line).chars().take(60).collect();
-        Error::parse(
-            self.path,
-            lineno,
-            format!("expected {expected}, found `{shown}`"),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::NodeRecord;
+    use crate::ingest::{Event, NodeRecord};
 
     #[derive(Default)]
     struct Collect(Vec<Event>);
@@ -338,7 +222,15 @@ mod tests {
         let input = Input::from_bytes("t.txt", text.as_bytes().to_vec());
         let mut funcs = FuncTable::default();
         let mut sink = Collect::default();
-        let meta = fmt.parse(&input, &ParseOptions { lenient }, &mut funcs, &mut sink)?;
+        let meta = fmt.parse(
+            &input,
+            &ParseOptions {
+                lenient,
+                ..Default::default()
+            },
+            &mut funcs,
+            &mut sink,
+        )?;
         Ok((sink.0, meta, funcs))
     }
 
@@ -435,5 +327,134 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("t.txt:2: expected an event line"), "{err}");
+    }
+
+    /// A reader that hands out at most 3 bytes per call, so stream buffers
+    /// end anywhere: mid-line, between `\r` and `\n`, inside a header.
+    struct Trickle(std::io::Cursor<Vec<u8>>);
+    impl std::io::Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(3);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    /// Everything a parse reports, as text: events, keys, meta or the error.
+    fn outcome(input: &Input, lenient: bool, threads: usize, chunk: usize) -> String {
+        let opts = ParseOptions {
+            lenient,
+            threads,
+            chunk_bytes: chunk,
+        };
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        match AddrFormat.parse(input, &opts, &mut funcs, &mut sink) {
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// [`outcome`] of the line-by-line parser alone, without fast scanning
+    /// or chunking: the reference.
+    fn sequential(input: &Input, lenient: bool) -> String {
+        let opts = ParseOptions {
+            lenient,
+            ..Default::default()
+        };
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        let mut seq = Seq::new("addr", false, "t.txt", &opts, &mut funcs);
+        let result = seq.chunk(input, None, &mut sink).map(|()| seq.finish());
+        match result {
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn errors_and_lenient_counts_do_not_depend_on_chunking() {
+        let good = "E0x10 1 5\nE0x20 2 5\r\nX0x20 3 5\nX0x10 4 5\n".repeat(30);
+        let cases = [
+            format!("# base 0x1000\n{good}E0x30 7\n{good}"),
+            format!("{good}garbage here\n{good}E0xzz 1 5\n{good}"),
+            format!("{good}# base nothing\n{good}"),
+            format!("E0x10\n{good}"),
+            format!("{good}E0x10 99999999999999999999 5\n"),
+            format!("{good}E0x10 1 2 3\n{good}"),
+            format!("\n\n# c\n{good}# base 0x2000 /a b\n{good}"),
+            // past the stream head that is read up front for sniffing
+            format!("{}E0x40 1\n{good}", good.repeat(70)),
+        ];
+        for text in &cases {
+            for lenient in [false, true] {
+                let whole = Input::from_bytes("t.txt", text.clone().into_bytes());
+                let reference = sequential(&whole, lenient);
+                for (threads, chunk) in [(1, 1), (2, 5), (3, 100), (2, 0)] {
+                    assert_eq!(
+                        outcome(&whole, lenient, threads, chunk),
+                        reference,
+                        "{text:?} lenient {lenient} threads {threads} chunk {chunk}"
+                    );
+                }
+                let reader = Trickle(std::io::Cursor::new(text.clone().into_bytes()));
+                let stream = Input::from_reader("t.txt", Box::new(reader)).unwrap();
+                assert_eq!(
+                    outcome(&stream, lenient, 2, 10),
+                    reference,
+                    "stream {text:?}"
+                );
+            }
+        }
+    }
+
+    /// One line of a generated trace: mostly well-formed lines of varying
+    /// shape, some malformed ones.
+    fn line_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let event = (
+            prop::bool::ANY,
+            0u64..u64::MAX,
+            0u32..4,
+            prop::num::u64::ANY,
+            1u64..100_000,
+            prop::bool::ANY,
+        )
+            .prop_map(|(enter, addr, shift, time, tid, crlf)| {
+                let kind = if enter { 'E' } else { 'X' };
+                let addr = addr >> (16 * shift);
+                let time = time >> (time % 64);
+                let end = if crlf { "\r\n" } else { "\n" };
+                format!("{kind}0x{addr:x} {time} {tid}{end}")
+            });
+        let odd = prop::sample::select(vec![
+            "\n",
+            "# note\n",
+            "# base 0x1000 /x\n",
+            "E0x10  5 6\n",
+            "E 0x10 5 6\n",
+            "E0x10 5\n",
+            "Q\n",
+            "X0x1\t5 6\n",
+            "E0x10 5 6 \n",
+            "\r\n",
+        ])
+        .prop_map(str::to_string);
+        prop_oneof![20 => event, 1 => odd]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn chunked_parsing_matches_one_sequential_pass(
+            lines in proptest::collection::vec(line_strategy(), 1..120),
+            chunk in 1usize..300,
+            lenient in proptest::bool::ANY,
+        ) {
+            let text = lines.concat();
+            let input = Input::from_bytes("t.txt", text.into_bytes());
+            let reference = sequential(&input, lenient);
+            proptest::prop_assert_eq!(&outcome(&input, lenient, 1, 1 << 30), &reference);
+            proptest::prop_assert_eq!(&outcome(&input, lenient, 2, chunk), &reference);
+        }
     }
 }

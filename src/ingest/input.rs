@@ -1,39 +1,50 @@
-//! The bytes of one input: a memory-mapped file, or standard input read
-//! whole (`-`). Formats parse from a byte slice so they can scan with
-//! `memchr` and, for big files, split the work into chunks.
+//! The bytes of one input: a memory-mapped file, bytes already in memory,
+//! or standard input (`-`). Formats that need the whole input see it as one
+//! byte slice (`Deref`); the E/X reader instead walks it in [`Chunks`] cut
+//! at line ends, so a trace of many gigabytes never has to be resident:
+//! mapped pages are handed back to the page cache once parsed
+//! ([`Input::release`]) and standard input is read block by block into
+//! reused buffers.
 
 use std::fs::File;
 use std::io::Read;
 use std::ops::Deref;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use crate::error::{Error, Result};
 
-/// An input trace held in memory (mapped or read).
+/// How many bytes of a stream are read up front for sniffing.
+const STREAM_HEAD: usize = 64 * 1024;
+
+/// An input trace: mapped, in memory, or streamed from stdin.
 pub struct Input {
     name: String,
     data: Data,
+    /// Bytes of a mapping already handed back to the page cache.
+    released: AtomicUsize,
 }
 
 enum Data {
     Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
+    Stream(Stream),
+}
+
+/// Standard input: the head is read at open (for sniffing); the rest is
+/// either streamed by [`Chunks`] or read whole on first `Deref`.
+struct Stream {
+    head: Vec<u8>,
+    reader: Mutex<Option<Box<dyn Read + Send>>>,
+    all: OnceLock<Vec<u8>>,
 }
 
 impl Input {
     /// Opens `path`, or standard input when `path` is `-`.
     pub fn open(path: &Path) -> Result<Input> {
         if path.as_os_str() == "-" {
-            let name = "<stdin>".to_string();
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::io("<stdin>", e))?;
-            return Ok(Input {
-                name,
-                data: Data::Owned(buf),
-            });
+            return Input::from_reader("<stdin>", Box::new(std::io::stdin()));
         }
         let name = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
@@ -45,17 +56,35 @@ impl Input {
         // give wrong results but not undefined behaviour beyond what any
         // reader of a changing file sees (documented limitation).
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
-        Ok(Input {
-            name,
-            data: Data::Mapped(map),
-        })
+        let _ = map.advise(memmap2::Advice::Sequential);
+        Ok(Input::new(name, Data::Mapped(map)))
     }
 
     /// Wraps bytes already in memory (tests, generated traces).
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Input {
+        Input::new(name.to_string(), Data::Owned(bytes))
+    }
+
+    /// Streams `reader` (standard input, a pipe); `name` is used in messages.
+    pub fn from_reader(name: &str, mut reader: Box<dyn Read + Send>) -> Result<Input> {
+        let mut head = Vec::with_capacity(STREAM_HEAD);
+        (&mut reader)
+            .take(STREAM_HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(|e| Error::io(name, e))?;
+        let stream = Stream {
+            head,
+            reader: Mutex::new(Some(reader)),
+            all: OnceLock::new(),
+        };
+        Ok(Input::new(name.to_string(), Data::Stream(stream)))
+    }
+
+    fn new(name: String, data: Data) -> Input {
         Input {
-            name: name.to_string(),
-            data: Data::Owned(bytes),
+            name,
+            data,
+            released: AtomicUsize::new(0),
         }
     }
 
@@ -64,9 +93,70 @@ impl Input {
         &self.name
     }
 
-    /// The first `n` bytes (or fewer), for sniffing.
+    /// The first `n` bytes (or fewer), for sniffing. Never reads a stream whole.
     pub fn head(&self, n: usize) -> &[u8] {
-        &self[..n.min(self.len())]
+        let bytes: &[u8] = match &self.data {
+            Data::Stream(s) => s.all.get().unwrap_or(&s.head),
+            _ => self,
+        };
+        &bytes[..n.min(bytes.len())]
+    }
+
+    /// Walks the input in pieces of about `size` bytes, each ending at a
+    /// line end (or the end of input).
+    pub(crate) fn chunks(&self, size: usize) -> Chunks<'_> {
+        let source = match &self.data {
+            Data::Stream(s) if s.all.get().is_none() => {
+                let reader = s.reader.lock().expect("stdin lock").take();
+                match reader {
+                    Some(r) => Source::Reader {
+                        reader: r,
+                        carry: s.head.clone(),
+                        eof: false,
+                        spare: Vec::new(),
+                    },
+                    None => Source::Slice(&[]),
+                }
+            }
+            _ => Source::Slice(self),
+        };
+        Chunks {
+            source,
+            pos: 0,
+            size: size.max(1),
+            cut,
+        }
+    }
+
+    /// Walks the whole input from byte `start` in pieces of about `size`
+    /// bytes, each ending where `cut(data, start, size)` says (for binary
+    /// traces: at a block boundary). A stream is read whole first.
+    pub(crate) fn chunks_cut_by(&self, start: usize, size: usize, cut: Cut) -> Chunks<'_> {
+        Chunks {
+            source: Source::Slice(self),
+            pos: start,
+            size: size.max(1),
+            cut,
+        }
+    }
+
+    /// Hands the mapped pages before byte `upto` back to the page cache:
+    /// they were parsed and are not needed again, and resident file pages
+    /// would otherwise count against the process as the file is read.
+    pub(crate) fn release(&self, upto: usize) {
+        let Data::Mapped(map) = &self.data else {
+            return;
+        };
+        const PAGE: usize = 4096;
+        let end = upto.min(map.len()) / PAGE * PAGE;
+        let start = self.released.fetch_max(end, Ordering::Relaxed);
+        if end > start {
+            // SAFETY: a read-only private file mapping: dropped pages are
+            // read back from the file if touched again, so no data is lost.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+            };
+        }
     }
 }
 
@@ -76,6 +166,203 @@ impl Deref for Input {
         match &self.data {
             Data::Mapped(m) => m,
             Data::Owned(v) => v,
+            Data::Stream(s) => s.all.get_or_init(|| read_all(s)),
         }
+    }
+}
+
+/// Reads what is left of a stream after its head; a read error ends it
+/// (the bytes read so far are parsed and a torn last line is reported).
+fn read_all(s: &Stream) -> Vec<u8> {
+    let mut all = s.head.clone();
+    if let Some(mut r) = s.reader.lock().expect("stdin lock").take() {
+        let _ = r.read_to_end(&mut all);
+    }
+    all
+}
+
+/// One piece of the input, ending at a line end.
+pub(crate) struct Chunk<'a> {
+    /// Offset of the first byte in the input.
+    pub start: usize,
+    /// The bytes.
+    pub bytes: ChunkBytes<'a>,
+}
+
+/// The bytes of a chunk: borrowed from the input, or read from a stream.
+pub(crate) enum ChunkBytes<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Deref for ChunkBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            ChunkBytes::Borrowed(b) => b,
+            ChunkBytes::Owned(v) => v,
+        }
+    }
+}
+
+/// Where a chunk starting at `start` of `data` ends, given the wanted size.
+pub(crate) type Cut = fn(data: &[u8], start: usize, size: usize) -> usize;
+
+/// Successive [`Chunk`]s of an input.
+pub(crate) struct Chunks<'a> {
+    source: Source<'a>,
+    pos: usize,
+    size: usize,
+    cut: Cut,
+}
+
+enum Source<'a> {
+    Slice(&'a [u8]),
+    Reader {
+        reader: Box<dyn Read + Send>,
+        /// Bytes read but not yet handed out (a partial last line).
+        carry: Vec<u8>,
+        eof: bool,
+        /// Buffers handed back by [`Chunks::recycle`].
+        spare: Vec<Vec<u8>>,
+    },
+}
+
+impl<'a> Chunks<'a> {
+    /// The next chunk, or None at the end of input.
+    pub fn next_chunk(&mut self, name: &str) -> Result<Option<Chunk<'a>>> {
+        let start = self.pos;
+        let bytes = match &mut self.source {
+            Source::Slice(data) => {
+                let data: &'a [u8] = data;
+                if start >= data.len() {
+                    return Ok(None);
+                }
+                let end = (self.cut)(data, start, self.size);
+                ChunkBytes::Borrowed(&data[start..end])
+            }
+            Source::Reader {
+                reader,
+                carry,
+                eof,
+                spare,
+            } => match read_chunk(reader, carry, eof, spare, self.size) {
+                Ok(Some(v)) => ChunkBytes::Owned(v),
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(Error::io(name, e)),
+            },
+        };
+        self.pos += bytes.len();
+        Ok(Some(Chunk { start, bytes }))
+    }
+
+    /// Gives a parsed chunk's buffer back for reuse.
+    pub fn recycle(&mut self, bytes: ChunkBytes<'_>) {
+        if let (Source::Reader { spare, .. }, ChunkBytes::Owned(mut v)) = (&mut self.source, bytes)
+            && spare.len() < 4
+        {
+            v.clear();
+            spare.push(v);
+        }
+    }
+}
+
+/// End of the chunk starting at `start`: the line end at or after `start + size`.
+fn cut(data: &[u8], start: usize, size: usize) -> usize {
+    let from = start.saturating_add(size).min(data.len());
+    match memchr::memchr(b'\n', &data[from..]) {
+        Some(i) => from + i + 1,
+        None => data.len(),
+    }
+}
+
+/// Reads until the buffer holds `size` bytes and a line end (or the stream
+/// ends); returns everything up to the last line end, keeping the rest.
+fn read_chunk(
+    reader: &mut Box<dyn Read + Send>,
+    carry: &mut Vec<u8>,
+    eof: &mut bool,
+    spare: &mut Vec<Vec<u8>>,
+    size: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = spare.pop().unwrap_or_default();
+    buf.append(carry);
+    let mut scanned = 0;
+    loop {
+        if let Some(end) = line_end_after(&buf, size, &mut scanned) {
+            carry.extend_from_slice(&buf[end..]);
+            buf.truncate(end);
+            return Ok(Some(buf));
+        }
+        if *eof {
+            return Ok((!buf.is_empty()).then_some(buf));
+        }
+        let want = size.clamp(64 * 1024, 16 << 20) as u64;
+        let n = (&mut *reader).take(want).read_to_end(&mut buf)?;
+        *eof = (n as u64) < want;
+    }
+}
+
+/// The end of the first line ending at or after byte `size` of `buf`, if any.
+fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize> {
+    if buf.len() < size {
+        return None;
+    }
+    let from = (size.saturating_sub(1)).max(*scanned);
+    *scanned = buf.len();
+    memchr::memchr(b'\n', &buf[from..]).map(|i| from + i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(input: &Input, size: usize) -> Vec<(usize, Vec<u8>)> {
+        let mut chunks = input.chunks(size);
+        let mut out = Vec::new();
+        while let Some(c) = chunks.next_chunk("t").unwrap() {
+            out.push((c.start, c.bytes.to_vec()));
+        }
+        out
+    }
+
+    #[test]
+    fn chunks_end_at_line_ends_and_cover_everything() {
+        let text = b"E1\nX1\n\nE22\nX22".to_vec();
+        for size in [1, 2, 3, 5, 100] {
+            let mem = Input::from_bytes("t", text.clone());
+            let reader = Box::new(std::io::Cursor::new(text.clone()));
+            let stream = Input::from_reader("t", reader).unwrap();
+            for input in [&mem, &stream] {
+                let got = pieces(input, size);
+                assert_eq!(got.concat_bytes(), text, "size {size}");
+                for (start, bytes) in &got[..got.len() - 1] {
+                    assert!(bytes.ends_with(b"\n"), "size {size} at {start}");
+                }
+            }
+        }
+    }
+
+    trait Concat {
+        fn concat_bytes(&self) -> Vec<u8>;
+    }
+    impl Concat for Vec<(usize, Vec<u8>)> {
+        fn concat_bytes(&self) -> Vec<u8> {
+            let mut all = Vec::new();
+            for (start, b) in self {
+                assert_eq!(*start, all.len());
+                all.extend_from_slice(b);
+            }
+            all
+        }
+    }
+
+    #[test]
+    fn a_stream_reads_whole_on_deref_and_sniffs_from_its_head() {
+        let text = b"E main\nX main\n".repeat(10_000);
+        let input = Input::from_reader("<stdin>", Box::new(std::io::Cursor::new(text.clone())));
+        let input = input.unwrap();
+        assert_eq!(input.head(6), b"E main");
+        assert_eq!(&input[..], &text[..]);
     }
 }

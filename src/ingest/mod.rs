@@ -5,8 +5,15 @@
 //! tree [`Sink::node`]s. The stream goes to a [`Sink`], which in this crate is
 //! one of the call-tree builders in `calltree`; functions are interned into a
 //! [`FuncTable`] that the `symbols` stage later turns into names.
+//!
+//! E/X and binary traces are read as a stream of chunks parsed on every core
+//! (`chunked`) and consumed in file order, so results never depend on the
+//! thread count; a sink that can summarise chunks on the parsing threads
+//! ([`Sink::chunk_work`], the calling-context builder) gets those summaries
+//! instead of the events.
 
 pub mod binary;
+mod chunked;
 mod ex;
 mod funcs;
 pub mod guess;
@@ -18,6 +25,8 @@ pub use ex::{AddrFormat, SymbolicFormat};
 pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
+
+use std::any::Any;
 
 use crate::error::Result;
 
@@ -49,6 +58,24 @@ pub trait Sink {
     fn events(&mut self, events: &[Event]);
     /// One node of an already-built tree, in preorder. `depth` 0 is a top-level call.
     fn node(&mut self, node: NodeRecord);
+    /// A worker that summarises chunks of events on a parsing thread, for
+    /// sinks that can merge such summaries ([`Sink::merge`]); None (the
+    /// default) when the sink only takes events.
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        None
+    }
+    /// Takes the summary a [`ChunkWork`] made of the next chunk, in trace
+    /// order. Its events used chunk-local ids: function `i` is `funcs[i]`,
+    /// thread `j` is `threads[j]`.
+    fn merge(&mut self, _summary: Box<dyn Any + Send>, _funcs: &[FuncId], _threads: &[u32]) {}
+}
+
+/// Summarises one chunk's events on a parsing thread (see [`Sink::chunk_work`]).
+pub trait ChunkWork: Send {
+    /// The summary of `events` (chunk-local function and thread ids, in
+    /// trace order), or None when the chunk cannot be summarised without
+    /// what came before it; its events are then passed to [`Sink::events`].
+    fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>>;
 }
 
 /// One line of an indented self/total trace.
@@ -87,11 +114,17 @@ pub struct TraceMeta {
     pub first_skipped: Option<String>,
 }
 
-/// How to read a trace. Default is strict parsing.
+/// How to read a trace. Default is strict parsing on every core.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Skip malformed lines (counting them) instead of failing. Default is false.
     pub lenient: bool,
+    /// Parsing threads for E/X traces; 0 means one per core. Results are
+    /// identical for every value. Default is 0.
+    pub threads: usize,
+    /// Size of the pieces big inputs are parsed in, in bytes; 0 means the
+    /// built-in 2 MiB (tests force tiny chunks). Default is 0.
+    pub chunk_bytes: usize,
 }
 
 /// A trace format: recognises its own input and parses it into a [`Sink`].

@@ -33,8 +33,10 @@ impl Default for TreeOptions {
 /// Runs `calltrace tree`.
 pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let loaded = pipeline::load(&opts.input, opts.view)?;
-    let text = emit::tree::indented(&loaded.built.tree, &loaded.names);
-    emit::write_atomic(&opts.output, &text)?;
+    let (tree, names) = (&loaded.built.tree, &loaded.names);
+    emit::write_atomic_with(&opts.output, |out| {
+        emit::tree::write_indented(tree, names, out)
+    })?;
     Ok(Outcome {
         warnings: loaded.warnings,
         notes: Vec::new(),

@@ -258,3 +258,148 @@ fn repair_summary_names_only_what_happened() {
         "3 frame(s) closed by the exit of a caller further down the stack (longjmp/exceptions), 1 frame(s) still open at the end closed at the last timestamp"
     );
 }
+
+/// A trace exercising every kind of line the parallel reader meets:
+/// headers, comments and blank lines between events, CRLF line ends,
+/// interleaved threads, addresses of every length, timestamps past eight
+/// digits, an unbalanced exit and no line end on the last line.
+fn tricky_trace() -> String {
+    let mut t = String::from("# calltrace 1 text\r\n# base 0x555555554000 /tmp/app\n");
+    let addrs = [
+        0x5555_5555_5139u64,
+        0x5555_5555_5200,
+        0x10,
+        0xffff_ffff_ffff_fff0,
+    ];
+    let mut time = 99_999_990u64;
+    for i in 0..400u64 {
+        let tid = [41, 42, 7][(i % 3) as usize];
+        let (a, b) = (addrs[(i % 4) as usize], addrs[((i / 4) % 4) as usize]);
+        for (kind, addr) in [('E', a), ('E', b), ('X', b), ('X', a)] {
+            time += 1 + i % 7;
+            let end = if i % 5 == 0 { "\r\n" } else { "\n" };
+            t.push_str(&format!("{kind}0x{addr:x} {time} {tid}{end}"));
+        }
+        match i % 50 {
+            10 => t.push_str("# a comment in the middle\n\n"),
+            20 => t.push_str("\r\n"),
+            30 => t.push_str(&format!("X0x999 {time} {tid}\n")),
+            // longjmp: an exit that closes two frames above it
+            40 => {
+                for (kind, addr) in [('E', 0x20), ('E', 0x30), ('E', 0x40), ('X', 0x20)] {
+                    t.push_str(&format!("{kind}0x{addr:x} {time} {tid}\n"));
+                }
+            }
+            _ => {}
+        }
+    }
+    t.push_str("E0x10 999999999999 41");
+    t
+}
+
+/// The tree, function keys and metadata `calltree::build` gives for `text`.
+fn built(text: &str, view: crate::calltree::View, threads: usize, chunk: usize) -> String {
+    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    let b = crate::calltree::build(&input, format, &opts, view).unwrap();
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}",
+        b.tree,
+        b.funcs.keys(),
+        b.meta,
+        b.repairs
+    )
+}
+
+#[test]
+fn any_thread_count_and_chunk_size_builds_the_same_tree() {
+    let text = tricky_trace();
+    for view in [
+        crate::calltree::View::Calls,
+        crate::calltree::View::Contexts,
+    ] {
+        let reference = built(&text, view, 1, 1 << 30);
+        assert!(
+            reference.contains("base: Some(93824992231424)"),
+            "{reference}"
+        );
+        for (threads, chunk) in [(1, 1), (2, 1), (4, 7), (3, 64), (2, 90), (2, 1000), (8, 0)] {
+            assert_eq!(
+                built(&text, view, threads, chunk),
+                reference,
+                "{view:?} with {threads} threads and {chunk}-byte chunks"
+            );
+        }
+    }
+}
+
+/// A trace from (thread, function, enter?) steps: entries are always
+/// written; exits name the function given, so they may close the top
+/// frame, unwind several, or match nothing (orphans).
+fn trace_of(steps: &[(u8, u8, bool)]) -> String {
+    let mut t = String::from("# base 0x1000\n");
+    for (i, &(thread, func, enter)) in steps.iter().enumerate() {
+        let kind = if enter { 'E' } else { 'X' };
+        let time = 1000 + i as u64 * 7;
+        t.push_str(&format!(
+            "{kind}0x{:x} {time} {}\n",
+            0x40 + func as u64,
+            100 + thread as u64
+        ));
+    }
+    t
+}
+
+/// The same trace in the binary format: one block per run of steps of one thread.
+fn binary_of(steps: &[(u8, u8, bool)]) -> Vec<u8> {
+    use crate::ingest::binary::{Block, encode};
+    let mut blocks: Vec<Block> = Vec::new();
+    for (i, &(thread, func, enter)) in steps.iter().enumerate() {
+        let tid = 100 + thread as u64;
+        let kind = if enter { Enter } else { Exit };
+        let event = (kind, 0x40 + func as u64, 1000 + i as u64 * 7);
+        match blocks.last_mut() {
+            Some((t, events)) if *t == tid => events.push(event),
+            _ => blocks.push((tid, vec![event])),
+        }
+    }
+    encode(0x1000, "", &blocks)
+}
+
+/// Tree and function keys built from a binary trace.
+fn built_binary(bytes: &[u8], view: crate::calltree::View, threads: usize, chunk: usize) -> String {
+    let input = crate::ingest::Input::from_bytes("t.bin", bytes.to_vec());
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    let b = crate::calltree::build(&input, &crate::ingest::BinaryFormat, &opts, view).unwrap();
+    format!("{:?}\n{:?}\n{:?}", b.tree, b.funcs.keys(), b.repairs)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #[test]
+    fn chunk_summaries_merge_to_the_sequential_tree(
+        steps in proptest::collection::vec((0u8..3, 0u8..5, proptest::bool::weighted(0.55)), 1..200),
+        chunk in 1usize..400,
+    ) {
+        let text = trace_of(&steps);
+        for view in [crate::calltree::View::Contexts, crate::calltree::View::Calls] {
+            let reference = built(&text, view, 1, 1 << 30);
+            proptest::prop_assert_eq!(&built(&text, view, 2, chunk), &reference);
+            proptest::prop_assert_eq!(&built(&text, view, 1, chunk), &reference);
+            // The binary trace of the same events builds the same tree.
+            let tree_and_keys: Vec<&str> = reference.lines().take(2).collect();
+            let bin = built_binary(&binary_of(&steps), view, 2, chunk);
+            let bin_tree: Vec<&str> = bin.lines().take(2).collect();
+            proptest::prop_assert_eq!(bin_tree, tree_and_keys);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Parallel parsing in file order. The input is cut into chunks at line
+//! ends ([`Input::chunks`]); threads parse chunks independently, and the
+//! calling thread consumes the results strictly in file order, so
+//! everything order-dependent (interning, thread numbering, line numbers,
+//! the tree builder fed through the `Sink`) happens exactly as in a
+//! single-threaded run. The calling thread is one of the parsers: when the
+//! next chunk in order is not ready it parses a chunk itself, so N threads
+//! keep N cores busy without oversubscribing them. Parsing runs at most a
+//! few chunks ahead of consumption, which bounds memory; each consumed
+//! chunk's mapped pages are handed back to the page cache ([`Input::release`]).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+
+use std::any::Any;
+
+use super::input::{Chunk, Chunks};
+use super::{Event, FuncTable, Input, ParseOptions, Sink, ThreadIds};
+use crate::error::Result;
+
+/// Default chunk size: large enough to amortise hand-over costs, small
+/// enough that the chunks in flight stay cache- and memory-friendly.
+pub(crate) const DEFAULT_CHUNK: usize = 1 << 20;
+
+/// How many chunks each thread may be ahead of the consumer.
+const AHEAD_PER_THREAD: u64 = 2;
+
+/// Number of parsing threads for `opts` (0 means one per core).
+pub(crate) fn thread_count(opts: &ParseOptions) -> usize {
+    match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The chunk size `opts` asks for.
+pub(crate) fn chunk_size(opts: &ParseOptions) -> usize {
+    match opts.chunk_bytes {
+        0 => DEFAULT_CHUNK,
+        n => n,
+    }
+}
+
+/// What a worker made of a chunk of events: the events with chunk-local
+/// function and thread ids (given in order of first appearance), and the
+/// sink's summary of them, if it makes summaries.
+#[derive(Default)]
+pub(crate) struct LocalEvents {
+    /// Events with chunk-local ids.
+    pub events: Vec<Event>,
+    /// Address of each local function id (an address may have several).
+    pub addrs: Vec<u64>,
+    /// Thread id of each local thread index.
+    pub tids: Vec<u64>,
+    /// What the sink's [`ChunkWork`](super::ChunkWork) made of the events.
+    pub summary: Option<Box<dyn Any + Send>>,
+}
+
+impl LocalEvents {
+    /// Empties the buffers for the next chunk.
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.addrs.clear();
+        self.tids.clear();
+        self.summary = None;
+    }
+
+    /// Hands the chunk to `sink` in global ids: interning the local ids in
+    /// order keeps global ids in order of first appearance. `maps` is scratch.
+    pub fn merge(
+        &mut self,
+        funcs: &mut FuncTable,
+        threads: &mut ThreadIds,
+        maps: &mut (Vec<u32>, Vec<u32>),
+        sink: &mut dyn Sink,
+    ) {
+        let (func_map, thread_map) = maps;
+        func_map.clear();
+        func_map.extend(self.addrs.iter().map(|&a| funcs.addr(a)));
+        thread_map.clear();
+        thread_map.extend(self.tids.iter().map(|&t| threads.index(t)));
+        if let Some(summary) = self.summary.take() {
+            sink.merge(summary, func_map, thread_map);
+            return;
+        }
+        for e in self.events.iter_mut() {
+            e.func = func_map[e.func as usize];
+            e.thread = thread_map[e.thread as usize];
+        }
+        sink.events(&self.events);
+    }
+}
+
+/// Parses `chunks` of `input` with `work` on [`thread_count`] threads (the
+/// calling one included) and hands each chunk and its result to `consume`
+/// on the calling thread, in file order.
+pub(crate) fn run<'a, W, R, MW, WF, CF>(
+    input: &'a Input,
+    chunks: Chunks<'a>,
+    opts: &ParseOptions,
+    make_worker: MW,
+    work: WF,
+    mut consume: CF,
+) -> Result<()>
+where
+    R: Send,
+    MW: Fn() -> W + Sync,
+    WF: Fn(&mut W, &[u8]) -> R + Sync,
+    CF: FnMut(&Chunk<'a>, R) -> Result<()>,
+{
+    let threads = thread_count(opts).max(1);
+    let shared = Shared {
+        chunks: Mutex::new((chunks, 0)),
+        consumed: Mutex::new(0),
+        moved: Condvar::new(),
+        abort: AtomicBool::new(false),
+        ahead: AHEAD_PER_THREAD * threads as u64,
+    };
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 1..threads {
+            let tx = tx.clone();
+            let (shared, make_worker, work) = (&shared, &make_worker, &work);
+            s.spawn(move || helper(input, shared, make_worker, work, tx));
+        }
+        drop(tx);
+        let mut own = make_worker();
+        let mut parse = |bytes: &[u8]| work(&mut own, bytes);
+        let result = in_order(input, &shared, rx, &mut parse, &mut consume);
+        // Stop the helpers (they may be waiting for their turn); under the
+        // lock, so none can miss the wake-up between its check and its wait.
+        let _guard = shared.consumed.lock().expect("consumed lock");
+        shared.abort.store(true, Ordering::Relaxed);
+        shared.moved.notify_all();
+        result
+    })
+}
+
+/// State shared by the helpers and the consumer.
+struct Shared<'a> {
+    /// The chunk source and the sequence number of the next chunk.
+    chunks: Mutex<(Chunks<'a>, u64)>,
+    /// Number of chunks consumed so far.
+    consumed: Mutex<u64>,
+    /// Signalled when `consumed` grows or the run is aborted.
+    moved: Condvar,
+    abort: AtomicBool,
+    /// How far ahead of the consumer chunks may be taken.
+    ahead: u64,
+}
+
+/// A parsed chunk, the end of input (None), or a read error, by sequence number.
+type Message<'a, R> = (u64, Result<Option<(Chunk<'a>, R)>>);
+
+/// What trying to take the next chunk gave.
+enum Take<'a> {
+    /// Chunk `seq` (None: the input ended before it).
+    Got(u64, Result<Option<Chunk<'a>>>),
+    /// Chunk `seq` is too far ahead of the consumer for now.
+    TooFar(u64),
+}
+
+impl<'a> Shared<'a> {
+    fn take(&self, name: &str) -> Take<'a> {
+        let mut guard = self.chunks.lock().expect("chunk lock");
+        let seq = guard.1;
+        if seq >= *self.consumed.lock().expect("consumed lock") + self.ahead {
+            return Take::TooFar(seq);
+        }
+        guard.1 += 1;
+        Take::Got(seq, guard.0.next_chunk(name))
+    }
+
+    /// Waits (holding no other lock) until chunk `seq` may be taken; false
+    /// when the run was aborted.
+    fn wait_turn(&self, seq: u64) -> bool {
+        let mut consumed = self.consumed.lock().expect("consumed lock");
+        while seq >= *consumed + self.ahead && !self.abort.load(Ordering::Relaxed) {
+            consumed = self.moved.wait(consumed).expect("consumed lock");
+        }
+        !self.abort.load(Ordering::Relaxed)
+    }
+}
+
+/// Parses `next`'s chunk with `parse` into a message.
+fn parsed<'a, R>(
+    next: Result<Option<Chunk<'a>>>,
+    parse: &mut impl FnMut(&[u8]) -> R,
+) -> Result<Option<(Chunk<'a>, R)>> {
+    Ok(next?.map(|chunk| {
+        let r = parse(&chunk.bytes);
+        (chunk, r)
+    }))
+}
+
+/// A helper thread: takes, parses and sends chunks until the input ends.
+fn helper<'a, W, R, MW, WF>(
+    input: &'a Input,
+    shared: &Shared<'a>,
+    make_worker: &MW,
+    work: &WF,
+    tx: mpsc::Sender<Message<'a, R>>,
+) where
+    MW: Fn() -> W,
+    WF: Fn(&mut W, &[u8]) -> R,
+{
+    let mut w = make_worker();
+    let mut parse = |bytes: &[u8]| work(&mut w, bytes);
+    loop {
+        match shared.take(input.name()) {
+            Take::TooFar(seq) => {
+                if !shared.wait_turn(seq) {
+                    return;
+                }
+            }
+            Take::Got(seq, next) => {
+                let msg = parsed(next, &mut parse);
+                let last = !matches!(msg, Ok(Some(_)));
+                if tx.send((seq, msg)).is_err() || last {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Consumes results in sequence order, parsing chunks itself while the
+/// next one in order is not ready.
+fn in_order<'a, R>(
+    input: &'a Input,
+    shared: &Shared<'a>,
+    rx: mpsc::Receiver<Message<'a, R>>,
+    parse: &mut impl FnMut(&[u8]) -> R,
+    consume: &mut impl FnMut(&Chunk<'a>, R) -> Result<()>,
+) -> Result<()> {
+    let mut pending = BTreeMap::new();
+    let mut next = 0u64;
+    let mut source_done = false;
+    loop {
+        pending.extend(rx.try_iter());
+        if let Some(msg) = pending.remove(&next) {
+            let Some((chunk, r)) = msg? else {
+                return Ok(());
+            };
+            consume(&chunk, r)?;
+            input.release(chunk.start + chunk.bytes.len());
+            let mut guard = shared.chunks.lock().expect("chunk lock");
+            guard.0.recycle(chunk.bytes);
+            drop(guard);
+            next += 1;
+            *shared.consumed.lock().expect("consumed lock") = next;
+            shared.moved.notify_all();
+            continue;
+        }
+        if !source_done && let Take::Got(seq, chunk) = shared.take(input.name()) {
+            let msg = parsed(chunk, parse);
+            source_done = !matches!(msg, Ok(Some(_)));
+            pending.insert(seq, msg);
+            continue;
+        }
+        // A helper holds chunk `next`: wait for it (or anything else).
+        match rx.recv() {
+            Ok((seq, msg)) => {
+                pending.insert(seq, msg);
+            }
+            Err(_) => return Ok(()),
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! The E/X reader's in-order state, owned by the consuming thread: the
+//! global function table and thread numbering, the column layout fixed by
+//! the first event line, `# base` headers, line numbers and `--lenient`
+//! counts. Chunks the fast scanner read are merged here (their local ids
+//! remapped to global ones in order of first appearance); chunks it could
+//! not read are parsed here line by line, which is also where every error
+//! message comes from.
+
+use super::super::{
+    BATCH, Event, FuncTable, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
+};
+use super::fast::FastChunk;
+use super::{Token, parse_dec, parse_hex, split_event, trim_start};
+use crate::error::{Error, Result};
+
+/// Which optional columns the trace uses, fixed by its first event line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Columns {
+    pub time: bool,
+    pub thread: bool,
+    pub line: u64,
+}
+
+/// The in-order state of one E/X parse.
+pub(super) struct Seq<'a> {
+    symbolic: bool,
+    path: &'a str,
+    opts: &'a ParseOptions,
+    funcs: &'a mut FuncTable,
+    meta: TraceMeta,
+    threads: ThreadIds,
+    columns: Option<Columns>,
+    batch: Vec<Event>,
+    /// Line number of the first line of the next chunk.
+    next_line: u64,
+    /// Scratch maps from a fast chunk's local ids to global ones.
+    maps: (Vec<u32>, Vec<u32>),
+}
+
+impl<'a> Seq<'a> {
+    pub fn new(
+        format: &'static str,
+        symbolic: bool,
+        path: &'a str,
+        opts: &'a ParseOptions,
+        funcs: &'a mut FuncTable,
+    ) -> Self {
+        Seq {
+            symbolic,
+            path,
+            opts,
+            funcs,
+            meta: TraceMeta {
+                format,
+                ..TraceMeta::default()
+            },
+            threads: ThreadIds::default(),
+            columns: None,
+            batch: Vec::with_capacity(BATCH),
+            next_line: 1,
+            maps: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Takes the next chunk: merges what the fast scanner read, or parses
+    /// the chunk line by line when it could not (or read it with columns
+    /// other than the trace's).
+    pub fn chunk(
+        &mut self,
+        bytes: &[u8],
+        fast: Option<&mut FastChunk>,
+        sink: &mut dyn Sink,
+    ) -> Result<()> {
+        match fast {
+            Some(f) if self.accepts(f) => {
+                f.local
+                    .merge(self.funcs, &mut self.threads, &mut self.maps, sink);
+                self.next_line += f.lines;
+                Ok(())
+            }
+            _ => self.lines(bytes, sink),
+        }
+    }
+
+    /// Whether a fast chunk's column layout agrees with the trace's; fixes
+    /// the trace's layout if this chunk has its first event line.
+    fn accepts(&mut self, f: &FastChunk) -> bool {
+        let Some((time, thread, line)) = f.columns else {
+            return true;
+        };
+        let seen = Columns {
+            time,
+            thread,
+            line: self.next_line + line,
+        };
+        let expected = *self.columns.get_or_insert(seen);
+        (expected.time, expected.thread) == (time, thread)
+    }
+
+    /// Parses a chunk line by line.
+    fn lines(&mut self, bytes: &[u8], sink: &mut dyn Sink) -> Result<()> {
+        let mut lineno = self.next_line;
+        for line in bytes.split(|&b| b == b'\n') {
+            if let Err(e) = self.line(line, lineno) {
+                skip_or_fail(&mut self.meta, self.opts, e)?;
+            }
+            if self.batch.len() >= BATCH {
+                sink.events(&self.batch);
+                self.batch.clear();
+            }
+            lineno += 1;
+        }
+        sink.events(&self.batch);
+        self.batch.clear();
+        // `split` yields one more piece than there are line ends.
+        self.next_line = lineno - 1;
+        Ok(())
+    }
+
+    /// What the trace told besides its events.
+    pub fn finish(mut self) -> TraceMeta {
+        self.meta.timed = self.columns.is_some_and(|c| c.time);
+        self.meta.threads = self.threads.into_ids();
+        if self.meta.threads.is_empty() {
+            self.meta.threads.push(0);
+        }
+        self.meta
+    }
+
+    fn line(&mut self, line: &[u8], lineno: u64) -> Result<()> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = trim_start(line);
+        if line.is_empty() {
+            return Ok(());
+        }
+        if line[0] == b'#' {
+            return self.comment(line, lineno);
+        }
+        let Some((kind, token, cols)) = split_event(line) else {
+            return Err(self.err(
+                lineno,
+                line,
+                "an event line like `E0x401136` or `X0x401136`",
+            ));
+        };
+        let func = match token {
+            Token::Addr(a) => match parse_hex(a) {
+                Some(addr) => self.funcs.addr(addr),
+                None => return Err(self.err(lineno, line, "a hex address after E/X")),
+            },
+            Token::Name(n) if self.symbolic => self.funcs.name(&String::from_utf8_lossy(n)),
+            Token::Name(_) => {
+                return Err(self.err(
+                    lineno,
+                    line,
+                    "an address after E/X (use --format symbolic for traces of function names)",
+                ));
+            }
+        };
+        let (time, thread) = self.columns(cols, lineno, line)?;
+        let thread = self.threads.index(thread);
+        self.batch.push(Event {
+            time,
+            func,
+            thread,
+            kind,
+        });
+        Ok(())
+    }
+
+    /// Parses the optional timestamp and thread columns.
+    fn columns(&mut self, cols: &[u8], lineno: u64, line: &[u8]) -> Result<(u64, u64)> {
+        let mut toks = cols
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty());
+        let time = toks.next();
+        let thread = toks.next();
+        if toks.next().is_some() {
+            return Err(self.err(
+                lineno,
+                line,
+                "at most two columns after the function (timestamp, thread id)",
+            ));
+        }
+        let seen = Columns {
+            time: time.is_some(),
+            thread: thread.is_some(),
+            line: lineno,
+        };
+        let expected = *self.columns.get_or_insert(seen);
+        if (expected.time, expected.thread) != (seen.time, seen.thread) {
+            let what = match (expected.time, expected.thread) {
+                (false, _) => "no columns after the function",
+                (true, false) => "one timestamp column after the function",
+                (true, true) => "a timestamp and a thread id after the function",
+            };
+            let msg = format!("{what}, as on line {}", expected.line);
+            return Err(self.err(lineno, line, &msg));
+        }
+        let time = match time {
+            Some(t) => parse_dec(t).ok_or_else(|| self.err(lineno, line, "a decimal timestamp"))?,
+            None => 0,
+        };
+        let thread = match thread {
+            Some(t) => parse_dec(t).ok_or_else(|| self.err(lineno, line, "a decimal thread id"))?,
+            None => 0,
+        };
+        Ok((time, thread))
+    }
+
+    /// Reads `# base 0xADDR [path]`; other comments are ignored.
+    fn comment(&mut self, line: &[u8], lineno: u64) -> Result<()> {
+        let text = String::from_utf8_lossy(&line[1..]);
+        let mut words = text.split_whitespace();
+        if words.next() != Some("base") {
+            return Ok(());
+        }
+        let addr = words
+            .next()
+            .and_then(|w| parse_hex(w.as_bytes()))
+            .ok_or_else(|| self.err(lineno, line, "`# base 0xADDR [path]` with a hex address"))?;
+        self.meta.base = Some(addr);
+        let path = words.collect::<Vec<_>>().join(" ");
+        if !path.is_empty() {
+            self.meta.exe_path = Some(path);
+        }
+        Ok(())
+    }
+
+    fn err(&self, lineno: u64, line: &[u8], expected: &str) -> Error {
+        let shown: String = String::from_utf8_lossy(line).chars().take(60).collect();
+        Error::parse(
+            self.path,
+            lineno,
+            format!("expected {expected}, found `{shown}`"),
+        )
+    }
+}
+
+/// Whether a comment line (starting with `#`) is a `# base` header, the
+/// only comment that carries information.
+pub(super) fn is_base_header(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&line[1..]);
+    text.split_whitespace().next() == Some("base")
+}

@@ -199,16 +199,29 @@ pub struct CallsBuilder {
 }
 
 /// One preorder tree per thread; node 0 of each is the thread's placeholder root.
-#[derive(Default)]
 struct CallsStore {
     threads: Vec<Tree>,
+    /// Self weights follow from totals (event input); indented input states them.
+    derived_self: bool,
+}
+
+impl Default for CallsStore {
+    fn default() -> Self {
+        CallsStore {
+            threads: Vec::new(),
+            derived_self: true,
+        }
+    }
 }
 
 impl CallsStore {
     fn thread(&mut self, thread: u32) -> &mut Tree {
         let t = thread as usize;
         while self.threads.len() <= t {
-            let mut tree = Tree::empty(false, 0);
+            let mut tree = Tree {
+                derived_self: self.derived_self,
+                ..Tree::empty(false, 0)
+            };
             tree.push(FuncTable::ROOT, 0, 0, None);
             self.threads.push(tree);
         }
@@ -228,7 +241,9 @@ impl Store for CallsStore {
         let n = node as usize;
         tree.size[n] = (tree.len() - n) as u32;
         tree.total[n] = total;
-        tree.self_time[n] = self_time;
+        if !tree.derived_self {
+            tree.self_time[n] = self_time;
+        }
     }
 }
 
@@ -251,6 +266,7 @@ impl Sink for CallsBuilder {
     fn node(&mut self, r: NodeRecord) {
         if self.record_depths.is_empty() {
             self.record_depths.push(0);
+            self.stacks.store.derived_self = false;
         }
         let tree = self.stacks.store.thread(0);
         tree.push(
@@ -293,11 +309,17 @@ fn join_threads(
     funcs: &mut FuncTable,
 ) -> Tree {
     let total: usize = threads.iter().map(Tree::len).sum::<usize>() + 1;
-    let mut tree = Tree::empty(false, 0);
+    let derived_self = threads.iter().all(|t| t.derived_self);
+    let mut tree = Tree {
+        derived_self,
+        ..Tree::empty(false, 0)
+    };
     tree.func.reserve(total);
     tree.size.reserve(total);
     tree.total.reserve(total);
-    tree.self_time.reserve(total);
+    if !derived_self {
+        tree.self_time.reserve(total);
+    }
     tree.push(FuncTable::ROOT, 0, 0, None);
     for &i in order {
         let mut t = std::mem::take(&mut threads[i]);
@@ -332,7 +354,9 @@ fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
         let below: u64 = tree.children(n).map(|c| tree.total(c)).sum();
         let own = if synthetic { 0 } else { tree.calls(n) };
         tree.total[n as usize] = own + below;
-        tree.self_time[n as usize] = own;
+        if !tree.derived_self {
+            tree.self_time[n as usize] = own;
+        }
     }
 }
 

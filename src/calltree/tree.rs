@@ -20,7 +20,11 @@ pub struct Tree {
     pub(crate) func: Vec<FuncId>,
     pub(crate) size: Vec<u32>,
     pub(crate) total: Vec<u64>,
+    /// Self weights; unused (empty) when `derived_self` is set.
     pub(crate) self_time: Vec<u64>,
+    /// Self weight is total minus the children's totals and not stored
+    /// (the one-node-per-call view of an event trace: 16 bytes a node).
+    pub(crate) derived_self: bool,
     /// Calls per node; empty means one call per node.
     pub(crate) calls: Vec<u64>,
     /// Whether weights are times (otherwise call counts).
@@ -49,6 +53,7 @@ impl Tree {
             size: Vec::new(),
             total: Vec::new(),
             self_time: Vec::new(),
+            derived_self: false,
             calls: Vec::new(),
             timed,
             decimals,
@@ -68,7 +73,9 @@ impl Tree {
         self.func.push(func);
         self.size.push(1);
         self.total.push(total);
-        self.self_time.push(self_time);
+        if !self.derived_self {
+            self.self_time.push(self_time);
+        }
         if let Some(c) = calls {
             self.calls.resize(id as usize, 1);
             self.calls.push(c);
@@ -100,6 +107,10 @@ impl Tree {
 
     /// Self (exclusive) weight of `n`.
     pub fn self_time(&self, n: NodeId) -> u64 {
+        if self.derived_self {
+            let below: u64 = self.children(n).map(|c| self.total(c)).sum();
+            return self.total(n).saturating_sub(below);
+        }
         self.self_time[n as usize]
     }
 
@@ -226,6 +237,23 @@ mod tests {
         assert_eq!(t.children(2).count(), 0);
         assert_eq!(t.parents(), [0, 0, 1, 1, 0]);
         assert_eq!(t.depths(), [0, 1, 2, 2, 1]);
+    }
+
+    #[test]
+    fn derived_self_is_total_minus_children() {
+        let mut t = Tree {
+            derived_self: true,
+            ..Tree::empty(true, 0)
+        };
+        for (f, total) in [(0, 10), (1, 10), (2, 3), (3, 4), (4, 0)] {
+            t.push(f, total, 99, None);
+        }
+        t.set_sizes_from_depths(&[0, 1, 2, 2, 1]);
+        assert!(t.self_time.is_empty(), "nothing stored");
+        assert_eq!(
+            (0..5).map(|n| t.self_time(n)).collect::<Vec<_>>(),
+            [0, 3, 3, 4, 0]
+        );
     }
 
     #[test]

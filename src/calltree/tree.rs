@@ -3,7 +3,8 @@
 //! optional call count (calling-context trees merge many calls into one
 //! node). Node 0 is the synthetic root; multi-threaded traces put one
 //! synthetic thread node under it per thread. Children of `n` are found by
-//! skipping subtrees (`n + 1`, then `+ size`), so a node costs 24 bytes and
+//! skipping subtrees (`n + 1`, then `+ size`), so a node costs 24 bytes (16
+//! when self times are derived from totals, as for event traces) and
 //! no pointers: what lets the one-node-per-call view hold 10^8 calls.
 //!
 //! Weights are integers: nanoseconds for timed traces, the number of calls in

@@ -307,6 +307,12 @@ impl Reader<'_> {
             return Err(self.err(&format!("format version {VERSION}, found {version}")));
         }
         let flags = self.u16("the header flags")?;
+        if flags & !FLAG_TIMED != 0 {
+            self.pos -= 2;
+            return Err(self.err(&format!(
+                "header flags with only bit 0 set, found {flags:#06x} (a newer format?)"
+            )));
+        }
         self.u32("the reserved header field")?;
         let base = self.u64("the load base address")?;
         let len = self.u32("the executable path length")? as usize;
@@ -526,6 +532,17 @@ mod tests {
         let (ev, meta, _) = parse(bytes, true).unwrap();
         assert_eq!(ev.len(), 5, "the torn block's complete events are kept");
         assert_eq!(meta.skipped_lines, 1);
+    }
+
+    #[test]
+    fn unknown_flag_bits_are_rejected() {
+        let mut bytes = sample();
+        bytes[10] |= 0x02;
+        let err = parse(bytes, false).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "t.bin: byte 10: expected header flags with only bit 0 set, found 0x0003 (a newer format?)"
+        );
     }
 
     #[test]

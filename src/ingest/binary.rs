@@ -454,31 +454,11 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::NodeRecord;
-
-    #[derive(Default)]
-    struct Collect(Vec<Event>);
-    impl Sink for Collect {
-        fn events(&mut self, e: &[Event]) {
-            self.0.extend_from_slice(e);
-        }
-        fn node(&mut self, _: NodeRecord) {}
-    }
 
     fn parse(bytes: Vec<u8>, lenient: bool) -> Result<(Vec<Event>, TraceMeta, FuncTable)> {
-        let input = Input::from_bytes("t.bin", bytes);
-        let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
-        let meta = BinaryFormat.parse(
-            &input,
-            &ParseOptions {
-                lenient,
-                ..Default::default()
-            },
-            &mut funcs,
-            &mut sink,
-        )?;
-        Ok((sink.0, meta, funcs))
+        let (sink, meta, funcs) =
+            crate::ingest::testing::parse(&BinaryFormat, "t.bin", &bytes, lenient)?;
+        Ok((sink.events, meta, funcs))
     }
 
     fn sample() -> Vec<u8> {
@@ -562,9 +542,9 @@ mod tests {
             chunk_bytes: chunk,
         };
         let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
+        let mut sink = crate::ingest::testing::Collect::default();
         match BinaryFormat.parse(&input, &opts, &mut funcs, &mut sink) {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
             Err(e) => format!("error: {e}"),
         }
     }
@@ -576,7 +556,7 @@ mod tests {
             ..Default::default()
         };
         let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
+        let mut sink = crate::ingest::testing::Collect::default();
         let mut r = Reader {
             data: bytes,
             pos: 0,
@@ -598,7 +578,7 @@ mod tests {
             Ok(seq.finish())
         });
         match result {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
             Err(e) => format!("error: {e}"),
         }
     }

@@ -203,35 +203,16 @@ pub(crate) fn parse_dec(tok: &[u8]) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{Event, NodeRecord};
-
-    #[derive(Default)]
-    struct Collect(Vec<Event>);
-    impl Sink for Collect {
-        fn events(&mut self, e: &[Event]) {
-            self.0.extend_from_slice(e);
-        }
-        fn node(&mut self, _: NodeRecord) {}
-    }
+    use crate::ingest::Event;
 
     fn parse(
         fmt: &dyn TraceFormat,
         text: &str,
         lenient: bool,
     ) -> Result<(Vec<Event>, TraceMeta, FuncTable)> {
-        let input = Input::from_bytes("t.txt", text.as_bytes().to_vec());
-        let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
-        let meta = fmt.parse(
-            &input,
-            &ParseOptions {
-                lenient,
-                ..Default::default()
-            },
-            &mut funcs,
-            &mut sink,
-        )?;
-        Ok((sink.0, meta, funcs))
+        let (sink, meta, funcs) =
+            crate::ingest::testing::parse(fmt, "t.txt", text.as_bytes(), lenient)?;
+        Ok((sink.events, meta, funcs))
     }
 
     #[test]
@@ -347,9 +328,9 @@ mod tests {
             chunk_bytes: chunk,
         };
         let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
+        let mut sink = crate::ingest::testing::Collect::default();
         match AddrFormat.parse(input, &opts, &mut funcs, &mut sink) {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
             Err(e) => format!("error: {e}"),
         }
     }
@@ -362,11 +343,11 @@ mod tests {
             ..Default::default()
         };
         let mut funcs = FuncTable::default();
-        let mut sink = Collect::default();
+        let mut sink = crate::ingest::testing::Collect::default();
         let mut seq = Seq::new("addr", false, "t.txt", &opts, &mut funcs);
         let result = seq.chunk(input, None, &mut sink).map(|()| seq.finish());
         match result {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.0, funcs.keys()),
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
             Err(e) => format!("error: {e}"),
         }
     }

@@ -225,27 +225,11 @@ fn thread_id(name: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::Event;
-
-    #[derive(Default)]
-    struct Collect(Vec<NodeRecord>);
-    impl Sink for Collect {
-        fn events(&mut self, _: &[Event]) {}
-        fn node(&mut self, n: NodeRecord) {
-            self.0.push(n);
-        }
-    }
 
     fn parse(text: &str) -> Result<(Vec<NodeRecord>, TraceMeta)> {
-        let input = Input::from_bytes("fig1.txt", text.as_bytes().to_vec());
-        let mut sink = Collect::default();
-        let meta = IndentedFormat.parse(
-            &input,
-            &ParseOptions::default(),
-            &mut FuncTable::default(),
-            &mut sink,
-        )?;
-        Ok((sink.0, meta))
+        let (sink, meta, _) =
+            crate::ingest::testing::parse(&IndentedFormat, "fig1.txt", text.as_bytes(), false)?;
+        Ok((sink.nodes, meta))
     }
 
     #[test]

@@ -203,3 +203,43 @@ impl ThreadIds {
         self.ids
     }
 }
+
+/// Helpers for the formats' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// A sink that keeps every event and node it is given.
+    #[derive(Default)]
+    pub struct Collect {
+        pub events: Vec<Event>,
+        pub nodes: Vec<NodeRecord>,
+    }
+
+    impl Sink for Collect {
+        fn events(&mut self, e: &[Event]) {
+            self.events.extend_from_slice(e);
+        }
+        fn node(&mut self, n: NodeRecord) {
+            self.nodes.push(n);
+        }
+    }
+
+    /// Parses `bytes` named `name` with `format`, collecting what it reads.
+    pub fn parse(
+        format: &dyn TraceFormat,
+        name: &str,
+        bytes: &[u8],
+        lenient: bool,
+    ) -> Result<(Collect, TraceMeta, FuncTable)> {
+        let input = Input::from_bytes(name, bytes.to_vec());
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        let opts = ParseOptions {
+            lenient,
+            ..Default::default()
+        };
+        let meta = format.parse(&input, &opts, &mut funcs, &mut sink)?;
+        Ok((sink, meta, funcs))
+    }
+}

@@ -106,25 +106,6 @@ const POW10: [u64; 9] = [
     100_000_000,
 ];
 
-/// The value of exactly `n` (1 to 16) decimal digits at `j`; None if any
-/// of them is not a digit.
-#[inline(always)]
-pub(super) fn digits_exactly(b: &[u8], j: usize, n: usize) -> Option<u64> {
-    let w = word(b, j)?;
-    match n {
-        1..=8 if digits(w) >= n => Some(eight(w << (64 - 8 * n))),
-        9..=16 => {
-            let w2 = word(b, j + 8)?;
-            let n2 = n - 8;
-            if digits(w) < 8 || digits(w2) < n2 {
-                return None;
-            }
-            Some(eight(w) * POW10[n2] + eight(w2 << (64 - 8 * n2)))
-        }
-        _ => None,
-    }
-}
-
 /// The 8 bytes at `j`, little-endian, if there are 8.
 #[inline(always)]
 pub(super) fn word(b: &[u8], j: usize) -> Option<u64> {
@@ -143,14 +124,50 @@ fn digits(w: u64) -> usize {
     (flags.trailing_zeros() / 8) as usize
 }
 
-/// The value of 8 ASCII digits (first digit in the lowest byte; bytes below
-/// the number shifted in as zeros count as leading zeros).
+/// Whether any of the 8 bytes of `w` is not a decimal digit.
 #[inline(always)]
-fn eight(w: u64) -> u64 {
-    let w = w & 0x0f0f_0f0f_0f0f_0f0f;
-    let w = (w & 0x000f_000f_000f_000f) * 10 + ((w >> 8) & 0x000f_000f_000f_000f);
-    let w = (w & 0x0000_00ff_0000_00ff) * 100 + ((w >> 16) & 0x0000_00ff_0000_00ff);
-    (w & 0x0000_0000_0000_ffff) * 10_000 + ((w >> 32) & 0x0000_0000_0000_ffff)
+pub(super) fn any_non_digit(w: u64) -> bool {
+    // The flags of `digits`, all at once: carries cannot hide a flag.
+    let t = w ^ 0x3030_3030_3030_3030;
+    (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080 != 0
+}
+
+/// The value of 8 ASCII digits (first digit in the lowest byte; bytes below
+/// the number shifted in as zeros count as leading zeros). Each step joins
+/// neighbouring groups with one multiplication: digits into pairs, pairs
+/// into fours, fours into the eight-digit value.
+#[inline(always)]
+pub(super) fn eight(w: u64) -> u64 {
+    let w = ((w & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
+    let w = ((w & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
+    ((w & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
+}
+
+/// Bytes of a window ([`window`]): what a predicted line may span (under
+/// 64 bytes, see `fast::Shape`) plus room to read 16 bytes at any offset
+/// below 64.
+pub(super) const WINDOW: usize = 80;
+
+/// The [`WINDOW`] bytes at `i`, if there are that many.
+#[inline(always)]
+pub(super) fn window(b: &[u8], i: usize) -> Option<&[u8; WINDOW]> {
+    b.get(i..)?.first_chunk()
+}
+
+/// The 8 bytes at offset `o` (below 64) of a window, little-endian.
+#[inline(always)]
+pub(super) fn word_at(win: &[u8; WINDOW], o: usize) -> u64 {
+    // Offsets come from a `Shape`, which keeps them below 64; the mask
+    // only lets the compiler see it, so the load needs no bounds check.
+    let o = o & 63;
+    u64::from_le_bytes(win[o..o + 8].try_into().expect("8 bytes"))
+}
+
+/// The 16 bytes at offset `o` (below 64) of a window, little-endian.
+#[inline(always)]
+pub(super) fn u128_at(win: &[u8; WINDOW], o: usize) -> u128 {
+    let o = o & 63;
+    u128::from_le_bytes(win[o..o + 16].try_into().expect("16 bytes"))
 }
 
 /// [`dec`] one byte at a time, near the end of a chunk and for long numbers.
@@ -189,5 +206,20 @@ mod tests {
             }
         }
         assert_eq!(dec(b"99999999999999999999 ", 0), None);
+    }
+
+    #[test]
+    fn eight_digits_convert_with_leading_zeros() {
+        for text in ["00000000", "12345678", "99999999", "00000001", "10000000"] {
+            let w = u64::from_le_bytes(text.as_bytes().try_into().unwrap());
+            assert!(!any_non_digit(w));
+            assert_eq!(eight(w), text.parse::<u64>().unwrap());
+        }
+        // Five digits with three zero bytes shifted in below them.
+        let w = u64::from_le_bytes(*b"42017   ") << 24;
+        assert_eq!(eight(w), 42017);
+        assert!(any_non_digit(u64::from_le_bytes(*b"1234 678")));
+        assert!(any_non_digit(u64::from_le_bytes(*b"1234567/")));
+        assert!(any_non_digit(u64::from_le_bytes(*b":2345678")));
     }
 }

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
 use super::super::{Event, EventKind};
-use super::digits::{dec, digits_exactly, hex, hex_key, word};
+use super::digits::{any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
 use super::seq::is_base_header;
 
 /// What the scanner read from one chunk.
@@ -37,45 +37,73 @@ pub(crate) struct FastChunk {
 const SLOTS: usize = 1024;
 
 /// One entry of the direct-mapped cache from address text to local id.
+/// The cache is emptied for every chunk; an empty slot's all-zero key
+/// matches no address text (its first byte is a digit).
 #[derive(Clone, Copy, Default)]
 struct Slot {
     /// The hex digits as read (up to 15 bytes, zero-padded).
     key: (u64, u64),
-    /// Chunk the local id belongs to.
-    stamp: u32,
     id: u32,
 }
 
-/// A worker's scanner; its caches live across chunks.
+/// The chunk's last thread id text (zero-padded, so it tells its length
+/// too) and that thread's local index; 0 before the first.
+#[derive(Clone, Copy, Default)]
+struct TidCache {
+    text: u64,
+    local: u32,
+}
+
+/// A worker's scanner; its buffers live across chunks.
 pub(crate) struct Scanner {
-    slots: Vec<Slot>,
-    stamp: u32,
-    /// The last thread id's text (zero-padded), length and value.
-    tid_text: (u64, usize, u64),
-    /// The predicted shape of the next line.
-    shape: Shape,
+    /// A fixed-size array, so that indexing it by a hash needs no bounds check.
+    slots: Box<[Slot; SLOTS]>,
+    tid: TidCache,
+    /// The predicted shape of the next line, once a line had one.
+    shape: Option<Shape>,
     tid_index: FxHashMap<u64, u32>,
 }
 
 impl Default for Scanner {
     fn default() -> Self {
         Scanner {
-            slots: vec![Slot::default(); SLOTS],
-            stamp: 0,
-            tid_text: (0, 0, 0),
-            shape: Shape::default(),
+            slots: Box::new([Slot::default(); SLOTS]),
+            tid: TidCache::default(),
+            shape: None,
             tid_index: FxHashMap::default(),
         }
     }
 }
 
-/// Lengths of the fields of a line `[EX]0x<hex> <time> <tid>[\r]\n`.
-#[derive(Clone, Copy, Default)]
+/// Where the fields of a line `[EX]0x<hex> <time> <tid>[\r]\n` are, as
+/// offsets from its first byte, and the masks reading them takes: worked
+/// out once for a run of lines of the same shape rather than for every
+/// line. Only shapes whose line fits a window's first 64 bytes are kept
+/// (up to 15 hex digits, 16 timestamp digits, 8 thread id digits).
+#[derive(Clone, Copy)]
 struct Shape {
-    hex: usize,
-    time: usize,
-    tid: usize,
-    cr: bool,
+    /// The space after the address.
+    sp1: usize,
+    /// The space after the timestamp.
+    sp2: usize,
+    /// The two bytes ending with the line end, masked, and what they must be
+    /// (`\r\n`, or a digit and `\n`).
+    end: (usize, u16, u16),
+    /// Masks keeping the address digits of the words at 3 and 11.
+    key_mask: (u64, u64),
+    /// The timestamp's 16 bytes shift left by this to end at the top byte...
+    time_shift: u32,
+    /// ...and get these `0`s shifted in below them.
+    time_pad: u128,
+    /// The same for the thread id, in 8 bytes.
+    tid_mask: u64,
+    tid_shift: u32,
+    tid_pad: u64,
+}
+
+/// The low `n` (0 to 8) bytes of a u64 set.
+fn low_bytes(n: usize) -> u64 {
+    if n >= 8 { u64::MAX } else { (1 << (8 * n)) - 1 }
 }
 
 impl Shape {
@@ -90,72 +118,74 @@ impl Shape {
         if fields.next().is_some() || a.len() < 4 {
             return None;
         }
+        let (hex, time, tid) = (a.len() - 3, t.len(), th.len());
+        if hex > 15 || !(1..=16).contains(&time) || !(1..=8).contains(&tid) {
+            return None;
+        }
+        let sp1 = 3 + hex;
+        let sp2 = sp1 + 1 + time;
+        let nl = sp2 + 1 + tid + cr as usize;
+        let end = if cr {
+            (nl - 1, u16::MAX, u16::from_le_bytes(*b"\r\n"))
+        } else {
+            (nl - 1, 0xff00, u16::from_le_bytes([0, b'\n']))
+        };
+        let zeros = u128::from_le_bytes([b'0'; 16]);
         Some(Shape {
-            hex: a.len() - 3,
-            time: t.len(),
-            tid: th.len(),
-            cr,
+            sp1,
+            sp2,
+            end,
+            key_mask: (low_bytes(hex), low_bytes(hex.saturating_sub(8))),
+            time_shift: 8 * (16 - time) as u32,
+            time_pad: zeros & ((1u128 << (8 * (16 - time))) - 1),
+            tid_mask: low_bytes(tid),
+            tid_shift: 8 * (8 - tid) as u32,
+            tid_pad: zeros as u64 & low_bytes(8 - tid),
         })
     }
-}
-
-/// One event line's fields.
-struct Line {
-    kind: EventKind,
-    func: u32,
-    time: Option<u64>,
-    tid: Option<u64>,
 }
 
 impl Scanner {
     /// Scans a chunk, reusing `out`'s buffers; None when the chunk has a
     /// line the scanner does not take.
     pub fn scan(&mut self, b: &[u8], mut out: FastChunk) -> Option<FastChunk> {
-        self.next_stamp();
+        self.slots.fill(Slot::default());
+        self.tid = TidCache::default();
         self.tid_index.clear();
         out.local.clear();
         out.columns = None;
         let mut events = std::mem::take(&mut out.local.events);
         let mut lines = 0u64;
-        let mut last_tid = (u64::MAX, 0u32);
         let mut i = 0;
         while i < b.len() {
-            let (line, next) = match self.predicted(b, i, &mut out.local.addrs) {
-                Some(found) => found,
-                None => {
-                    let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
-                    if !matches!(b[i], b'E' | b'X') {
-                        if !skippable(&b[i..end]) {
-                            return None;
-                        }
-                        i = end + 1;
-                        lines += 1;
-                        continue;
-                    }
-                    let line = self.event_line(b, i, end, &mut out.local.addrs)?;
-                    if let Some(shape) = Shape::of(&b[i..end]) {
-                        self.shape = shape;
-                    }
-                    (line, end + 1)
+            // Runs of lines of the predicted shape, once the chunk's first
+            // event line said the trace has both columns.
+            if let (Some(sh), Some((true, true, _))) = (self.shape, out.columns) {
+                while let Some((e, next)) = self.predicted(&sh, b, i, &mut out.local) {
+                    events.push(e);
+                    lines += 1;
+                    i = next;
                 }
-            };
-            i = next;
-            let cols = (line.time.is_some(), line.tid.is_some());
-            match out.columns {
-                Some((t, th, _)) if (t, th) != cols => return None,
-                Some(_) => {}
-                None => out.columns = Some((cols.0, cols.1, lines)),
+                if i >= b.len() {
+                    break;
+                }
             }
-            let tid = line.tid.unwrap_or(0);
-            if tid != last_tid.0 {
-                last_tid = (tid, self.thread(tid, &mut out.local.tids));
+            let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
+            if !matches!(b[i], b'E' | b'X') {
+                if !skippable(&b[i..end]) {
+                    return None;
+                }
+            } else {
+                let (e, cols) = self.event_line(b, i, end, &mut out.local)?;
+                match out.columns {
+                    Some((t, th, _)) if (t, th) != cols => return None,
+                    Some(_) => {}
+                    None => out.columns = Some((cols.0, cols.1, lines)),
+                }
+                events.push(e);
+                self.shape = Shape::of(&b[i..end]).or(self.shape);
             }
-            events.push(Event {
-                time: line.time.unwrap_or(0),
-                func: line.func,
-                thread: last_tid.1,
-                kind: line.kind,
-            });
+            i = end + 1;
             lines += 1;
         }
         // The last line of a chunk may end it without a line end.
@@ -167,93 +197,87 @@ impl Scanner {
         Some(out)
     }
 
-    /// The line at `i` if it has the predicted shape: its fields and where
-    /// the next line starts. None when the prediction does not hold (or the
-    /// line is not an event), which [`Scanner::event_line`] then sorts out.
+    /// The line at `i` if it has the shape `sh`: its event and where the
+    /// next line starts. None when the prediction does not hold (or the
+    /// line is not an event, or ends within a window of the chunk's end),
+    /// which the general path then sorts out.
     #[inline(always)]
-    fn predicted(&mut self, b: &[u8], i: usize, addrs: &mut Vec<u64>) -> Option<(Line, usize)> {
-        let sh = self.shape;
-        let sp1 = i + 3 + sh.hex;
-        let sp2 = sp1 + 1 + sh.time;
-        let nl = sp2 + 1 + sh.tid + sh.cr as usize;
-        let line = b.get(i..=nl)?;
+    fn predicted(
+        &mut self,
+        sh: &Shape,
+        b: &[u8],
+        i: usize,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize)> {
+        let win = window(b, i)?;
         // One branch for all the checks (`&`, not `&&`): entries and exits
         // alternate irregularly, so a branch on the letter would mispredict.
-        let enter = line[0] == b'E';
-        let ok = (enter | (line[0] == b'X'))
-            & (line[1] == b'0')
-            & (line[2] | 0x20 == b'x')
-            & (line[sp1 - i] == b' ')
-            & (line[sp2 - i] == b' ')
-            & (line[nl - i] == b'\n')
-            & (!sh.cr | (line[nl - i - 1] == b'\r'));
+        let enter = win[0] == b'E';
+        let end = u16::from_le_bytes([win[sh.end.0 & 63], win[(sh.end.0 + 1) & 63]]);
+        let ok = (enter | (win[0] == b'X'))
+            & (u16::from_le_bytes([win[1], win[2] | 0x20]) == u16::from_le_bytes(*b"0x"))
+            & (win[sh.sp1 & 63] == b' ')
+            & (win[sh.sp2 & 63] == b' ')
+            & (end & sh.end.1 == sh.end.2);
         if !ok {
             return None;
         }
-        let kind = if enter {
-            EventKind::Enter
-        } else {
-            EventKind::Exit
-        };
-        let func = self.func_of_len(b, i + 3, sh.hex, addrs)?;
-        let time = digits_exactly(b, sp1 + 1, sh.time)?;
-        let tid = self.tid_of_len(b, sp2 + 1, sh.tid)?;
-        let line = Line {
-            kind,
-            func,
-            time: Some(time),
-            tid: Some(tid),
-        };
-        Some((line, nl + 1))
-    }
-
-    /// The thread id of `len` digits at `j`; the previous line's text is
-    /// compared before converting.
-    #[inline(always)]
-    fn tid_of_len(&mut self, b: &[u8], j: usize, len: usize) -> Option<u64> {
-        let w = word(b, j)?;
-        if (1..8).contains(&len) {
-            let text = w & ((1 << (8 * len)) - 1);
-            if (text, len) == (self.tid_text.0, self.tid_text.1) {
-                return Some(self.tid_text.2);
-            }
-            let tid = digits_exactly(b, j, len)?;
-            self.tid_text = (text, len, tid);
-            return Some(tid);
-        }
-        digits_exactly(b, j, len)
-    }
-
-    /// Like [`Scanner::func`] for a token of known length `len` at `j`.
-    #[inline(always)]
-    fn func_of_len(&mut self, b: &[u8], j: usize, len: usize, addrs: &mut Vec<u64>) -> Option<u32> {
-        if !(1..16).contains(&len) {
+        let key = (
+            word_at(win, 3) & sh.key_mask.0,
+            word_at(win, 11) & sh.key_mask.1,
+        );
+        let func = self
+            .lookup(key)
+            .or_else(|| self.miss(b, i + 3, key, &mut local.addrs))?;
+        // The timestamp, shifted to end at the top byte with `0`s below it:
+        // 16 digits whichever its length.
+        let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
+        let (high, low) = (t as u64, (t >> 64) as u64);
+        if any_non_digit(high) | any_non_digit(low) {
             return None;
         }
-        let (w0, w1) = (word(b, j)?, word(b, j + 8)?);
-        let key = if len < 8 {
-            (w0 & ((1 << (8 * len)) - 1), 0)
-        } else {
-            (w0, w1 & ((1u64 << (8 * (len - 8))) - 1))
+        let time = eight(high) * 100_000_000 + eight(low);
+        let text = word_at(win, sh.sp2 + 1) & sh.tid_mask;
+        if text != self.tid.text {
+            self.new_tid(sh, text, &mut local.tids)?;
+        }
+        let e = Event {
+            time,
+            func,
+            thread: self.tid.local,
+            kind: if enter {
+                EventKind::Enter
+            } else {
+                EventKind::Exit
+            },
         };
-        let (id, end) = self.intern(b, j, key, len, addrs)?;
-        (end == j + len).then_some(id)
+        Some((e, i + sh.end.0 + 2))
     }
 
-    fn next_stamp(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.slots.iter_mut().for_each(|s| s.stamp = 0);
-            self.stamp = 1;
+    /// Reads the thread id text `text` of a predicted line (another
+    /// thread's, the cache says) into the cache.
+    #[cold]
+    fn new_tid(&mut self, sh: &Shape, text: u64, tids: &mut Vec<u64>) -> Option<()> {
+        let digits = (text << sh.tid_shift) | sh.tid_pad;
+        if any_non_digit(digits) {
+            return None;
         }
+        let local = self.thread(eight(digits), tids);
+        self.tid = TidCache { text, local };
+        Some(())
     }
 
     /// Reads the event line `b[i..end]` (`end` is its line end):
-    /// `[EX]0x<hex>[ <dec>[ <dec>]]`, optionally followed by `\r`. Fields
-    /// are read from `b` as a whole (8 bytes at a time) and then checked to
-    /// end within the line.
-    #[inline(always)]
-    fn event_line(&mut self, b: &[u8], i: usize, end: usize, addrs: &mut Vec<u64>) -> Option<Line> {
+    /// `[EX]0x<hex>[ <dec>[ <dec>]]`, optionally followed by `\r`, and
+    /// which of the two columns it has. Fields are read from `b` as a whole
+    /// (8 bytes at a time) and then checked to end within the line.
+    fn event_line(
+        &mut self,
+        b: &[u8],
+        i: usize,
+        end: usize,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, (bool, bool))> {
         let kind = if b[i] == b'E' {
             EventKind::Enter
         } else {
@@ -262,58 +286,33 @@ impl Scanner {
         if b.get(i + 1) != Some(&b'0') || !matches!(b.get(i + 2), Some(b'x' | b'X')) {
             return None;
         }
-        let (func, mut j) = self.func(b, i + 3, addrs)?;
-        let mut line = Line {
-            kind,
-            func,
-            time: None,
-            tid: None,
-        };
+        let (func, mut j) = self.func(b, i + 3, &mut local.addrs)?;
+        let (mut time, mut tid) = (None, None);
         if b.get(j) == Some(&b' ') {
             let (t, k) = dec(b, j + 1)?;
-            line.time = Some(t);
+            time = Some(t);
             j = k;
             if b.get(j) == Some(&b' ') {
-                let (t, k) = self.tid(b, j + 1, end)?;
-                line.tid = Some(t);
+                let (t, k) = dec(b, j + 1)?;
+                tid = Some(t);
                 j = k;
             }
         }
-        match b.get(j..end)? {
-            [] | [b'\r'] => Some(line),
-            _ => None,
+        if !matches!(b.get(j..end)?, [] | [b'\r']) {
+            return None;
         }
-    }
-
-    /// The thread id at `j`, the last field of the line ending at `end`.
-    /// Consecutive lines mostly repeat it, so its text is compared with the
-    /// previous line's before converting it.
-    #[inline(always)]
-    fn tid(&mut self, b: &[u8], j: usize, end: usize) -> Option<(u64, usize)> {
-        let stop = if end > j && b[end - 1] == b'\r' {
-            end - 1
-        } else {
-            end
+        let e = Event {
+            time: time.unwrap_or(0),
+            func,
+            thread: self.thread(tid.unwrap_or(0), &mut local.tids),
+            kind,
         };
-        let len = stop.saturating_sub(j);
-        let text = match word(b, j) {
-            Some(w) if (1..8).contains(&len) => w & ((1 << (8 * len)) - 1),
-            _ => return dec(b, j),
-        };
-        if (text, len) == (self.tid_text.0, self.tid_text.1) {
-            return Some((self.tid_text.2, stop));
-        }
-        let (tid, k) = dec(b, j)?;
-        if k == stop {
-            self.tid_text = (text, len, tid);
-        }
-        Some((tid, k))
+        Some((e, (time.is_some(), tid.is_some())))
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and
     /// where they end. The digits' text is the cache key, so a known
     /// address costs two loads and a compare instead of a hex conversion.
-    #[inline(always)]
     fn func(&mut self, b: &[u8], j: usize, addrs: &mut Vec<u64>) -> Option<(u32, usize)> {
         let Some((key, len)) = hex_key(b, j) else {
             // Near the chunk end or 16 digits: no caching; a fresh local id
@@ -322,27 +321,28 @@ impl Scanner {
             addrs.push(addr);
             return Some((addrs.len() as u32 - 1, end));
         };
-        self.intern(b, j, key, len, addrs)
+        let id = self.lookup(key).or_else(|| self.miss(b, j, key, addrs))?;
+        Some((id, j + len))
     }
 
-    /// Looks the address text `key` (`len` bytes at `j`) up in the cache,
-    /// converting and checking it on a miss.
+    /// The cache slot of the address text `key`.
     #[inline(always)]
-    fn intern(
-        &mut self,
-        b: &[u8],
-        j: usize,
-        key: (u64, u64),
-        len: usize,
-        addrs: &mut Vec<u64>,
-    ) -> Option<(u32, usize)> {
-        let h = ((key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54)
-            as usize
-            % SLOTS;
-        let slot = &mut self.slots[h];
-        if slot.key == key && slot.stamp == self.stamp {
-            return Some((slot.id, j + len));
-        }
+    fn slot(key: (u64, u64)) -> usize {
+        ((key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
+    }
+
+    /// The local id of the address text `key`, if the cache has it.
+    #[inline(always)]
+    fn lookup(&self, key: (u64, u64)) -> Option<u32> {
+        let slot = &self.slots[Self::slot(key)];
+        (slot.key == key).then_some(slot.id)
+    }
+
+    /// Converts and checks the address text `key` (at `j`) that the cache
+    /// does not have, and caches it under a new local id.
+    #[cold]
+    fn miss(&mut self, b: &[u8], j: usize, key: (u64, u64), addrs: &mut Vec<u64>) -> Option<u32> {
+        let len = key_len(key);
         let (addr, end) = hex(b, j)?;
         if end != j + len {
             return None;
@@ -351,12 +351,8 @@ impl Scanner {
         // local id, which the consumer maps to the same global id.
         let id = addrs.len() as u32;
         addrs.push(addr);
-        *slot = Slot {
-            key,
-            stamp: self.stamp,
-            id,
-        };
-        Some((id, end))
+        self.slots[Self::slot(key)] = Slot { key, id };
+        Some(id)
     }
 
     /// The chunk-local index of thread `tid`.
@@ -367,6 +363,16 @@ impl Scanner {
             tids.push(tid);
         }
         i
+    }
+}
+
+/// The length of a cache key's text: its nonzero bytes.
+fn key_len(key: (u64, u64)) -> usize {
+    let bytes = |w: u64| 8 - w.leading_zeros() as usize / 8;
+    if key.1 == 0 {
+        bytes(key.0)
+    } else {
+        8 + bytes(key.1)
     }
 }
 

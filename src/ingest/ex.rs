@@ -24,6 +24,7 @@ use std::sync::Mutex;
 use super::{EventKind, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::error::Result;
 use fast::{FastChunk, Scanner};
+pub use fast::{TextScan, TextScanned};
 use seq::Seq;
 
 /// E/X trace of code addresses (`E0x401136`, optional time and thread columns).
@@ -94,12 +95,9 @@ fn parse_ex(
         chunks,
         opts,
         make_worker,
-        |(scanner, work), bytes| {
-            let mut fast = scanner.scan(bytes, take())?;
-            if let Some(w) = work {
-                fast.local.summary = w.summarise(&fast.local.events);
-            }
-            Some(fast)
+        |(scanner, work), bytes| match work {
+            Some(w) => w.scan_text(TextScan::new(scanner, bytes, take())).0,
+            None => scanner.scan(bytes, take()),
         },
         |chunk, fast| {
             let mut fast = fast;

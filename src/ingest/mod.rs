@@ -21,7 +21,7 @@ mod indented;
 mod input;
 
 pub use binary::BinaryFormat;
-pub use ex::{AddrFormat, SymbolicFormat};
+pub use ex::{AddrFormat, SymbolicFormat, TextScan, TextScanned};
 pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
@@ -76,6 +76,30 @@ pub trait ChunkWork: Send {
     /// trace order), or None when the chunk cannot be summarised without
     /// what came before it; its events are then passed to [`Sink::events`].
     fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>>;
+
+    /// Scans an E/X text chunk and summarises its events: `scan.run` with
+    /// a statically dispatched [`EventConsumer`] summarises each event as
+    /// the scanner reads it, without storing the chunk's events (one
+    /// dynamic call per chunk, none per event). The default stores the
+    /// events and calls [`ChunkWork::summarise`].
+    fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
+        scan.then_summarise(|events| self.summarise(events))
+    }
+}
+
+/// Takes a chunk's events (chunk-local ids) one by one, as they are read.
+pub trait EventConsumer {
+    /// The next event; false when the consumer gives the chunk up (the
+    /// reader then stops feeding it).
+    fn event(&mut self, e: Event) -> bool;
+}
+
+impl EventConsumer for Vec<Event> {
+    #[inline(always)]
+    fn event(&mut self, e: Event) -> bool {
+        self.push(e);
+        true
+    }
 }
 
 /// One line of an indented self/total trace.

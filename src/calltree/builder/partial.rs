@@ -6,7 +6,9 @@
 //! order, with the anchor it leaves, and later entries hang below a fresh
 //! anchor. Merging in file order then replays only those exits on the real
 //! stacks, which tells every anchor's node, and adds each summary node to
-//! the global tree once: the per-event work is all done in parallel.
+//! the global tree once: the per-event work is all done in parallel. For
+//! E/X text the summary is built as the scanner reads the events
+//! ([`ChunkWork::scan_text`]), without storing them.
 //!
 //! When the effect of an exit depends on the stack below the chunk (an
 //! exit matching no frame of the chunk while some are open: `longjmp`
@@ -18,7 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
-use crate::ingest::{ChunkWork, Event, EventKind, FuncId};
+use crate::ingest::{ChunkWork, Event, EventConsumer, EventKind, FuncId, TextScan, TextScanned};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
 const ANCHOR: u32 = 1 << 31;
@@ -72,42 +74,71 @@ struct LocalThread {
 /// A parsing thread's summariser; its lookup tables are reused across chunks.
 pub(super) struct ContextsWork {
     index: FxHashMap<u64, u32>,
-    cache: Vec<(u64, u32)>,
+    /// A fixed-size array, so that indexing it by a hash needs no bounds check.
+    cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
 }
 
 impl Default for ContextsWork {
     fn default() -> Self {
         ContextsWork {
             index: FxHashMap::default(),
-            cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
+            cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
         }
+    }
+}
+
+impl ContextsWork {
+    /// Empties the lookup tables for a new chunk.
+    fn reset(&mut self) {
+        self.index.clear();
+        self.cache.fill((NO_KEY, 0));
     }
 }
 
 impl ChunkWork for ContextsWork {
     fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
-        self.index.clear();
-        self.cache.fill((NO_KEY, 0));
+        self.reset();
         let mut s = Summary::default();
         for e in events {
             s.event(e, self)?;
         }
-        s.last_time = events.iter().map(|e| e.time).max().unwrap_or(0);
         Some(Box::new(s))
+    }
+
+    /// Builds the summary while the scanner reads the chunk: no event is
+    /// stored and read back.
+    fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
+        self.reset();
+        let mut building = Building {
+            summary: Summary::default(),
+            work: self,
+        };
+        scan.run(&mut building, |b| Box::new(std::mem::take(&mut b.summary)))
+    }
+}
+
+/// A summary being built from events as they are read.
+struct Building<'a> {
+    summary: Summary,
+    work: &'a mut ContextsWork,
+}
+
+impl EventConsumer for Building<'_> {
+    #[inline(always)]
+    fn event(&mut self, e: Event) -> bool {
+        self.summary.event(&e, self.work).is_some()
     }
 }
 
 impl Summary {
     #[inline(always)]
     fn event(&mut self, e: &Event, work: &mut ContextsWork) -> Option<()> {
+        self.last_time = self.last_time.max(e.time);
         let t = e.thread as usize;
-        if t >= self.threads.len() {
-            self.new_threads(t);
-        }
-        let th = &mut self.threads[t];
-        if th.first_time == u64::MAX {
-            th.first_time = e.time;
-        }
+        let th = match self.threads.get_mut(t) {
+            Some(th) => th,
+            None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
+        };
         match e.kind {
             EventKind::Enter => {
                 let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
@@ -126,23 +157,6 @@ impl Summary {
             EventKind::Exit => self.exit(t, e.func, e.time)?,
         }
         Some(())
-    }
-
-    #[cold]
-    fn new_threads(&mut self, t: usize) {
-        while self.threads.len() <= t {
-            let thread = self.threads.len() as u32;
-            self.anchors.push(Anchor {
-                thread,
-                child_total: 0,
-            });
-            self.threads.push(LocalThread {
-                first_time: u64::MAX,
-                anchor: self.anchors.len() as u32 - 1,
-                exits: Vec::new(),
-                stack: Vec::new(),
-            });
-        }
     }
 
     /// An exit below the top frame: pops frames of the chunk, or records an
@@ -169,6 +183,33 @@ impl Summary {
         }
         Some(())
     }
+}
+
+/// Adds local thread `t` of a summary, whose first event is at `time`.
+/// Local thread ids are given in order of first appearance, so a thread
+/// not seen yet is normally the next one; None if not (a binary block
+/// without events), and the chunk takes the sequential path.
+#[cold]
+fn new_thread<'a>(
+    threads: &'a mut Vec<LocalThread>,
+    anchors: &mut Vec<Anchor>,
+    t: usize,
+    time: u64,
+) -> Option<&'a mut LocalThread> {
+    if t != threads.len() {
+        return None;
+    }
+    anchors.push(Anchor {
+        thread: t as u32,
+        child_total: 0,
+    });
+    threads.push(LocalThread {
+        first_time: time,
+        anchor: anchors.len() as u32 - 1,
+        exits: Vec::new(),
+        stack: Vec::new(),
+    });
+    threads.last_mut()
 }
 
 /// Closes the top frame of `th` at `time`.

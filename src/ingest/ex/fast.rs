@@ -14,11 +14,18 @@
 //! so the scanner predicts the next line's field boundaries from the last
 //! line, checks the three separators and the digits where predicted, and
 //! only reads a line field by field when the prediction fails.
+//!
+//! Each event goes to an [`EventConsumer`] as soon as it is read: a `Vec`
+//! that stores the chunk's events, or, through [`TextScan`], a sink's
+//! chunk summariser, compiled into the scanning loop so that the events
+//! are never stored and read back.
+
+use std::any::Any;
 
 use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
-use super::super::{Event, EventKind};
+use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
 use super::seq::is_base_header;
 
@@ -145,16 +152,95 @@ impl Shape {
     }
 }
 
+/// Why a scan stopped before the chunk's end.
+enum Stop {
+    /// A line the scanner does not take: the chunk goes to the line parser.
+    Line,
+    /// The event consumer gave the chunk up.
+    Consumer,
+}
+
+/// A chunk of E/X text and a scanner for it, handed to a sink's
+/// [`ChunkWork::scan_text`](super::super::ChunkWork::scan_text) so that it
+/// can run the scanner with its own (statically dispatched) consumer.
+pub struct TextScan<'a> {
+    scanner: &'a mut Scanner,
+    bytes: &'a [u8],
+    out: FastChunk,
+}
+
+/// What [`TextScan`] made of a chunk (opaque outside the E/X reader).
+pub struct TextScanned(pub(crate) Option<FastChunk>);
+
+impl<'a> TextScan<'a> {
+    /// `bytes` to be scanned by `scanner` into `out`'s buffers.
+    pub(crate) fn new(scanner: &'a mut Scanner, bytes: &'a [u8], out: FastChunk) -> Self {
+        TextScan {
+            scanner,
+            bytes,
+            out,
+        }
+    }
+
+    /// Scans the chunk, feeding every event to `consumer` instead of
+    /// storing it, and attaches `finish(consumer)` as the chunk's summary.
+    /// When the consumer gives up, the chunk is scanned again with its
+    /// events stored, for the sequential path (rare: exits that depend on
+    /// the stack below the chunk).
+    pub fn run<C: EventConsumer>(
+        self,
+        consumer: &mut C,
+        finish: impl FnOnce(&mut C) -> Box<dyn Any + Send>,
+    ) -> TextScanned {
+        match self.scanner.scan_with(self.bytes, self.out, consumer) {
+            Ok(mut chunk) => {
+                chunk.local.summary = Some(finish(consumer));
+                TextScanned(Some(chunk))
+            }
+            Err(Stop::Line) => TextScanned(None),
+            Err(Stop::Consumer) => TextScanned(self.scanner.scan(self.bytes, FastChunk::default())),
+        }
+    }
+
+    /// Scans the chunk storing its events, then attaches what `summarise`
+    /// makes of them.
+    pub fn then_summarise(
+        self,
+        summarise: impl FnOnce(&[Event]) -> Option<Box<dyn Any + Send>>,
+    ) -> TextScanned {
+        let mut chunk = self.scanner.scan(self.bytes, self.out);
+        if let Some(c) = chunk.as_mut() {
+            c.local.summary = summarise(&c.local.events);
+        }
+        TextScanned(chunk)
+    }
+}
+
 impl Scanner {
     /// Scans a chunk, reusing `out`'s buffers; None when the chunk has a
     /// line the scanner does not take.
     pub fn scan(&mut self, b: &[u8], mut out: FastChunk) -> Option<FastChunk> {
+        let mut events = std::mem::take(&mut out.local.events);
+        events.clear();
+        let mut chunk = self.scan_with(b, out, &mut events).ok()?;
+        chunk.local.events = events;
+        Some(chunk)
+    }
+
+    /// Scans a chunk, reusing `out`'s buffers (but not its events), and
+    /// hands each event to `consumer`.
+    #[inline(always)]
+    fn scan_with<C: EventConsumer>(
+        &mut self,
+        b: &[u8],
+        mut out: FastChunk,
+        consumer: &mut C,
+    ) -> Result<FastChunk, Stop> {
         self.slots.fill(Slot::default());
         self.tid = TidCache::default();
         self.tid_index.clear();
         out.local.clear();
         out.columns = None;
-        let mut events = std::mem::take(&mut out.local.events);
         let mut lines = 0u64;
         let mut i = 0;
         while i < b.len() {
@@ -162,7 +248,9 @@ impl Scanner {
             // event line said the trace has both columns.
             if let (Some(sh), Some((true, true, _))) = (self.shape, out.columns) {
                 while let Some((e, next)) = self.predicted(&sh, b, i, &mut out.local) {
-                    events.push(e);
+                    if !consumer.event(e) {
+                        return Err(Stop::Consumer);
+                    }
                     lines += 1;
                     i = next;
                 }
@@ -173,16 +261,20 @@ impl Scanner {
             let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n);
             if !matches!(b[i], b'E' | b'X') {
                 if !skippable(&b[i..end]) {
-                    return None;
+                    return Err(Stop::Line);
                 }
             } else {
-                let (e, cols) = self.event_line(b, i, end, &mut out.local)?;
+                let (e, cols) = self
+                    .event_line(b, i, end, &mut out.local)
+                    .ok_or(Stop::Line)?;
                 match out.columns {
-                    Some((t, th, _)) if (t, th) != cols => return None,
+                    Some((t, th, _)) if (t, th) != cols => return Err(Stop::Line),
                     Some(_) => {}
                     None => out.columns = Some((cols.0, cols.1, lines)),
                 }
-                events.push(e);
+                if !consumer.event(e) {
+                    return Err(Stop::Consumer);
+                }
                 self.shape = Shape::of(&b[i..end]).or(self.shape);
             }
             i = end + 1;
@@ -192,9 +284,8 @@ impl Scanner {
         if b.last().is_some_and(|&c| c != b'\n') {
             lines -= 1;
         }
-        out.local.events = events;
         out.lines = lines;
-        Some(out)
+        Ok(out)
     }
 
     /// The line at `i` if it has the shape `sh`: its event and where the
@@ -226,9 +317,10 @@ impl Scanner {
             word_at(win, 3) & sh.key_mask.0,
             word_at(win, 11) & sh.key_mask.1,
         );
-        let func = self
-            .lookup(key)
-            .or_else(|| self.miss(b, i + 3, key, &mut local.addrs))?;
+        let func = match self.lookup(key) {
+            Some(id) => id,
+            None => self.miss(b, i + 3, key, &mut local.addrs)?,
+        };
         // The timestamp, shifted to end at the top byte with `0`s below it:
         // 16 digits whichever its length.
         let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
@@ -424,5 +516,46 @@ mod tests {
             assert!(scan(text).is_none(), "{text:?}");
         }
         assert!(scan("# note\n\r\nE0x10\nX0X10\r").is_some());
+    }
+
+    /// Counts the events it is fed; gives up at the `limit`-th.
+    struct Upto {
+        seen: usize,
+        limit: usize,
+    }
+
+    impl EventConsumer for Upto {
+        fn event(&mut self, _: Event) -> bool {
+            self.seen += 1;
+            self.seen < self.limit
+        }
+    }
+
+    /// What `run` gives for `text` with a consumer giving up at `limit`.
+    fn run(text: &str, limit: usize) -> (Option<FastChunk>, usize) {
+        let mut scanner = Scanner::default();
+        let scan = TextScan::new(&mut scanner, text.as_bytes(), FastChunk::default());
+        let mut consumer = Upto { seen: 0, limit };
+        let done = scan.run(&mut consumer, |c| Box::new(c.seen));
+        (done.0, consumer.seen)
+    }
+
+    #[test]
+    fn fused_scans_summarise_or_fall_back_to_stored_events() {
+        let text = "E0x10 5 7\nE0x20 6 7\nX0x20 8 7\nX0x10 9 7\n";
+        let (chunk, seen) = run(text, usize::MAX);
+        let chunk = chunk.unwrap();
+        assert_eq!(seen, 4);
+        assert!(chunk.local.events.is_empty());
+        let summary = chunk.local.summary.unwrap().downcast::<usize>().unwrap();
+        assert_eq!((*summary, chunk.lines), (4, 4));
+        // Given up: the chunk's events are stored for the sequential path.
+        let (chunk, seen) = run(text, 2);
+        let chunk = chunk.unwrap();
+        assert_eq!(seen, 2);
+        assert!(chunk.local.summary.is_none());
+        assert_eq!(chunk.local.events.len(), 4);
+        // A line the scanner does not take: the line parser reads the chunk.
+        assert!(run("E0x10 5 7\nE main 6 7\n", usize::MAX).0.is_none());
     }
 }

@@ -541,12 +541,7 @@ mod tests {
             threads,
             chunk_bytes: chunk,
         };
-        let mut funcs = FuncTable::default();
-        let mut sink = crate::ingest::testing::Collect::default();
-        match BinaryFormat.parse(&input, &opts, &mut funcs, &mut sink) {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
-            Err(e) => format!("error: {e}"),
-        }
+        crate::ingest::testing::outcome(&BinaryFormat, &input, &opts)
     }
 
     /// [`outcome`] of reading every block in order on one thread: the reference.

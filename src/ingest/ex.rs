@@ -325,12 +325,7 @@ mod tests {
             threads,
             chunk_bytes: chunk,
         };
-        let mut funcs = FuncTable::default();
-        let mut sink = crate::ingest::testing::Collect::default();
-        match AddrFormat.parse(input, &opts, &mut funcs, &mut sink) {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
-            Err(e) => format!("error: {e}"),
-        }
+        crate::ingest::testing::outcome(&AddrFormat, input, &opts)
     }
 
     /// [`outcome`] of the line-by-line parser alone, without fast scanning

@@ -249,6 +249,16 @@ pub(crate) mod testing {
         }
     }
 
+    /// Everything a parse with `opts` reports, as text: events, keys, meta or the error.
+    pub fn outcome(format: &dyn TraceFormat, input: &Input, opts: &ParseOptions) -> String {
+        let mut funcs = FuncTable::default();
+        let mut sink = Collect::default();
+        match format.parse(input, opts, &mut funcs, &mut sink) {
+            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
     /// Parses `bytes` named `name` with `format`, collecting what it reads.
     pub fn parse(
         format: &dyn TraceFormat,

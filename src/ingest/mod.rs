@@ -126,6 +126,10 @@ pub struct TraceMeta {
     pub base: Option<u64>,
     /// Executable path recorded by the runtime, if any.
     pub exe_path: Option<String>,
+    /// Executable mappings of the loaded objects (executable, shared
+    /// libraries, dlopen'ed objects) as recorded by the runtime, in trace
+    /// order; empty for traces that record none (pvtrace's format).
+    pub maps: Vec<Mapping>,
     /// True when events carry timestamps (or nodes carry self/total times).
     pub timed: bool,
     /// Decimal places of the fixed-point times (indented traces with decimals).
@@ -136,6 +140,24 @@ pub struct TraceMeta {
     pub skipped_lines: u64,
     /// First skipped line's error, to show the user what kind of lines were skipped.
     pub first_skipped: Option<String>,
+}
+
+/// One executable mapping of a loaded object, as the runtime saw it
+/// (`dl_iterate_phdr`). Text traces write it as
+/// `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last: it may hold
+/// spaces); binary traces as a map record (docs/binary-format.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mapping {
+    /// Runtime address of the first byte of the mapping.
+    pub start: u64,
+    /// Runtime address one past the last byte.
+    pub end: u64,
+    /// File offset of `start` in the object (`p_offset` of its segment).
+    pub offset: u64,
+    /// Path of the object as the dynamic loader named it.
+    pub path: String,
+    /// GNU build-id as lower-case hex, when the object has one.
+    pub build_id: Option<String>,
 }
 
 /// How to read a trace. Default is strict parsing on every core.

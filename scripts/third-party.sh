@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prints the directory of a third-party C source tree bundled in a crates.io
+# package, fetching it with cargo first (crates.io is the only network we need).
+#   scripts/third-party.sh zlib     -> .../libz-sys-*/src/zlib
+#   scripts/third-party.sh zstd     -> .../zstd-sys-*/zstd/lib
+#   scripts/third-party.sh sqlite   -> .../libsqlite3-sys-*/sqlite3   (sqlite3.c, sqlite3.h)
+#   scripts/third-party.sh lua      -> .../lua-src-*/lua-5.4.9         (lua.c and the library)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+manifest="$here/third-party/Cargo.toml"
+want="${1:?usage: third-party.sh zlib|zstd|sqlite|lua}"
+case "$want" in
+  zlib) crate=libz-sys; sub=src/zlib ;;
+  zstd) crate=zstd-sys; sub=zstd/lib ;;
+  sqlite) crate=libsqlite3-sys; sub=sqlite3 ;;
+  lua) crate=lua-src; sub=lua-5.4.9 ;;
+  *) echo "third-party.sh: unknown source '$want' (zlib, zstd, sqlite, lua)" >&2; exit 2 ;;
+esac
+cargo fetch --quiet --manifest-path "$manifest" >&2
+dir="$(cargo metadata --format-version 1 --manifest-path "$manifest" 2>/dev/null |
+  python3 -c 'import json,sys,os; m=json.load(sys.stdin); print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"]==sys.argv[1]))' "$crate")"
+[ -d "$dir/$sub" ] || { echo "third-party.sh: $dir/$sub is missing" >&2; exit 2; }
+echo "$dir/$sub"

@@ -21,6 +21,8 @@ pub struct InputOptions {
     pub format: Option<String>,
     /// Skip malformed lines instead of failing. Default is false.
     pub parse: ParseOptions,
+    /// Rules file that reads the trace as a log (`--rules`). Default is none.
+    pub rules: Option<PathBuf>,
 }
 
 impl Default for InputOptions {
@@ -30,6 +32,7 @@ impl Default for InputOptions {
             binary: None,
             format: None,
             parse: ParseOptions::default(),
+            rules: None,
         }
     }
 }
@@ -50,15 +53,24 @@ pub struct Loaded {
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let input = Input::open(&opts.trace)?;
-    let format = ingest::guess::detect(&input, opts.format.as_deref())?;
+    let rules = opts
+        .rules
+        .as_deref()
+        .map(ingest::RulesFormat::load)
+        .transpose()?;
+    let format: &dyn ingest::TraceFormat = match &rules {
+        Some(r) => r,
+        None => ingest::guess::detect(&input, opts.format.as_deref())?,
+    };
     let built = calltree::build(&input, format, &opts.parse, view)?;
-    let (names, resolve) = match &opts.binary {
+    let (mut names, resolve) = match &opts.binary {
         Some(bin) if built.funcs.has_addresses() => {
             let (names, stats) = symbols::resolve(&built.funcs, bin, built.meta.base)?;
             (names, Some(stats))
         }
         _ => (symbols::names_without_binary(&built.funcs), None),
     };
+    name_threads(&built, &mut names);
     let warnings = warnings(&built, resolve.as_ref(), opts.binary.as_deref());
     Ok(Loaded {
         built,
@@ -68,8 +80,21 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     })
 }
 
+/// Shows threads the format named (`[task 4]`) by that name.
+fn name_threads(built: &Built, names: &mut [FuncInfo]) {
+    let meta = &built.meta;
+    for (i, key) in built.funcs.keys().iter().enumerate() {
+        if let ingest::FuncKey::Thread(tid) = key
+            && let Some(ix) = meta.threads.iter().position(|t| t == tid)
+            && let Some(name) = meta.thread_names.get(ix).filter(|n| !n.is_empty())
+        {
+            names[i].name = format!("[{name}]");
+        }
+    }
+}
+
 fn warnings(built: &Built, resolve: Option<&ResolveStats>, binary: Option<&Path>) -> Vec<String> {
-    let mut w = Vec::new();
+    let mut w = built.meta.warnings.clone();
     if built.meta.skipped_lines > 0 {
         let first = built.meta.first_skipped.as_deref().unwrap_or("");
         w.push(format!(

@@ -16,4 +16,5 @@ mod it {
     mod golden;
     mod programs;
     mod roundtrip;
+    mod rules;
 }

@@ -79,6 +79,9 @@ pub struct InputArgs {
     /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+    /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
+    #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
+    pub rules: Option<PathBuf>,
 }
 
 /// `--format` values.
@@ -163,6 +166,9 @@ pub struct CompareArgs {
     /// The traced executable, for all address traces (ELF with debug info)
     #[arg(long, value_name = "BIN")]
     pub binary: Option<PathBuf>,
+    /// Read every trace as a text log through these conversion rules (see docs/rules.md)
+    #[arg(long, value_name = "FILE.json")]
+    pub rules: Option<PathBuf>,
     /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
@@ -226,6 +232,7 @@ impl InputArgs {
                 threads: self.threads,
                 ..ParseOptions::default()
             },
+            rules: self.rules,
         }
     }
 }
@@ -275,6 +282,7 @@ impl CompareArgs {
         CompareOptions {
             traces: self.traces,
             binary: self.binary,
+            rules: self.rules,
             modules: self.modules,
             threshold: self.threshold,
             sweep: self.sweep,

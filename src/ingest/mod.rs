@@ -19,12 +19,14 @@ mod funcs;
 pub mod guess;
 mod indented;
 mod input;
+pub mod rules;
 
 pub use binary::BinaryFormat;
 pub use ex::{AddrFormat, SymbolicFormat, TextScan, TextScanned};
 pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
+pub use rules::RulesFormat;
 
 use std::any::Any;
 
@@ -140,6 +142,11 @@ pub struct TraceMeta {
     pub skipped_lines: u64,
     /// First skipped line's error, to show the user what kind of lines were skipped.
     pub first_skipped: Option<String>,
+    /// Display names of the threads, by index into `threads` (`task 4`);
+    /// empty, or an empty name, means the default `thread TID`.
+    pub thread_names: Vec<String>,
+    /// Counted problems the format wants reported once (lines no rule matched).
+    pub warnings: Vec<String>,
 }
 
 /// One executable mapping of a loaded object, as the runtime saw it

@@ -28,6 +28,7 @@ pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
     let input = InputOptions {
         trace: p.path.clone(),
         binary: config.binary.clone(),
+        rules: config.rules.clone(),
         ..InputOptions::default()
     };
     let loaded = pipeline::load(&input, config.view)?;

@@ -89,6 +89,8 @@ impl Stage {
 pub struct Config {
     /// The executable that serves all address traces. Default is none.
     pub binary: Option<PathBuf>,
+    /// Rules file that reads every trace as a log. Default is none.
+    pub rules: Option<PathBuf>,
     /// Where modules come from. Default is one module for everything.
     pub modules: ModuleSource,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
@@ -103,6 +105,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             binary: None,
+            rules: None,
             modules: ModuleSource::Single,
             threshold: 0.9,
             sweep: Sweep::default(),

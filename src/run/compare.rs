@@ -27,6 +27,8 @@ pub struct CompareOptions {
     pub traces: Vec<String>,
     /// The executable that serves all address traces. Default is none.
     pub binary: Option<PathBuf>,
+    /// Rules file that reads every trace as a log (`--rules`). Default is none.
+    pub rules: Option<PathBuf>,
     /// `--modules` value: CSV path, `auto:file` or `auto:dir`. Default is one module.
     pub modules: Option<String>,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
@@ -44,6 +46,7 @@ impl Default for CompareOptions {
         CompareOptions {
             traces: Vec::new(),
             binary: None,
+            rules: None,
             modules: None,
             threshold: DEFAULT_THRESHOLD,
             sweep: Sweep::default(),
@@ -93,6 +96,7 @@ fn config(opts: &CompareOptions) -> Result<Config> {
     }
     Ok(Config {
         binary: opts.binary.clone(),
+        rules: opts.rules.clone(),
         modules: match &opts.modules {
             Some(m) => ModuleSource::from_arg(m)?,
             None => ModuleSource::Single,

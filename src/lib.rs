@@ -31,6 +31,7 @@ pub mod cli;
 pub mod emit;
 mod error;
 pub mod ingest;
+pub mod live;
 pub mod pipeline;
 pub mod report;
 pub mod run;

@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Abstract(args) => run::abstract_cmd::run(&args.into_options()),
         Command::Compare(args) => run::compare::run(&args.into_options()),
         Command::Runtime => print_runtime(),
+        Command::Live(args) => run::live::run(&args.into_options()),
     };
     match result {
         Ok(outcome) => {

@@ -14,6 +14,7 @@ mod it {
     mod compare;
     mod errors;
     mod golden;
+    mod live;
     mod programs;
     mod roundtrip;
     mod rules;

@@ -15,6 +15,7 @@ use crate::report::Sweep;
 use crate::run::abstract_cmd::AbstractOptions;
 use crate::run::compare::CompareOptions;
 use crate::run::graph::GraphOptions;
+use crate::run::live::LiveOptions;
 use crate::run::tree::TreeOptions;
 
 /// Call graphs, call trees and abstracted call trees from function-call
@@ -59,6 +60,30 @@ pub enum Command {
     Compare(CompareArgs),
     /// Print the C tracing runtime to link into your program
     Runtime,
+    /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)
+    Live(LiveArgs),
+}
+
+/// Flags of `calltrace live`.
+#[derive(Debug, Args)]
+pub struct LiveArgs {
+    /// The traced executable (ELF with debug info); without it addresses are shown in hex
+    #[arg(value_name = "BINARY")]
+    pub binary: Option<PathBuf>,
+    /// Trace file or FIFO being written (waited for if it does not exist yet)
+    #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]
+    pub trace: PathBuf,
+}
+
+impl LiveArgs {
+    /// Converts the flags into [`LiveOptions`].
+    pub fn into_options(self) -> LiveOptions {
+        LiveOptions {
+            trace: self.trace,
+            binary: self.binary,
+            ..LiveOptions::default()
+        }
+    }
 }
 
 /// Flags shared by every command that reads a trace.
@@ -324,6 +349,10 @@ mod tests {
             ..CompareOptions::default()
         };
         assert_eq!(c.into_options(), expected);
+        let Command::Live(l) = parse(&["live"]) else {
+            panic!("live")
+        };
+        assert_eq!(l.into_options(), LiveOptions::default());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 pub mod abstract_cmd;
 pub mod compare;
 pub mod graph;
+pub mod live;
 pub mod runtime;
 pub mod tree;
 

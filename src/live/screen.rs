@@ -1,0 +1,146 @@
+//! The terminal view of `calltrace live`, drawn with ratatui from a
+//! [`Snapshot`]: a status line (events per second, events, dropped), the
+//! top functions by self time over the last interval and overall side by
+//! side, and each thread's current stack.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph};
+
+use super::Snapshot;
+use crate::emit::text::duration;
+
+/// What the title bar says besides the snapshot.
+pub struct Title<'a> {
+    /// The followed trace.
+    pub trace: &'a str,
+    /// `following`, `ended`, or an error.
+    pub state: &'a str,
+    /// Length of an interval, in seconds.
+    pub interval: f64,
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, s: &Snapshot, title: &Title) {
+    let [head, tops, stacks, foot] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Percentage(55),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    frame.render_widget(Paragraph::new(status(s, title)), head);
+    let [now, all] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(tops);
+    let what = if s.timed { "self time" } else { "calls" };
+    let now_title = format!(" Top by {what}, last interval ({:.2} s) ", title.interval);
+    frame.render_widget(top_list(&s.top_interval, s.timed, &now_title), now);
+    frame.render_widget(
+        top_list(
+            &s.top_overall,
+            s.timed,
+            &format!(" Top by {what}, overall "),
+        ),
+        all,
+    );
+    frame.render_widget(stack_list(s), stacks);
+    frame.render_widget(Paragraph::new("q quits"), foot);
+}
+
+fn status(s: &Snapshot, t: &Title) -> Vec<Line<'static>> {
+    let first = format!(
+        "calltrace live: {} ({})   events/s: {:.0}   events: {}   dropped: {}   threads: {}",
+        t.trace,
+        t.state,
+        s.rate,
+        s.events,
+        s.dropped,
+        s.stacks.len()
+    );
+    let mut lines = vec![Line::styled(
+        first,
+        Style::new().add_modifier(Modifier::BOLD),
+    )];
+    if let Some(p) = &s.problem {
+        lines.push(Line::from(format!("note: {p}")));
+    } else if s.skipped > 0 {
+        lines.push(Line::from(format!(
+            "{} line(s) could not be read",
+            s.skipped
+        )));
+    }
+    lines
+}
+
+fn top_list<'a>(list: &[(String, u64, f64)], timed: bool, title: &str) -> Paragraph<'a> {
+    let lines: Vec<Line> = list
+        .iter()
+        .map(|(name, w, share)| {
+            let weight = if timed { duration(*w) } else { w.to_string() };
+            Line::from(format!("{:>6.1}% {weight:>9}  {name}", share * 100.0))
+        })
+        .collect();
+    Paragraph::new(lines).block(Block::bordered().title(title.to_string()))
+}
+
+fn stack_list<'a>(s: &Snapshot) -> Paragraph<'a> {
+    let lines: Vec<Line> = s
+        .stacks
+        .iter()
+        .map(|(tid, stack)| {
+            let frames = if stack.is_empty() {
+                "(no open call)".to_string()
+            } else {
+                stack.join(" > ")
+            };
+            Line::from(format!("thread {tid}: {frames}"))
+        })
+        .collect();
+    Paragraph::new(lines).block(Block::bordered().title(" Current stacks (outermost first) "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    #[test]
+    fn shows_every_figure() {
+        let s = Snapshot {
+            timed: true,
+            top_interval: vec![("hot".into(), 1_500_000, 0.75)],
+            top_overall: vec![("hot".into(), 3_000_000, 0.6)],
+            stacks: vec![(42, vec!["main".into(), "hot".into()])],
+            rate: 1234.0,
+            events: 99,
+            dropped: 3,
+            ..Snapshot::default()
+        };
+        let mut term = Terminal::new(TestBackend::new(100, 20)).unwrap();
+        let title = Title {
+            trace: "t.txt",
+            state: "following",
+            interval: 0.25,
+        };
+        term.draw(|f| draw(f, &s, &title)).unwrap();
+        let text: String = term
+            .backend()
+            .buffer()
+            .content()
+            .chunks(100)
+            .map(|row| row.iter().map(|c| c.symbol()).collect::<String>() + "\n")
+            .collect();
+        for want in [
+            "events/s: 1234",
+            "dropped: 3",
+            "75.0%    1.50ms  hot",
+            "thread 42: main > hot",
+            "last interval (0.25 s)",
+        ] {
+            assert!(text.contains(want), "{want} not in\n{text}");
+        }
+    }
+}

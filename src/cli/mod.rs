@@ -440,5 +440,21 @@ mod tests {
         assert_eq!(o.input.binary, Some(PathBuf::from("./app")));
         assert_eq!(o.input.format.as_deref(), Some("binary"));
         assert!(o.input.parse.lenient);
+        let Command::Graph(g) = parse(&["graph", "--rules", "r.json"]) else {
+            panic!("graph")
+        };
+        assert_eq!(g.into_options().input.rules, Some(PathBuf::from("r.json")));
+        let Command::Compare(c) = parse(&["compare", "--rules", "r.json", "a.log"]) else {
+            panic!("compare")
+        };
+        assert_eq!(c.into_options().rules, Some(PathBuf::from("r.json")));
+        let Command::Live(l) = parse(&["live", "./app", "--trace", "t.fifo"]) else {
+            panic!("live")
+        };
+        let l = l.into_options();
+        assert_eq!(
+            (l.binary, l.trace),
+            (Some(PathBuf::from("./app")), PathBuf::from("t.fifo"))
+        );
     }
 }

@@ -102,11 +102,13 @@ impl<'r> Engine<'r> {
             return i;
         }
         let i = self.threads.len() as u32;
-        let tid = match name.parse::<u64>() {
-            Ok(n) if !self.tids.contains(&n) => n,
+        let numeric = name.parse::<u64>().ok();
+        let tid = match numeric {
+            Some(n) if !self.tids.contains(&n) => n,
             _ => (1..).find(|t| !self.tids.contains(t)).expect("a free id"),
         };
-        let shown = if name.parse::<u64>().is_ok() {
+        // A number keeps the default `[thread N]` unless its id was taken.
+        let shown = if numeric == Some(tid) {
             String::new()
         } else {
             name.clone()

@@ -96,6 +96,7 @@ fn state_guards_rules_and_bad_times_name_line_and_rule() {
         {"name": "call", "regex": "^(?P<time>\\w+) (?P<f>\\w+)$", "when": ["${state.cur} == a"],
          "emit": [{"kind": "enter", "time": "${time}", "name": "${f}", "thread": "${state.cur}"}]}]}"#;
     let (events, meta) = run(rules, b"ff f\non a\nff f\n").unwrap();
+    assert_eq!(meta.threads, [1]);
     assert_eq!(events, [(255, "f".to_string(), 0, EventKind::Enter)]);
     assert_eq!(meta.thread_names, ["a"]);
     assert_eq!(meta.warnings.len(), 1, "the guarded line is unmatched");
@@ -104,4 +105,13 @@ fn state_guards_rules_and_bad_times_name_line_and_rule() {
         err,
         "log:2: rule 2 (call): field `emit[0].time`: `zz` is not a number in radix 16 (rules r.json)"
     );
+}
+
+#[test]
+fn numeric_threads_keep_their_ids_and_named_ones_get_free_ids() {
+    let rules = r#"{"rules": [{"regex": "^(?P<t>\\S+) (?P<f>\\w+)$",
+        "emit": [{"kind": "enter", "name": "${f}", "thread": "${t}"}]}]}"#;
+    let (_, meta) = run(rules, b"cpu f\n7 g\n1 h\n").unwrap();
+    assert_eq!(meta.threads, [1, 7, 2]);
+    assert_eq!(meta.thread_names, ["cpu", "", "1"]);
 }

@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame, s: &Snapshot, title: &Title) {
         ),
         all,
     );
-    frame.render_widget(stack_list(s), stacks);
+    frame.render_widget(stack_list(s, stacks.width.saturating_sub(2).into()), stacks);
     frame.render_widget(Paragraph::new("q quits"), foot);
 }
 
@@ -85,20 +85,41 @@ fn top_list<'a>(list: &[(String, u64, f64)], timed: bool, title: &str) -> Paragr
     Paragraph::new(lines).block(Block::bordered().title(title.to_string()))
 }
 
-fn stack_list<'a>(s: &Snapshot) -> Paragraph<'a> {
+fn stack_list<'a>(s: &Snapshot, width: usize) -> Paragraph<'a> {
     let lines: Vec<Line> = s
         .stacks
         .iter()
         .map(|(tid, stack)| {
-            let frames = if stack.is_empty() {
-                "(no open call)".to_string()
-            } else {
-                stack.join(" > ")
-            };
-            Line::from(format!("thread {tid}: {frames}"))
+            let label = format!("thread {tid}: ");
+            let room = width.saturating_sub(label.chars().count());
+            Line::from(label + &innermost(stack, room))
         })
         .collect();
     Paragraph::new(lines).block(Block::bordered().title(" Current stacks (outermost first) "))
+}
+
+/// The stack outermost first, dropping outer frames (shown as `...`) so
+/// that the innermost ones, the interesting end, fit in `room` characters.
+fn innermost(stack: &[String], room: usize) -> String {
+    if stack.is_empty() {
+        return "(no open call)".to_string();
+    }
+    let full = stack.join(" > ");
+    if full.chars().count() <= room {
+        return full;
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = "... ".len();
+    for frame in stack.iter().rev() {
+        let cost = frame.chars().count() + " > ".len();
+        if used + cost > room && !kept.is_empty() {
+            break;
+        }
+        used += cost;
+        kept.push(frame);
+    }
+    kept.reverse();
+    format!("... > {}", kept.join(" > "))
 }
 
 #[cfg(test)]
@@ -106,6 +127,17 @@ mod tests {
     use super::*;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+
+    #[test]
+    fn deep_stacks_keep_their_innermost_frames() {
+        let stack: Vec<String> = ["main", "parse", "expr", "term", "hot"]
+            .map(String::from)
+            .into();
+        assert_eq!(innermost(&stack, 80), "main > parse > expr > term > hot");
+        assert_eq!(innermost(&stack, 20), "... > term > hot");
+        assert_eq!(innermost(&stack, 3), "... > hot");
+        assert_eq!(innermost(&[], 10), "(no open call)");
+    }
 
     #[test]
     fn shows_every_figure() {

@@ -57,26 +57,34 @@
  *
  *     # calltrace 1 text
  *     # base 0x55d4c3a2b000 /abs/path/to/exe
+ *     # map 0x55d4c3a2c000 0x55d4c3a2f785 0x1000 40ed27dc...fdba /abs/path/to/exe
  *     E0x55d4c3a2c1c9 1234 4242
  *     X0x55d4c3a2c1c9 1890 4242
  *
  *   "E" (entry) or "X" (exit), the function address as 0x + lowercase hex
  *   without leading zeros, the timestamp in ns, the tid.  Lines of different
  *   threads come in interleaved runs; a line is never split.
+ *   "# map START END OFFSET BUILD_ID PATH" describes one executable mapping
+ *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
+ *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
+ *   line).  All objects are written at start; objects loaded later (dlopen)
+ *   when one of their functions is first entered, before its events.
  *
  * BINARY format (all integers little-endian; see docs/binary-format.md):
  *
- *   header: "CALLTRC\0" (8 bytes), u16 version = 1, u16 flags (bit 0 = events
+ *   header: "CALLTRC\0" (8 bytes), u16 version = 2, u16 flags (bit 0 = events
  *           carry timestamps; always set), u32 reserved = 0, u64 base,
  *           u32 path_len, path (path_len bytes, UTF-8, no NUL)
- *   blocks: u8 'B' (0x42), u64 tid, u32 nevents, u32 nbytes, then nbytes of
- *           payload with nevents events.  prev_addr = prev_time = 0 at the
- *           start of each block; per event:
+ *   records: "CTR\x1a", u32 checksum of the rest of the record, u8 tag,
+ *           3 bytes 0, u64 tid, u32 nevents, u32 nbytes, then nbytes of
+ *           payload.  Tag 'B': nevents events of thread tid.  prev_addr =
+ *           prev_time = 0 at the start of each block; per event:
  *             varint v = (zigzag(addr - prev_addr) << 1) | kind   (0 = entry,
  *                        1 = exit; zigzag(d) = (d << 1) ^ (d >> 63) on int64)
  *             varint time - prev_time
  *           varint = unsigned LEB128.  Every block decodes on its own; the
- *           blocks of one thread are in order.
+ *           blocks of one thread are in order.  Tag 'M': a mapping, payload
+ *           u64 start, u64 end, u64 offset, u8 id_len, build-id, path.
  *
  * Behaviour and limitations:
  *   - Each thread buffers 32768 events (about 800 KiB of memory per thread,
@@ -103,8 +111,8 @@
  *     counted on stderr at exit.  A handler that siglongjmp()s out while it
  *     interrupted the tracer stops the tracing of that thread.
  *   - Functions in shared libraries (also dlopen'ed ones) built with
- *     -finstrument-functions are recorded with their absolute addresses, but
- *     the trace only describes the executable, so they cannot be named.
+ *     -finstrument-functions are recorded with their absolute addresses; the
+ *     map records say which object (and build-id) holds them.
  *   - The descriptor is moved to >= 1000; if the program closes it anyway
  *     (daemons closing all descriptors), tracing stops with a message rather
  *     than write into a file the program opened later.
@@ -152,7 +160,10 @@ extern "C" {
 #define CT_SIDE 1024u                 /* events of signal handlers, see ct_record_nested */
 #define CT_TEXT_MAX 80u               /* longest text line (62), + store slack */
 #define CT_BIN_EVENT_MAX 20u          /* two 10-byte varints */
-#define CT_BIN_BLOCK_HDR 17u          /* 'B', tid, nevents, nbytes */
+#define CT_REC_HDR 28u                /* sync, checksum, tag, tid, nevents, nbytes */
+#define CT_TAG_BLOCK 0x42u            /* 'B': events of one thread */
+#define CT_TAG_MAP 0x4du              /* 'M': an executable mapping */
+#define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
 #define CT_PATH_MAX 4096
 
@@ -194,6 +205,8 @@ struct ct_tls {
     uint64_t last; /* last timestamp written, once the buffer is gone */
     int busy;      /* inside the runtime: events go to the side buffer */
     int dead;      /* thread-exit destructor ran: write events through */
+    uint64_t lo;   /* last known code range [lo, lo + span) an entry hit */
+    uint64_t span;
 };
 
 static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec")));
@@ -219,6 +232,15 @@ static pthread_key_t ct_key;
 static struct ct_thread *ct_threads; /* live threads, under ct_lock */
 static struct ct_thread *ct_free;    /* reusable states, under ct_lock */
 static char ct_exe[CT_PATH_MAX];
+
+/* Executable mappings already written to the trace: append-only, entries
+ * are filled before ct_nmaps publishes them (so lookups need no lock). */
+#define CT_MAPS_MAX 1024u
+struct ct_map {
+    uint64_t start, end;
+};
+static struct ct_map ct_maps[CT_MAPS_MAX];
+static uint32_t ct_nmaps;
 static char ct_path_tmpl[CT_PATH_MAX];
 static unsigned char ct_gout[CT_GOUT_BYTES];
 
@@ -473,6 +495,50 @@ static CT_NOINST void ct_write_all(const unsigned char *buf, size_t n)
 /* ------------------------------------------------------------------ */
 /* Encoding                                                             */
 
+/* Checksum of a record (docs/binary-format.md): a multiply-xor hash over
+ * little-endian 8-byte words, the last one zero-padded. */
+static CT_NOINST uint32_t ct_checksum(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8); /* x86-64 and the other little-endian targets */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    if (n) {
+        uint64_t w = 0;
+        size_t i;
+        for (i = 0; i < n; i++)
+            w |= (uint64_t)p[i] << (8 * i);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+/* Fill in the header of the binary record at rec whose payload (nbytes,
+ * at rec + CT_REC_HDR) is already there. */
+static CT_NOINST void ct_record_header(unsigned char *rec, unsigned tag, uint64_t tid,
+                                       uint32_t nevents, uint32_t nbytes)
+{
+    rec[0] = 'C';
+    rec[1] = 'T';
+    rec[2] = 'R';
+    rec[3] = 0x1a;
+    rec[8] = (unsigned char)tag;
+    rec[9] = rec[10] = rec[11] = 0;
+    ct_le(rec + 12, tid, 8);
+    ct_le(rec + 20, nevents, 4);
+    ct_le(rec + 24, nbytes, 4);
+    ct_le(rec + 4, ct_checksum(rec + 8, (size_t)CT_REC_HDR - 8 + nbytes), 4);
+}
+
 /* Encode events ev[0..n) into out (capacity cap), as many as fit.  Returns
  * the number of bytes produced and stores the number of events consumed in
  * *used.  Binary: one complete block.  Text: complete lines.  *last is the
@@ -489,7 +555,7 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
     if (ct_binary) {
         const unsigned char *lim = out + cap - CT_BIN_EVENT_MAX;
         uint64_t prev_addr = 0, block_time = 0;
-        p += CT_BIN_BLOCK_HDR;
+        p += CT_REC_HDR;
         for (; i < n && p <= lim; i++) {
             uint64_t tk = ev[i].tk, addr = ev[i].addr;
             uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult);
@@ -506,10 +572,7 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
             *used = 0;
             return 0;
         }
-        out[0] = 0x42;
-        ct_le(out + 1, tid, 8);
-        ct_le(out + 9, i, 4);
-        ct_le(out + 13, (uint64_t)(p - out - CT_BIN_BLOCK_HDR), 4);
+        ct_record_header(out, CT_TAG_BLOCK, tid, i, (uint32_t)(p - out - CT_REC_HDR));
     } else {
         const unsigned char *lim = out + cap - CT_TEXT_MAX;
         for (; i < n && p <= lim; i++) {
@@ -634,6 +697,172 @@ static CT_NOINST int ct_phdr_cb(struct dl_phdr_info *info, size_t size, void *da
     return 1; /* the first object is the main program: stop */
 }
 
+/* The GNU build-id of a loaded object (from its PT_NOTE segments), or 0. */
+static CT_NOINST uint32_t ct_build_id(const struct dl_phdr_info *info, const unsigned char **id)
+{
+    int i;
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        const unsigned char *p, *end;
+        if (ph->p_type != PT_NOTE)
+            continue;
+        p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+            size_t name = (nh->n_namesz + 3u) & ~3u, desc = (nh->n_descsz + 3u) & ~3u;
+            const unsigned char *d = p + sizeof(ElfW(Nhdr)) + name;
+            if (d + nh->n_descsz > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(p + sizeof(ElfW(Nhdr)), "GNU", 4) == 0 && nh->n_descsz <= 255) {
+                *id = d;
+                return nh->n_descsz;
+            }
+            p = d + desc;
+        }
+    }
+    return 0;
+}
+
+/* One mapping as a trace record in ct_gout at p; returns the new end.
+ * Text: `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH`.  Binary: record 'M'
+ * (docs/binary-format.md). */
+static CT_NOINST unsigned char *ct_map_record(unsigned char *p, uint64_t start, uint64_t end,
+                                              uint64_t off, const unsigned char *id,
+                                              uint32_t idlen, const char *path, size_t plen)
+{
+    size_t i;
+    if (ct_binary) {
+        unsigned char *rec = p;
+        p += CT_REC_HDR;
+        ct_le(p, start, 8);
+        ct_le(p + 8, end, 8);
+        ct_le(p + 16, off, 8);
+        p[24] = (unsigned char)idlen;
+        p += 25;
+        for (i = 0; i < idlen; i++)
+            *p++ = id[i];
+        for (i = 0; i < plen; i++)
+            *p++ = (unsigned char)path[i];
+        ct_record_header(rec, CT_TAG_MAP, 0, 0, (uint32_t)(p - rec - CT_REC_HDR));
+    } else {
+        static const char l1[] = "# map 0x";
+        for (i = 0; l1[i]; i++)
+            *p++ = (unsigned char)l1[i];
+        p = ct_hex(p, start);
+        *p++ = ' ';
+        *p++ = '0';
+        *p++ = 'x';
+        p = ct_hex(p, end);
+        *p++ = ' ';
+        *p++ = '0';
+        *p++ = 'x';
+        p = ct_hex(p, off);
+        *p++ = ' ';
+        if (idlen == 0)
+            *p++ = '-';
+        for (i = 0; i < idlen; i++) {
+            *p++ = (unsigned char)ct_hexdig[id[i] >> 4];
+            *p++ = (unsigned char)ct_hexdig[id[i] & 15];
+        }
+        *p++ = ' ';
+        for (i = 0; i < plen; i++)
+            *p++ = path[i] == '\n' ? '?' : (unsigned char)path[i];
+        *p++ = '\n';
+    }
+    return p;
+}
+
+/* dl_iterate_phdr callback: write the executable mappings not yet known.
+ * The first object is the main program (its empty name becomes the
+ * /proc/self/exe target); other nameless objects are skipped. */
+static CT_NOINST int ct_maps_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    int *first = (int *)data;
+    const char *path = info->dlpi_name;
+    static char real[CT_PATH_MAX]; /* ct_lock held */
+    const unsigned char *id = NULL;
+    uint32_t idlen = 0;
+    int i, have_id = 0;
+    (void)size;
+    if (*first) {
+        *first = 0;
+        if (!path || !path[0])
+            path = ct_exe;
+    }
+    if (!path || !path[0])
+        return 0;
+    if (path[0] != '/' && strchr(path, '/') && realpath(path, real))
+        path = real; /* dlopen("./lib.so"): make it absolute */
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uint64_t start, end;
+        uint32_t k, n = ct_nmaps;
+        size_t plen = strlen(path);
+        unsigned char *p;
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        start = (uint64_t)info->dlpi_addr + ph->p_vaddr;
+        end = start + ph->p_memsz;
+        for (k = 0; k < n && (ct_maps[k].start != start || ct_maps[k].end != end); k++)
+            ;
+        if (k < n || n >= CT_MAPS_MAX)
+            continue;
+        if (!have_id) {
+            idlen = ct_build_id(info, &id);
+            have_id = 1;
+        }
+        if (plen > CT_GOUT_BYTES - 600)
+            plen = CT_GOUT_BYTES - 600;
+        p = ct_map_record(ct_gout, start, end, ph->p_offset, id, idlen, path, plen);
+        ct_write_all(ct_gout, (size_t)(p - ct_gout));
+        ct_maps[n].start = start;
+        ct_maps[n].end = end;
+        __atomic_store_n(&ct_nmaps, n + 1, __ATOMIC_RELEASE);
+    }
+    return 0;
+}
+
+/* Write the mappings of objects loaded since the last scan.  ct_lock held. */
+static CT_NOINST void ct_scan_maps(void)
+{
+    int first = 1;
+    dl_iterate_phdr(ct_maps_cb, &first);
+}
+
+/* The known mapping holding addr, as [*lo, *lo + *span); 0 if none. */
+static CT_NOINST int ct_map_find(uint64_t addr, uint64_t *lo, uint64_t *span)
+{
+    uint32_t n = __atomic_load_n(&ct_nmaps, __ATOMIC_ACQUIRE), k;
+    for (k = 0; k < n; k++) {
+        if (addr - ct_maps[k].start < ct_maps[k].end - ct_maps[k].start) {
+            *lo = ct_maps[k].start;
+            *span = ct_maps[k].end - ct_maps[k].start;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* An entry outside the thread's last code range (ct_t.busy set): find its
+ * mapping; if none is known, an object was loaded since the last scan
+ * (dlopen): scan again, which writes the new mappings.  An address that no
+ * object holds (generated code) becomes its own one-byte range, so that it
+ * costs one scan only while it keeps being called. */
+static CT_NOINST __attribute__((noinline)) void ct_map_miss(uint64_t addr)
+{
+    if (ct_map_find(addr, &ct_t.lo, &ct_t.span))
+        return;
+    pthread_mutex_lock(&ct_lock);
+    ct_scan_maps();
+    pthread_mutex_unlock(&ct_lock);
+    if (!ct_map_find(addr, &ct_t.lo, &ct_t.span)) {
+        ct_t.lo = addr;
+        ct_t.span = 1;
+    }
+}
+
 /* Build the output file name from the template, expanding %p and %%. */
 static CT_NOINST void ct_out_name(char *dst, size_t cap)
 {
@@ -695,7 +924,7 @@ static CT_NOINST int ct_open_output(void)
         static const unsigned char magic[8] = {'C', 'A', 'L', 'L', 'T', 'R', 'C', 0};
         for (i = 0; i < 8; i++)
             *p++ = magic[i];
-        ct_le(p, 1, 2); /* version */
+        ct_le(p, CT_VERSION, 2);
         ct_le(p + 2, 1, 2); /* flags: events carry timestamps */
         ct_le(p + 4, 0, 4); /* reserved */
         ct_le(p + 8, ct_base, 8);
@@ -777,6 +1006,7 @@ static CT_NOINST int ct_init(void)
                 ct_exe[i] = '?';
 
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {
+            ct_scan_maps();
             did_init = 1;
             __atomic_store_n(&ct_state, 1, __ATOMIC_RELEASE);
         } else {
@@ -942,6 +1172,8 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
             if (!t)
                 ct_t.dead = 1;
         }
+        if (kind == 0 && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
+            ct_map_miss((uint64_t)(uintptr_t)fn);
         if (t) {
             if (t->side_len)
                 ct_drain_side(t);
@@ -980,6 +1212,8 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     }
     ct_t.busy = 1;
     CT_BARRIER();
+    if (kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
+        ct_map_miss((uint64_t)(uintptr_t)fn);
     i = t->len;
     e = CT_EVP(t) + i;
     e->addr = (uint64_t)(uintptr_t)fn;
@@ -1127,8 +1361,11 @@ static CT_NOINST void ct_atfork_child(void)
     }
     if (ct_path_has_pid) {
         int old = ct_fd;
-        if (ct_open_output() == 0)
+        if (ct_open_output() == 0) {
             close(old);
+            __atomic_store_n(&ct_nmaps, 0, __ATOMIC_RELEASE);
+            ct_scan_maps();
+        }
         ct_write_error = 0;
     }
     CT_BARRIER();

@@ -18,4 +18,5 @@ mod it {
     mod programs;
     mod roundtrip;
     mod rules;
+    mod runtime;
 }

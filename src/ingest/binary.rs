@@ -1,8 +1,11 @@
 //! The compact binary trace written by the runtime with
 //! `CALLTRACE_FORMAT=binary` (specified in docs/binary-format.md): a header
 //! with magic `CALLTRC\0`, version, flags, load base and executable path,
-//! then blocks of delta-encoded LEB128 events, one thread per block. Blocks
-//! decode independently, which is what lets big traces be read in parallel.
+//! then records: blocks of delta-encoded LEB128 events (one thread per
+//! block) and the loaded objects' executable mappings. Blocks decode
+//! independently, which is what lets big traces be read in parallel; from
+//! version 2 on every record starts with a marker and a checksum, so a
+//! lenient read skips a damaged block and picks up at the next intact one.
 
 use std::sync::Mutex;
 
@@ -10,19 +13,126 @@ use rustc_hash::FxHashMap;
 
 use super::chunked::{self, LocalEvents};
 use super::{
-    BATCH, Event, EventKind, FuncTable, Input, ParseOptions, Sink, ThreadIds, TraceFormat,
+    BATCH, Event, EventKind, FuncTable, Input, Mapping, ParseOptions, Sink, ThreadIds, TraceFormat,
     TraceMeta,
 };
 use crate::error::{Error, Result};
 
 /// The first eight bytes of every binary trace.
 pub const MAGIC: &[u8; 8] = b"CALLTRC\0";
-/// The only version this reader knows.
-pub const VERSION: u16 = 1;
+/// The version the runtime writes; every version from 1 up to it is read.
+pub const VERSION: u16 = 2;
 const FLAG_TIMED: u16 = 1;
-const BLOCK_TAG: u8 = b'B';
-/// Tag, thread id, event count and payload length.
-const BLOCK_HEADER: usize = 17;
+const TAG_BLOCK: u8 = b'B';
+const TAG_MAP: u8 = b'M';
+/// The marker that starts every record from version 2 on.
+pub const SYNC: &[u8; 4] = b"CTR\x1a";
+
+/// How records are framed in a file of a given version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    version: u16,
+    timed: bool,
+}
+
+impl Layout {
+    /// Length of a record header: tag, thread, event count and payload
+    /// length (version 1); marker and checksum in front (version 2).
+    fn header_len(self) -> usize {
+        if self.version == 1 { 17 } else { 28 }
+    }
+
+    /// Whether records carry a marker and a checksum to resynchronise on.
+    fn checked(self) -> bool {
+        self.version >= 2
+    }
+
+    /// The record header at `pos`, if the bytes for it are there (and,
+    /// from version 2 on, it starts with the marker).
+    fn head(self, data: &[u8], pos: usize) -> Option<Head> {
+        let h = data.get(pos..pos.checked_add(self.header_len())?)?;
+        let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+        if self.checked() {
+            if &h[..4] != SYNC {
+                return None;
+            }
+            Some(Head {
+                tag: h[8],
+                tid: u64_at(12),
+                nevents: u32_at(20),
+                nbytes: u32_at(24) as usize,
+                checksum: Some(u32_at(4)),
+            })
+        } else {
+            Some(Head {
+                tag: h[0],
+                tid: u64_at(1),
+                nevents: u32_at(9),
+                nbytes: u32_at(13) as usize,
+                checksum: None,
+            })
+        }
+    }
+
+    /// Where the record at `pos` ends, if it is complete (and, from
+    /// version 2 on, its checksum matches).
+    fn intact(self, data: &[u8], pos: usize) -> Option<usize> {
+        let head = self.head(data, pos)?;
+        let end = (pos + self.header_len()).checked_add(head.nbytes)?;
+        let record = data.get(pos..end)?;
+        match head.checksum {
+            Some(sum) if checksum(&record[8..]) != sum => None,
+            _ => Some(end),
+        }
+    }
+
+    /// The start of the first intact record after a damaged one at `pos`,
+    /// or the end of the data.
+    fn resync(self, data: &[u8], pos: usize) -> usize {
+        let mut from = pos + 1;
+        while let Some(off) = memchr::memmem::find(data.get(from..).unwrap_or(&[]), SYNC) {
+            let at = from + off;
+            if self.intact(data, at).is_some() {
+                return at;
+            }
+            from = at + 1;
+        }
+        data.len()
+    }
+}
+
+/// A record header as read.
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    tag: u8,
+    tid: u64,
+    nevents: u32,
+    nbytes: usize,
+    checksum: Option<u32>,
+}
+
+/// The checksum of a version-2 record (everything after the checksum
+/// field): a multiply-xor hash over little-endian 8-byte words, the last
+/// one zero-padded. It is what the runtime computes; docs/binary-format.md
+/// gives it in Python.
+pub fn checksum(bytes: &[u8]) -> u32 {
+    const K: u64 = 0xff51_afd7_ed55_8ccd;
+    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))).wrapping_mul(K);
+        h ^= h >> 32;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        let mut w = [0u8; 8];
+        w[..tail.len()].copy_from_slice(tail);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h ^= h >> 32;
+    }
+    (h ^ (h >> 29)) as u32
+}
 
 /// Binary calltrace trace (`CALLTRACE_FORMAT=binary`).
 pub struct BinaryFormat;
@@ -49,18 +159,8 @@ impl TraceFormat for BinaryFormat {
             pos: 0,
             name: input.name(),
         };
-        let (meta, timed) = r.header()?;
-        let mut seq = InOrder {
-            data,
-            name: input.name(),
-            opts,
-            funcs,
-            threads: ThreadIds::default(),
-            maps: (Vec::new(), Vec::new()),
-            meta,
-            timed,
-            stopped: false,
-        };
+        let (meta, layout) = r.header()?;
+        let mut seq = InOrder::new(data, input.name(), opts, funcs, meta, layout);
         // Buffers go back and forth between workers and the consumer.
         let pool: Mutex<Vec<LocalEvents>> = Mutex::new(Vec::new());
         let take = || pool.lock().expect("pool lock").pop().unwrap_or_default();
@@ -76,14 +176,18 @@ impl TraceFormat for BinaryFormat {
             0 => chunked::DEFAULT_CHUNK / 8,
             n => n,
         };
-        let chunks = input.chunks_cut_by(r.pos, size, cut_blocks);
+        let cut = match layout.version {
+            1 => cut_records_v1 as super::input::Cut,
+            _ => cut_records_v2 as super::input::Cut,
+        };
+        let chunks = input.chunks_cut_by(r.pos, size, cut);
         chunked::run(
             input,
             chunks,
             opts,
             make_worker,
             |(decoder, work), bytes| {
-                let mut local = decoder.decode(bytes, timed, take())?;
+                let mut local = decoder.decode(bytes, layout, take())?;
                 if let Some(w) = work {
                     local.summary = w.summarise(&local.events);
                 }
@@ -95,19 +199,38 @@ impl TraceFormat for BinaryFormat {
     }
 }
 
-/// The end of the chunk of whole blocks starting at `start`: the first
-/// block boundary at least `size` bytes on, or the end of the data when a
-/// block header is torn or wrong (that chunk then fails to decode on the
-/// worker and is read block by block, which reports the problem).
-fn cut_blocks(data: &[u8], start: usize, size: usize) -> usize {
+/// [`cut_records`] for version-1 files.
+fn cut_records_v1(data: &[u8], start: usize, size: usize) -> usize {
+    let layout = Layout {
+        version: 1,
+        timed: true,
+    };
+    cut_records(layout, data, start, size)
+}
+
+/// [`cut_records`] for version-2 files.
+fn cut_records_v2(data: &[u8], start: usize, size: usize) -> usize {
+    let layout = Layout {
+        version: 2,
+        timed: true,
+    };
+    cut_records(layout, data, start, size)
+}
+
+/// The end of the chunk of whole records starting at `start`: the first
+/// record boundary at least `size` bytes on, or the end of the data when a
+/// record header is torn or wrong (that chunk then fails to decode on the
+/// worker and is read record by record, which reports the problem).
+fn cut_records(layout: Layout, data: &[u8], start: usize, size: usize) -> usize {
     let mut pos = start;
     while pos - start < size && pos < data.len() {
-        let Some(header) = data.get(pos..pos + BLOCK_HEADER) else {
+        let Some(head) = layout.head(data, pos) else {
             return data.len();
         };
-        let nbytes = u32::from_le_bytes(header[13..17].try_into().expect("4 bytes")) as usize;
-        match pos.checked_add(BLOCK_HEADER + nbytes) {
-            Some(next) if header[0] == BLOCK_TAG && next <= data.len() => pos = next,
+        match (pos + layout.header_len()).checked_add(head.nbytes) {
+            Some(next) if matches!(head.tag, TAG_BLOCK | TAG_MAP) && next <= data.len() => {
+                pos = next
+            }
             _ => return data.len(),
         }
     }
@@ -115,7 +238,7 @@ fn cut_blocks(data: &[u8], start: usize, size: usize) -> usize {
 }
 
 /// The in-order side of a binary parse: global ids, lenient counting, and
-/// block-by-block reading of chunks the workers could not decode.
+/// record-by-record reading of chunks the workers could not decode.
 struct InOrder<'a> {
     data: &'a [u8],
     name: &'a str,
@@ -124,12 +247,37 @@ struct InOrder<'a> {
     threads: ThreadIds,
     maps: (Vec<u32>, Vec<u32>),
     meta: TraceMeta,
-    timed: bool,
-    /// Set when `--lenient` gave up on a bad block: the rest is ignored.
+    layout: Layout,
+    /// Where the next record starts: past a chunk's start after a lenient
+    /// read resynchronised beyond it.
+    resume: usize,
+    /// Set when `--lenient` gave up on a bad version-1 block: the rest is ignored.
     stopped: bool,
 }
 
-impl InOrder<'_> {
+impl<'a> InOrder<'a> {
+    fn new(
+        data: &'a [u8],
+        name: &'a str,
+        opts: &'a ParseOptions,
+        funcs: &'a mut FuncTable,
+        meta: TraceMeta,
+        layout: Layout,
+    ) -> Self {
+        InOrder {
+            data,
+            name,
+            opts,
+            funcs,
+            threads: ThreadIds::default(),
+            maps: (Vec::new(), Vec::new()),
+            meta,
+            layout,
+            resume: 0,
+            stopped: false,
+        }
+    }
+
     /// Takes the chunk of `len` bytes at `start`, decoded or not.
     fn chunk(
         &mut self,
@@ -139,21 +287,31 @@ impl InOrder<'_> {
         sink: &mut dyn Sink,
         pool: &Mutex<Vec<LocalEvents>>,
     ) -> Result<()> {
-        if self.stopped {
+        let end = start + len;
+        let local = match local {
+            Some(local) if self.resume > start || self.stopped => {
+                pool.lock().expect("pool lock").push(local);
+                None
+            }
+            other => other,
+        };
+        if self.stopped || self.resume >= end {
             return Ok(());
         }
         match local {
             Some(mut local) => {
                 local.merge(self.funcs, &mut self.threads, &mut self.maps, sink);
                 pool.lock().expect("pool lock").push(local);
+                self.resume = end;
                 Ok(())
             }
-            None => self.blocks(start, start + len, sink),
+            None => self.records(start.max(self.resume), end, sink),
         }
     }
 
-    /// Reads the blocks in `start..end` one by one.
-    fn blocks(&mut self, start: usize, end: usize, sink: &mut dyn Sink) -> Result<()> {
+    /// Reads the records in `start..end` one by one (the last one may end
+    /// beyond `end` after a resynchronisation).
+    fn records(&mut self, start: usize, end: usize, sink: &mut dyn Sink) -> Result<()> {
         let mut r = Reader {
             data: self.data,
             pos: start,
@@ -161,16 +319,35 @@ impl InOrder<'_> {
         };
         let mut batch = Vec::with_capacity(BATCH);
         while r.pos < end {
-            match r.block(self.timed, self.funcs, &mut self.threads, &mut batch) {
+            let at = r.pos;
+            let read = r.record(
+                self.layout,
+                self.funcs,
+                &mut self.threads,
+                &mut batch,
+                &mut self.meta.maps,
+            );
+            match read {
                 Ok(()) => {}
-                Err(e) if self.opts.lenient => {
-                    // A torn final block (a crash mid-write) is the usual cause: keep what decoded.
+                Err(bad) if self.opts.lenient && !bad.fatal => {
                     self.meta.skipped_lines += 1;
-                    self.meta.first_skipped.get_or_insert(e.to_string());
-                    self.stopped = true;
-                    break;
+                    if !self.layout.checked() {
+                        // A torn final block (a crash mid-write) is the usual cause: keep what decoded.
+                        self.meta.first_skipped.get_or_insert(bad.err.to_string());
+                        self.stopped = true;
+                        break;
+                    }
+                    let next = self.layout.resync(self.data, at);
+                    self.meta.first_skipped.get_or_insert_with(|| {
+                        format!(
+                            "{} (skipped the {} bytes up to the next intact block)",
+                            bad.err,
+                            next - at
+                        )
+                    });
+                    r.pos = next;
                 }
-                Err(e) => return Err(e),
+                Err(bad) => return Err(bad.err),
             }
             if batch.len() >= BATCH {
                 sink.events(&batch);
@@ -178,12 +355,13 @@ impl InOrder<'_> {
             }
         }
         sink.events(&batch);
+        self.resume = r.pos;
         Ok(())
     }
 
     fn finish(self) -> TraceMeta {
         let mut meta = self.meta;
-        meta.timed = self.timed;
+        meta.timed = self.layout.timed;
         meta.threads = self.threads.into_ids();
         if meta.threads.is_empty() {
             meta.threads.push(0);
@@ -211,8 +389,9 @@ impl Default for Decoder {
 }
 
 impl Decoder {
-    /// Decodes a chunk of whole blocks; None if any block is malformed.
-    fn decode(&mut self, b: &[u8], timed: bool, mut out: LocalEvents) -> Option<LocalEvents> {
+    /// Decodes a chunk of whole event blocks; None if any record is
+    /// malformed or not a block (those are read in order).
+    fn decode(&mut self, b: &[u8], layout: Layout, mut out: LocalEvents) -> Option<LocalEvents> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.slots.fill((0, 0, 0));
@@ -222,20 +401,22 @@ impl Decoder {
         out.clear();
         let mut pos = 0;
         while pos < b.len() {
-            let header = b.get(pos..pos + BLOCK_HEADER)?;
-            let tid = u64::from_le_bytes(header[1..9].try_into().expect("8 bytes"));
-            let nevents = u32::from_le_bytes(header[9..13].try_into().expect("4 bytes"));
-            let nbytes = u32::from_le_bytes(header[13..17].try_into().expect("4 bytes")) as usize;
-            let payload = b.get(pos + BLOCK_HEADER..pos + BLOCK_HEADER + nbytes)?;
+            let head = layout.head(b, pos)?;
+            let end = layout.intact(b, pos)?;
+            if head.tag != TAG_BLOCK {
+                return None;
+            }
+            let payload = &b[pos + layout.header_len()..end];
             let next = out.tids.len() as u32;
-            let thread = *self.tids.entry(tid).or_insert(next);
+            let thread = *self.tids.entry(head.tid).or_insert(next);
             if thread == next {
-                out.tids.push(tid);
+                out.tids.push(head.tid);
             }
             let (slots, stamp, addrs) = (&mut self.slots, self.stamp, &mut out.addrs);
             let intern = |addr: u64| local_id(slots, stamp, addrs, addr);
-            decode_block(payload, nevents, timed, thread, intern, &mut out.events).ok()?;
-            pos += BLOCK_HEADER + nbytes;
+            let events = &mut out.events;
+            decode_block(payload, head.nevents, layout.timed, thread, intern, events).ok()?;
+            pos = end;
         }
         Some(out)
     }
@@ -254,6 +435,19 @@ fn local_id(slots: &mut [(u64, u32, u32)], stamp: u32, addrs: &mut Vec<u64>, add
     addrs.push(addr);
     *slot = (addr, stamp, id);
     id
+}
+
+/// A record that could not be read: `fatal` when skipping it would risk
+/// misreading the file (an intact record of an unknown kind).
+struct Bad {
+    err: Error,
+    fatal: bool,
+}
+
+impl From<Error> for Bad {
+    fn from(err: Error) -> Self {
+        Bad { err, fatal: false }
+    }
 }
 
 struct Reader<'a> {
@@ -296,15 +490,15 @@ impl Reader<'_> {
         ))
     }
 
-    fn header(&mut self) -> Result<(TraceMeta, bool)> {
+    fn header(&mut self) -> Result<(TraceMeta, Layout)> {
         if self.bytes(8, "the magic `CALLTRC\\0`")? != MAGIC {
             self.pos = 0;
             return Err(self.err("the magic `CALLTRC\\0` of a binary calltrace trace"));
         }
         let version = self.u16("the format version")?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             self.pos -= 2;
-            return Err(self.err(&format!("format version {VERSION}, found {version}")));
+            return Err(self.err(&format!("format version 1 to {VERSION}, found {version}")));
         }
         let flags = self.u16("the header flags")?;
         if flags & !FLAG_TIMED != 0 {
@@ -323,37 +517,118 @@ impl Reader<'_> {
             exe_path: (!path.is_empty()).then_some(path),
             ..TraceMeta::default()
         };
-        Ok((meta, flags & FLAG_TIMED != 0))
+        let layout = Layout {
+            version,
+            timed: flags & FLAG_TIMED != 0,
+        };
+        Ok((meta, layout))
     }
 
-    fn block(
+    /// Reads the record at the current position: a block's events go to
+    /// `out`, a mapping to `maps`.
+    fn record(
         &mut self,
-        timed: bool,
+        layout: Layout,
         funcs: &mut FuncTable,
         threads: &mut ThreadIds,
         out: &mut Vec<Event>,
-    ) -> Result<()> {
-        if self.bytes(1, "a block tag")?[0] != BLOCK_TAG {
-            self.pos -= 1;
-            return Err(self.err("a block tag `B`"));
+        maps: &mut Vec<Mapping>,
+    ) -> std::result::Result<(), Bad> {
+        let start = self.pos;
+        let Some(head) = layout.head(self.data, start) else {
+            return Err(self.torn_or_unmarked(layout).into());
+        };
+        let payload_start = start + layout.header_len();
+        let complete = payload_start
+            .checked_add(head.nbytes)
+            .is_some_and(|e| e <= self.data.len());
+        if layout.checked() {
+            // A torn final block (a crash or a full disk mid-write) cannot be
+            // checked: its complete events are kept, as in version 1. A record
+            // that only seems to run past the end (a damaged length) has
+            // intact records after it.
+            let keep_torn = !complete
+                && head.tag == TAG_BLOCK
+                && layout.resync(self.data, start) == self.data.len();
+            if !complete && !keep_torn {
+                return Err(self
+                    .err("a complete record (the trace may be truncated)")
+                    .into());
+            }
+            if complete && layout.intact(self.data, start).is_none() {
+                return Err(self
+                    .err("a record whose checksum matches (a damaged block)")
+                    .into());
+            }
         }
-        let thread = threads.index(self.u64("a thread id")?);
-        let nevents = self.u32("an event count")?;
-        let nbytes = self.u32("a payload length")? as usize;
-        let payload_start = self.pos;
-        // A torn final block (crash mid-write): decode what is there, then report it.
-        let avail = nbytes.min(self.data.len() - self.pos);
-        let payload = &self.data[self.pos..self.pos + avail];
+        if head.tag != TAG_BLOCK && (head.tag != TAG_MAP || !layout.checked()) {
+            let err = self.err(&format!(
+                "a record tag `B` or `M`, found {:#04x} (a newer format?)",
+                head.tag
+            ));
+            return Err(Bad {
+                err,
+                fatal: layout.checked(),
+            });
+        }
+        self.pos = payload_start;
+        if head.tag == TAG_MAP {
+            let payload = &self.data[payload_start..payload_start + head.nbytes];
+            maps.push(mapping(payload).ok_or_else(|| self.err("a mapping record"))?);
+            self.pos += head.nbytes;
+            return Ok(());
+        }
+        let thread = threads.index(head.tid);
+        // A torn final block (crash mid-write, version 1): decode what is there, then report it.
+        let avail = head.nbytes.min(self.data.len() - payload_start);
+        let payload = &self.data[payload_start..payload_start + avail];
         self.pos += avail;
-        let decoded = decode_block(payload, nevents, timed, thread, |a| funcs.addr(a), out);
-        if avail < nbytes {
-            return Err(self.err("a complete block payload (the trace may be truncated)"));
+        let decoded = decode_block(
+            payload,
+            head.nevents,
+            layout.timed,
+            thread,
+            |a| funcs.addr(a),
+            out,
+        );
+        if avail < head.nbytes {
+            return Err(self
+                .err("a complete block payload (the trace may be truncated)")
+                .into());
         }
         decoded.map_err(|off| {
             self.pos = payload_start + off;
-            self.err(&format!("{nevents} well-formed events in the block"))
+            self.err(&format!("{} well-formed events in the block", head.nevents))
+                .into()
         })
     }
+
+    /// The error for a record header that is not there.
+    fn torn_or_unmarked(&self, layout: Layout) -> Error {
+        if self.data.len() - self.pos < layout.header_len() {
+            self.err("a record header (the trace may be truncated)")
+        } else if layout.checked() {
+            self.err("the record marker `CTR\\x1a`")
+        } else {
+            self.err("a block tag `B`")
+        }
+    }
+}
+
+/// A mapping record's payload: start, end and offset (u64 each), the
+/// build-id's length (u8) and bytes, then the path.
+fn mapping(p: &[u8]) -> Option<Mapping> {
+    let u64_at = |o: usize| Some(u64::from_le_bytes(p.get(o..o + 8)?.try_into().ok()?));
+    let id_len = *p.get(24)? as usize;
+    let id = p.get(25..25 + id_len)?;
+    let path = p.get(25 + id_len..)?;
+    Some(Mapping {
+        start: u64_at(0)?,
+        end: u64_at(8)?,
+        offset: u64_at(16)?,
+        path: String::from_utf8_lossy(path).into_owned(),
+        build_id: (!id.is_empty()).then(|| id.iter().map(|b| format!("{b:02x}")).collect()),
+    })
 }
 
 /// Decodes one block's payload, interning addresses with `intern`; on
@@ -414,16 +689,39 @@ fn varint(data: &[u8], pos: &mut usize) -> Option<u64> {
 /// One thread's block for [`encode`]: thread id and (kind, address, time) events.
 pub type Block = (u64, Vec<(EventKind, u64, u64)>);
 
-/// Encodes events the way the runtime does; used by tests and benchmarks.
+/// Encodes events the way the runtime does (the newest version, timed,
+/// no mappings); used by tests and benchmarks.
 pub fn encode(base: u64, path: &str, blocks: &[Block]) -> Vec<u8> {
+    encode_version(VERSION, base, path, &[], blocks)
+}
+
+/// Encodes a trace of format `version` (1 or 2) with mapping records (version 2 only).
+pub fn encode_version(
+    version: u16,
+    base: u64,
+    path: &str,
+    maps: &[Mapping],
+    blocks: &[Block],
+) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&FLAG_TIMED.to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&base.to_le_bytes());
     out.extend_from_slice(&(path.len() as u32).to_le_bytes());
     out.extend_from_slice(path.as_bytes());
+    for m in maps {
+        let mut payload = Vec::new();
+        for v in [m.start, m.end, m.offset] {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+        let id = m.build_id.as_deref().map(hex_bytes).unwrap_or_default();
+        payload.push(id.len() as u8);
+        payload.extend_from_slice(&id);
+        payload.extend_from_slice(m.path.as_bytes());
+        put_record(&mut out, version, TAG_MAP, 0, 0, &payload);
+    }
     for (tid, events) in blocks {
         let mut payload = Vec::new();
         let (mut pa, mut pt) = (0u64, 0u64);
@@ -434,13 +732,43 @@ pub fn encode(base: u64, path: &str, blocks: &[Block]) -> Vec<u8> {
             put_varint(&mut payload, time - pt);
             (pa, pt) = (addr, time);
         }
-        out.push(BLOCK_TAG);
-        out.extend_from_slice(&tid.to_le_bytes());
-        out.extend_from_slice(&(events.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-        out.extend_from_slice(&payload);
+        put_record(
+            &mut out,
+            version,
+            TAG_BLOCK,
+            *tid,
+            events.len() as u32,
+            &payload,
+        );
     }
     out
+}
+
+/// Appends one record in the framing of `version`.
+fn put_record(out: &mut Vec<u8>, version: u16, tag: u8, tid: u64, n: u32, payload: &[u8]) {
+    if version == 1 {
+        out.push(tag);
+    } else {
+        out.extend_from_slice(SYNC);
+        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&[tag, 0, 0, 0]);
+    }
+    let sum_from = out.len() - 4;
+    out.extend_from_slice(&tid.to_le_bytes());
+    out.extend_from_slice(&n.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(payload);
+    if version != 1 {
+        let sum = checksum(&out[sum_from..]);
+        out[sum_from - 4..sum_from].copy_from_slice(&sum.to_le_bytes());
+    }
+}
+
+/// `"0a1b"` -> `[0x0a, 0x1b]` (test helper input; invalid digits read as 0).
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
+        .collect()
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -530,7 +858,119 @@ mod tests {
         let mut bytes = sample();
         bytes[8] = 9;
         let err = parse(bytes, false).unwrap_err().to_string();
-        assert_eq!(err, "t.bin: byte 8: expected format version 1, found 9");
+        assert_eq!(
+            err,
+            "t.bin: byte 8: expected format version 1 to 2, found 9"
+        );
+    }
+
+    fn maps() -> Vec<Mapping> {
+        vec![
+            Mapping {
+                start: 0x5555_0000_1000,
+                end: 0x5555_0000_2000,
+                offset: 0x1000,
+                path: "/tmp/app".into(),
+                build_id: Some("0a1bff".into()),
+            },
+            Mapping {
+                start: 0x7f00_0000_0000,
+                end: 0x7f00_0000_0800,
+                offset: 0,
+                path: "/tmp/lib with space.so".into(),
+                build_id: None,
+            },
+        ]
+    }
+
+    /// Blocks of `n` entry/exit pairs each, on threads 42 and 43 in turn.
+    fn blocks(count: u64, n: u64) -> Vec<Block> {
+        (0..count)
+            .map(|b| {
+                let events = (0..n)
+                    .flat_map(|i| {
+                        let addr = 0x5555_0000_1000 + (i % 5) * 0x40;
+                        let t = b * 1000 + i * 10;
+                        [(EventKind::Enter, addr, t), (EventKind::Exit, addr, t + 5)]
+                    })
+                    .collect();
+                (42 + b % 2, events)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mapping_records_fill_the_meta_maps_in_order() {
+        let bytes = encode_version(2, 0x5555_0000_0000, "/tmp/app", &maps(), &blocks(3, 4));
+        let (ev, meta, _) = parse(bytes, false).unwrap();
+        assert_eq!(meta.maps, maps());
+        assert_eq!(ev.len(), 24);
+    }
+
+    #[test]
+    fn version_1_traces_still_read() {
+        let v1 = encode_version(1, 0x5555_0000_0000, "/tmp/app", &[], &blocks(3, 4));
+        let v2 = encode_version(2, 0x5555_0000_0000, "/tmp/app", &[], &blocks(3, 4));
+        assert_eq!(u16::from_le_bytes([v1[8], v1[9]]), 1);
+        assert!(
+            v1.len() < v2.len(),
+            "version 1 blocks have no marker or checksum"
+        );
+        let (ev1, meta1, _) = parse(v1, false).unwrap();
+        let (ev2, meta2, _) = parse(v2, false).unwrap();
+        assert_eq!(ev1, ev2);
+        assert_eq!(meta1, meta2);
+        assert_eq!(ev1.len(), 24);
+    }
+
+    /// Offsets of the records (after the header) of a version-2 trace.
+    fn record_starts(bytes: &[u8]) -> Vec<usize> {
+        memchr::memmem::find_iter(bytes, SYNC).collect()
+    }
+
+    #[test]
+    fn a_damaged_block_is_skipped_and_the_reader_resynchronises() {
+        let good = encode(0x5555_0000_0000, "/tmp/app", &blocks(9, 50));
+        let starts = record_starts(&good);
+        assert_eq!(starts.len(), 9);
+        for damage in [starts[3] + 40, starts[3] + 1, starts[3] + 25] {
+            // In the payload, in the marker, in the payload length.
+            let mut bad = good.clone();
+            bad[damage] ^= 0x5a;
+            let err = parse(bad.clone(), false).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("t.bin: byte {}: expected ", starts[3])),
+                "{err}"
+            );
+            let (ev, meta, _) = parse(bad, true).unwrap();
+            assert_eq!(
+                ev.len(),
+                8 * 100,
+                "damage at {damage}: only block 3 is lost"
+            );
+            assert_eq!(meta.skipped_lines, 1);
+            assert!(meta.first_skipped.unwrap().contains("skipped the"));
+            assert_eq!(meta.threads, vec![42, 43]);
+        }
+    }
+
+    #[test]
+    fn an_intact_record_of_an_unknown_kind_is_rejected_even_when_lenient() {
+        let mut bytes = encode(0x5555_0000_0000, "/tmp/app", &blocks(2, 3));
+        let at = record_starts(&bytes)[1];
+        bytes[at + 8] = b'Z';
+        let end = bytes.len();
+        let sum = checksum(&bytes[at + 8..end]);
+        bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
+        for lenient in [false, true] {
+            let err = parse(bytes.clone(), lenient).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!(
+                    "t.bin: byte {at}: expected a record tag `B` or `M`, found 0x5a (a newer format?)"
+                )
+            );
+        }
     }
 
     /// Events, keys and meta (or the error) of a parse, as text.
@@ -557,19 +997,9 @@ mod tests {
             pos: 0,
             name: "t.bin",
         };
-        let result = r.header().and_then(|(meta, timed)| {
-            let mut seq = InOrder {
-                data: bytes,
-                name: "t.bin",
-                opts: &opts,
-                funcs: &mut funcs,
-                threads: ThreadIds::default(),
-                maps: (Vec::new(), Vec::new()),
-                meta,
-                timed,
-                stopped: false,
-            };
-            seq.blocks(r.pos, bytes.len(), &mut sink)?;
+        let result = r.header().and_then(|(meta, layout)| {
+            let mut seq = InOrder::new(bytes, "t.bin", &opts, &mut funcs, meta, layout);
+            seq.records(r.pos, bytes.len(), &mut sink)?;
             Ok(seq.finish())
         });
         match result {
@@ -595,7 +1025,7 @@ mod tests {
                 (40 + b % 3, events)
             })
             .collect();
-        let good = encode(0x5555_0000_0000, "/tmp/app", &blocks);
+        let good = encode_version(2, 0x5555_0000_0000, "/tmp/app", &maps(), &blocks);
         let mut torn = good.clone();
         torn.truncate(good.len() - 7);
         let mut bad = good.clone();

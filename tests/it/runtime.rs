@@ -1,0 +1,227 @@
+//! The tracing runtime itself, on small real programs compiled here: the
+//! loaded objects it records (`# map` lines and binary map records), and
+//! what survives damage in a binary trace.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use calltrace::ingest::{
+    BinaryFormat, Event, FuncKey, FuncTable, Input, Mapping, NodeRecord, ParseOptions, Sink,
+    TraceFormat, TraceMeta,
+};
+use object::Object;
+
+use super::util::root;
+
+/// A fresh directory for one test's programs and traces.
+fn work(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("runtime")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create work dir");
+    dir
+}
+
+/// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc arguments.
+fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).expect("write source");
+    let exe = dir.join(name);
+    let out = Command::new("gcc")
+        .args(["-g", "-O1", "-finstrument-functions"])
+        .arg(&src)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-o")
+        .arg(&exe)
+        .args(extra)
+        .output()
+        .expect("run gcc (these tests need gcc)");
+    assert!(
+        out.status.success(),
+        "gcc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// Every event and the meta of a binary trace, read with the library.
+struct Read {
+    events: Vec<Event>,
+    meta: TraceMeta,
+    funcs: FuncTable,
+}
+
+#[derive(Default)]
+struct Collect(Vec<Event>);
+
+impl Sink for Collect {
+    fn events(&mut self, e: &[Event]) {
+        self.0.extend_from_slice(e);
+    }
+    fn node(&mut self, _: NodeRecord) {}
+}
+
+fn read_binary(bytes: Vec<u8>, lenient: bool) -> calltrace::Result<Read> {
+    let input = Input::from_bytes("trace.bin", bytes);
+    let opts = ParseOptions {
+        lenient,
+        ..Default::default()
+    };
+    let mut funcs = FuncTable::default();
+    let mut sink = Collect::default();
+    let meta = BinaryFormat.parse(&input, &opts, &mut funcs, &mut sink)?;
+    Ok(Read {
+        events: sink.0,
+        meta,
+        funcs,
+    })
+}
+
+/// The `# map` lines of a text trace.
+fn text_maps(trace: &str) -> Vec<Mapping> {
+    trace
+        .lines()
+        .filter_map(|l| l.strip_prefix("# map "))
+        .map(|l| {
+            let mut f = l.splitn(5, ' ');
+            let mut hex = || u64::from_str_radix(&f.next().unwrap()[2..], 16).unwrap();
+            let (start, end, offset) = (hex(), hex(), hex());
+            let id = f.next().unwrap();
+            Mapping {
+                start,
+                end,
+                offset,
+                build_id: (id != "-").then(|| id.to_string()),
+                path: f.next().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The GNU build-id of an ELF file, as lower-case hex.
+fn build_id(path: &Path) -> Option<String> {
+    let data = std::fs::read(path).expect("read ELF");
+    let file = object::File::parse(&*data).expect("parse ELF");
+    let id = file.build_id().expect("read notes")?;
+    Some(id.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+const DLOPEN_LIB: &str = "int lib_square(int x) { return x * x; }\n";
+const DLOPEN_APP: &str = r#"
+#include <dlfcn.h>
+#include <stdio.h>
+static int before(int x) { return x + 1; }
+int main(int argc, char **argv) {
+    int r = before(argc);
+    void *h = dlopen(argv[1], RTLD_NOW);
+    int (*sq)(int) = h ? (int (*)(int))dlsym(h, "lib_square") : 0;
+    printf("%d\n", r + (sq ? sq(3) : -100));
+    return 0;
+}
+"#;
+
+#[test]
+fn the_executable_and_dlopened_libraries_are_recorded_with_build_ids() {
+    let dir = work("maps");
+    let lib = dir.join("lib sq.so"); // a space: the path is the rest of the line
+    std::fs::write(dir.join("lib.c"), DLOPEN_LIB).unwrap();
+    let out = Command::new("gcc")
+        .args([
+            "-g",
+            "-shared",
+            "-fPIC",
+            "-finstrument-functions",
+            "-Wl,--build-id",
+        ])
+        .arg(dir.join("lib.c"))
+        .arg("-o")
+        .arg(&lib)
+        .output()
+        .expect("gcc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = build(&dir, "app", DLOPEN_APP, &["-Wl,--build-id", "-ldl"]);
+    let mut cmd_env = vec![("CALLTRACE_OUT", "trace.txt")];
+    let arg = "./lib sq.so";
+    let run_with = |env: &[(&str, &str)]| {
+        let out = Command::new(&exe)
+            .arg(arg)
+            .current_dir(&dir)
+            .env_remove("CALLTRACE_CLOCK")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "12\n");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    };
+    run_with(&cmd_env);
+    let text = std::fs::read_to_string(dir.join("trace.txt")).unwrap();
+    assert!(text.starts_with("# calltrace 1 text\n# base 0x"), "{text}");
+    let maps = text_maps(&text);
+    let exe_path = std::fs::canonicalize(&exe).unwrap();
+    let lib_path = std::fs::canonicalize(&lib).unwrap();
+    let find = |maps: &[Mapping], p: &Path| -> Mapping {
+        let p = p.to_str().unwrap();
+        let found: Vec<_> = maps.iter().filter(|m| m.path == p).cloned().collect();
+        assert_eq!(found.len(), 1, "one executable mapping of {p} in {maps:?}");
+        found[0].clone()
+    };
+    let m_exe = find(&maps, &exe_path);
+    let m_lib = find(&maps, &lib_path);
+    assert_eq!(m_exe.build_id, build_id(&exe_path));
+    assert_eq!(m_lib.build_id, build_id(&lib_path));
+    assert!(m_exe.build_id.is_some() && m_lib.build_id.is_some());
+    assert!(maps.iter().any(|m| m.path.contains("libc.so")), "{maps:?}");
+    // The lib's map comes before the events inside it; every entry falls
+    // in a mapping.
+    let lines: Vec<&str> = text.lines().collect();
+    let lib_line = lines
+        .iter()
+        .position(|l| l.ends_with("/lib sq.so"))
+        .unwrap();
+    let mut in_lib = 0;
+    for (i, l) in lines.iter().enumerate() {
+        let Some(rest) = l.strip_prefix("E0x") else {
+            continue;
+        };
+        let addr = u64::from_str_radix(rest.split(' ').next().unwrap(), 16).unwrap();
+        let holder = maps.iter().find(|m| m.start <= addr && addr < m.end);
+        assert!(holder.is_some(), "entry {l} outside every mapping");
+        if holder.unwrap().path == m_lib.path {
+            assert!(i > lib_line, "the lib's map precedes its events");
+            in_lib += 1;
+        }
+    }
+    assert_eq!(in_lib, 1, "lib_square entered once");
+
+    cmd_env = vec![
+        ("CALLTRACE_OUT", "trace.bin"),
+        ("CALLTRACE_FORMAT", "binary"),
+    ];
+    run_with(&cmd_env);
+    let read = read_binary(std::fs::read(dir.join("trace.bin")).unwrap(), false).unwrap();
+    let bmaps = &read.meta.maps;
+    assert_eq!(find(bmaps, &exe_path).build_id, m_exe.build_id);
+    assert_eq!(find(bmaps, &lib_path).build_id, m_lib.build_id);
+    assert_eq!(
+        bmaps.iter().map(|m| &m.path).collect::<Vec<_>>(),
+        maps.iter().map(|m| &m.path).collect::<Vec<_>>(),
+        "text and binary record the same objects in the same order"
+    );
+    let lib_entries = read
+        .events
+        .iter()
+        .filter(|e| match read.funcs.key(e.func) {
+            FuncKey::Addr(a) => {
+                let m = find(bmaps, &lib_path);
+                m.start <= *a && *a < m.end
+            }
+            _ => false,
+        })
+        .count();
+    assert_eq!(lib_entries, 2, "lib_square's entry and exit");
+}

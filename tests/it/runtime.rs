@@ -225,3 +225,109 @@ fn the_executable_and_dlopened_libraries_are_recorded_with_build_ids() {
         .count();
     assert_eq!(lib_entries, 2, "lib_square's entry and exit");
 }
+
+/// Many short calls: several 32768-event blocks per trace.
+const MANY_CALLS: &str = r#"
+#include <stdio.h>
+static volatile unsigned sink;
+static void leaf(unsigned i) { sink += i; }
+static void mid(unsigned i) { leaf(i); leaf(i + 1); }
+int main(void) {
+    for (unsigned i = 0; i < 60000; i++)
+        mid(i);
+    printf("%u\n", sink);
+    return 0;
+}
+"#;
+
+/// (offset, nevents) of every record of a version-2 trace, by following
+/// the record lengths from the header.
+fn records(bytes: &[u8]) -> Vec<(usize, u32, u8)> {
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let mut pos = 28 + u32_at(24) as usize;
+    let mut out = Vec::new();
+    while pos < bytes.len() {
+        assert_eq!(&bytes[pos..pos + 4], b"CTR\x1a", "record marker at {pos}");
+        out.push((pos, u32_at(pos + 20), bytes[pos + 8]));
+        pos += 28 + u32_at(pos + 24) as usize;
+    }
+    assert_eq!(pos, bytes.len());
+    out
+}
+
+#[test]
+fn a_damaged_block_of_a_real_trace_loses_only_its_own_events() {
+    let dir = work("damaged");
+    let exe = build(&dir, "many", MANY_CALLS, &[]);
+    let out = Command::new(&exe)
+        .current_dir(&dir)
+        .env("CALLTRACE_OUT", "trace.bin")
+        .env("CALLTRACE_FORMAT", "binary")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let good = std::fs::read(dir.join("trace.bin")).unwrap();
+    let blocks: Vec<_> = records(&good).into_iter().filter(|r| r.2 == b'B').collect();
+    assert!(blocks.len() >= 6, "{} blocks", blocks.len());
+    let all = read_binary(good.clone(), false).unwrap();
+    assert_eq!(
+        all.events.len(),
+        60000 * 6 + 2,
+        "main, 60000 x (mid, 2 leaf)"
+    );
+    assert_eq!(
+        all.events.len() as u64,
+        blocks.iter().map(|b| b.1 as u64).sum::<u64>()
+    );
+
+    // Damage one block a third of the way in, in its payload.
+    let (at, lost, _) = blocks[blocks.len() / 3];
+    let mut bad = good.clone();
+    bad[at + 28 + 1000] ^= 0xff;
+    let err = read_binary(bad.clone(), false)
+        .err()
+        .expect("strict read fails");
+    assert!(
+        err.to_string().starts_with(&format!(
+            "trace.bin: byte {at}: expected a record whose checksum"
+        )),
+        "{err}"
+    );
+    let read = read_binary(bad, true).unwrap();
+    assert_eq!(read.events.len(), all.events.len() - lost as usize);
+    assert_eq!(read.meta.skipped_lines, 1);
+    assert_eq!(read.meta.maps, all.meta.maps);
+    // Every event after the damaged block survives, in order.
+    let key = |r: &Read, e: &Event| (format!("{:?}", r.funcs.key(e.func)), e.kind, e.time);
+    let after: Vec<_> = read.events[read.events.len() - 1000..]
+        .iter()
+        .map(|e| key(&read, e))
+        .collect();
+    let expect: Vec<_> = all.events[all.events.len() - 1000..]
+        .iter()
+        .map(|e| key(&all, e))
+        .collect();
+    assert_eq!(after, expect);
+}
+
+#[test]
+fn dev_zero_read_as_a_binary_trace_fails_at_once() {
+    let start = std::time::Instant::now();
+    let out = super::util::calltrace([
+        "tree",
+        "--format",
+        "binary",
+        "--trace",
+        "/dev/zero",
+        "-o",
+        "-",
+    ])
+    .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("/dev/zero: byte 0: expected the magic"),
+        "{}",
+        out.stderr
+    );
+    assert!(start.elapsed().as_secs() < 10);
+}

@@ -30,9 +30,12 @@
  *
  *   CALLTRACE_OUT     output file, default "trace.txt" in the current
  *                     directory; created or truncated.  "%p" is replaced by
- *                     the process id (use it when the program forks or runs
- *                     other traced programs: each process then writes its own
- *                     file); "%%" is a "%".
+ *                     the process id; "%%" is a "%".  The processes of one
+ *                     run never share a file: without "%p", a forked child,
+ *                     and a traced program started by a traced process that
+ *                     would open the same file, write NAME.<pid>.EXT instead
+ *                     (trace.1234.txt).  For this the runtime sets
+ *                     CALLTRACE_OUT_TAKEN to the absolute path of its file.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_CLOCK   "auto" (default) or "monotonic" (always call
@@ -100,8 +103,7 @@
  *     need them.
  *   - fork(): the child traces on with its own tid; it starts inside the
  *     functions that called fork(), so its events begin with exits that have
- *     no entry.  Without "%p" in CALLTRACE_OUT both processes write to the same
- *     file (whole blocks and lines, never mixed).
+ *     no entry.  It writes its own file (see CALLTRACE_OUT).
  *   - longjmp() skips the exits of the frames it abandons (C++ exceptions are
  *     fine: exits are recorded during unwinding).
  *   - Instrumented signal handlers are traced.  Their events are kept in order
@@ -217,6 +219,7 @@ static int ct_final;            /* final flush done: write events through */
 static int ct_fd = -1;
 static int ct_binary;
 static int ct_path_has_pid;
+static int ct_own_name;         /* another process of this run has the file: add .<pid> */
 static int ct_write_error;
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
 static ino_t ct_fd_ino;         /* if the program closed and reused ct_fd */
@@ -884,6 +887,35 @@ static CT_NOINST void ct_out_name(char *dst, size_t cap)
         }
     }
     dst[n] = 0;
+    if (ct_own_name && !ct_path_has_pid && n + 24 < cap) {
+        /* NAME.EXT -> NAME.<pid>.EXT (NAME -> NAME.<pid>) */
+        unsigned char num[24];
+        unsigned char *e = ct_dec(num + 1, (uint64_t)getpid());
+        size_t len = (size_t)(e - num), dot = n, i;
+        num[0] = '.';
+        for (i = n; i > 0 && dst[i - 1] != '/'; i--)
+            if (dst[i - 1] == '.' && dot == n)
+                dot = i - 1;
+        if (dot == i) /* a leading dot (".trace") is not an extension */
+            dot = n;
+        memmove(dst + dot + len, dst + dot, n - dot + 1);
+        memcpy(dst + dot, num, len);
+    }
+}
+
+/* The absolute form of the output name, for CALLTRACE_OUT_TAKEN. */
+static CT_NOINST void ct_abs_name(char *dst, size_t cap)
+{
+    char name[CT_PATH_MAX];
+    size_t n = 0, i;
+    ct_out_name(name, sizeof name);
+    if (name[0] != '/' && getcwd(dst, cap - 2)) {
+        n = strlen(dst);
+        dst[n++] = '/';
+    }
+    for (i = 0; name[i] && n + 1 < cap; i++)
+        dst[n++] = name[i];
+    dst[n] = 0;
 }
 
 /* Open the output file and write the header.  ct_lock held (or the only
@@ -982,6 +1014,15 @@ static CT_NOINST int ct_init(void)
                 ct_path_has_pid = 1;
         }
         ct_path_tmpl[i] = 0;
+        if (!ct_path_has_pid) {
+            /* A program run by a traced process of the same run (which set
+             * CALLTRACE_OUT_TAKEN) must not truncate that process's trace. */
+            const char *taken = getenv("CALLTRACE_OUT_TAKEN");
+            char abs[CT_PATH_MAX];
+            ct_abs_name(abs, sizeof abs);
+            if (taken && strcmp(taken, abs) == 0)
+                ct_own_name = 1;
+        }
 
 #if CT_HAVE_TSC
         if (clk && clk[0] && strcmp(clk, "auto") != 0 && strcmp(clk, "monotonic") != 0)
@@ -1006,6 +1047,11 @@ static CT_NOINST int ct_init(void)
                 ct_exe[i] = '?';
 
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {
+            if (!ct_path_has_pid && !ct_own_name) {
+                char abs[CT_PATH_MAX];
+                ct_abs_name(abs, sizeof abs);
+                setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+            }
             ct_scan_maps();
             did_init = 1;
             __atomic_store_n(&ct_state, 1, __ATOMIC_RELEASE);
@@ -1359,7 +1405,8 @@ static CT_NOINST void ct_atfork_child(void)
         self->next = self->prev = NULL;
         ct_threads = self;
     }
-    if (ct_path_has_pid) {
+    ct_own_name = 1; /* never share the parent's file */
+    {
         int old = ct_fd;
         if (ct_open_output() == 0) {
             close(old);

@@ -331,3 +331,92 @@ fn dev_zero_read_as_a_binary_trace_fails_at_once() {
     );
     assert!(start.elapsed().as_secs() < 10);
 }
+
+/// Forks a child that calls `child_work`, then forks one that execs this
+/// program again (which calls `leaf` once).
+const FORKS: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int leaf(int x) { return x * 2; }
+static int child_work(void) { return leaf(1) + leaf(2); }
+static int spawn(char *self) {
+    pid_t p = fork();
+    if (p == 0) {
+        if (self) { execl(self, self, "again", (char *)0); _exit(9); }
+        exit(child_work() == 6 ? 0 : 1);
+    }
+    int st;
+    waitpid(p, &st, 0);
+    return WEXITSTATUS(st);
+}
+int main(int argc, char **argv) {
+    if (argc > 1)
+        return leaf(3) == 6 ? 0 : 1;
+    int r = spawn(0) + spawn(argv[0]);
+    printf("%d %d\n", r, leaf(5));
+    return 0;
+}
+"#;
+
+#[test]
+fn forked_and_started_processes_write_their_own_trace_files() {
+    let dir = work("forks");
+    let exe = build(&dir, "forks", FORKS, &[]);
+    for (format, ext) in [("text", "txt"), ("binary", "bin")] {
+        let out = Command::new(&exe)
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", format!("trace.{ext}"))
+            .env("CALLTRACE_FORMAT", format)
+            .env_remove("CALLTRACE_OUT_TAKEN")
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "0 10\n");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("trace.") && n.ends_with(ext))
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 3, "{files:?}");
+        assert_eq!(files[2], format!("trace.{ext}"), "{files:?}");
+        // Each file is one process: its thread id is the pid in its name,
+        // and the calls are that process's own.
+        let mut trees = Vec::new();
+        for name in &files {
+            let path = dir.join(name);
+            let tree = super::util::tree(exe.to_str().unwrap(), &path, &["-o", "-"]);
+            let pid = name
+                .strip_prefix("trace.")
+                .and_then(|n| n.strip_suffix(&format!(".{ext}")))
+                .filter(|p| p.chars().all(|c| c.is_ascii_digit()));
+            if let (Some(pid), "binary") = (pid, format) {
+                let read = read_binary(std::fs::read(&path).unwrap(), false).unwrap();
+                assert_eq!(read.meta.threads, vec![pid.parse::<u64>().unwrap()]);
+            }
+            trees.push(super::util::shape(&tree));
+        }
+        let main = &trees[2];
+        assert!(
+            main.contains("spawn") && !main.contains("child_work"),
+            "{main}"
+        );
+        assert!(
+            trees[..2]
+                .iter()
+                .any(|t| t.contains("child_work") && !t.contains("main")),
+            "{trees:?}"
+        );
+        assert!(
+            trees[..2]
+                .iter()
+                .any(|t| t.starts_with("main") && t.contains("leaf") && !t.contains("spawn")),
+            "{trees:?}"
+        );
+        for f in files {
+            std::fs::remove_file(dir.join(f)).unwrap();
+        }
+    }
+}

@@ -5,8 +5,9 @@
 //!
 //! The token after the letter is an address when it is glued to the letter
 //! or starts with `0x`; otherwise it is a function name. `#` starts a
-//! comment, except the header `# base 0xADDR [path]` which records the
-//! executable's load address. Timestamp and thread columns are optional but
+//! comment, except the headers `# base 0xADDR [path]`, which records the
+//! executable's load address, and `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|-
+//! PATH`, one per executable mapping of a loaded object. Timestamp and thread columns are optional but
 //! must be used consistently: the first event line decides.
 
 //!
@@ -231,6 +232,41 @@ mod tests {
     }
 
     #[test]
+    fn reads_map_headers() {
+        let text = "# base 0x5000 /bin/app\n# map 0x5000 0x6000 0x1000 ABcd01 /bin/app\n\
+                    E0x5010\n# map 0x7f00 0x8f00 0x0 - /lib/my lib.so\n# map 0x9000 0x9100 0x0 - \nX0x5010\n";
+        let (_, meta, _) = parse(&AddrFormat, text, false).unwrap();
+        let map = |start, end, offset, build_id: Option<&str>, path: &str| crate::ingest::Mapping {
+            start,
+            end,
+            offset,
+            path: path.to_string(),
+            build_id: build_id.map(str::to_string),
+        };
+        assert_eq!(
+            meta.maps,
+            [
+                map(0x5000, 0x6000, 0x1000, Some("abcd01"), "/bin/app"),
+                map(0x7f00, 0x8f00, 0, None, "/lib/my lib.so"),
+                map(0x9000, 0x9100, 0, None, ""),
+            ]
+        );
+        for bad in [
+            "# map 0x1 0x2\n",
+            "# map 0x2 0x1 0x0 - /x\n",
+            "# map 0x1 0x2 0x0 xyz! /x\n",
+        ] {
+            let err = parse(&AddrFormat, &format!("{bad}E0x1\n"), false)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("t.txt:1") && err.contains("# map 0xSTART"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
     fn reads_time_and_thread_columns() {
         let (ev, meta, _) = parse(
             &AddrFormat,
@@ -356,6 +392,10 @@ mod tests {
             format!("{good}E0x10 99999999999999999999 5\n"),
             format!("{good}E0x10 1 2 3\n{good}"),
             format!("\n\n# c\n{good}# base 0x2000 /a b\n{good}"),
+            format!(
+                "# map 0x1000 0x2000 0x0 ab12 /a b.so\n{good}# map 0x3000 0x4000 0x1000 - x\n{good}"
+            ),
+            format!("{good}# map 0x1000 zz 0x0 - /a\n{good}"),
             // past the stream head that is read up front for sniffing
             format!("{}E0x40 1\n{good}", good.repeat(70)),
         ];

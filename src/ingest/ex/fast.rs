@@ -1,7 +1,8 @@
 //! The fast E/X scanner that worker threads run on whole chunks: one pass
 //! over the bytes, parsing while scanning, for the lines our runtime and
 //! `instrument.c` write (`E0x401136`, `E0x401136 1234`, `E0x401136 1234 77`,
-//! with `\n` or `\r\n`, blank lines and comments other than `# base`).
+//! with `\n` or `\r\n`, blank lines and comments other than the `# base`
+//! and `# map` headers).
 //! Functions and threads get chunk-local ids, which the in-order consumer
 //! (`seq`) maps to global ones in event order. Anything else, including
 //! every malformed line, makes the scanner give the chunk up, and the
@@ -27,7 +28,7 @@ use rustc_hash::FxHashMap;
 use super::super::chunked::LocalEvents;
 use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
-use super::seq::is_base_header;
+use super::seq::is_header;
 
 /// What the scanner read from one chunk.
 #[derive(Default)]
@@ -469,10 +470,10 @@ fn key_len(key: (u64, u64)) -> usize {
 }
 
 /// Whether a line that is not an event (without its `\n`) is a blank line
-/// or a comment other than `# base`.
+/// or a comment other than the `# base` and `# map` headers.
 fn skippable(line: &[u8]) -> bool {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    line.is_empty() || (line[0] == b'#' && !is_base_header(line))
+    line.is_empty() || (line[0] == b'#' && !is_header(line))
 }
 
 #[cfg(test)]
@@ -503,6 +504,7 @@ mod tests {
     fn gives_up_on_anything_unusual() {
         for text in [
             "# base 0x1000\nE0x10\n",
+            "# map 0x1000 0x2000 0x0 - /bin/x\nE0x10\n",
             "E0x10 5\nE0x20\n",
             " E0x10\n",
             "E 0x10\n",

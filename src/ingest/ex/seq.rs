@@ -1,13 +1,13 @@
 //! The E/X reader's in-order state, owned by the consuming thread: the
 //! global function table and thread numbering, the column layout fixed by
-//! the first event line, `# base` headers, line numbers and `--lenient`
+//! the first event line, `# base` and `# map` headers, line numbers and `--lenient`
 //! counts. Chunks the fast scanner read are merged here (their local ids
 //! remapped to global ones in order of first appearance); chunks it could
 //! not read are parsed here line by line, which is also where every error
 //! message comes from.
 
 use super::super::{
-    BATCH, Event, FuncTable, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
+    BATCH, Event, FuncTable, Mapping, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
 };
 use super::fast::FastChunk;
 use super::{Token, parse_dec, parse_hex, split_event, trim_start};
@@ -208,12 +208,26 @@ impl<'a> Seq<'a> {
         Ok((time, thread))
     }
 
-    /// Reads `# base 0xADDR [path]`; other comments are ignored.
+    /// Reads `# base 0xADDR [path]` and `# map ...` headers; other
+    /// comments are ignored.
     fn comment(&mut self, line: &[u8], lineno: u64) -> Result<()> {
         let text = String::from_utf8_lossy(&line[1..]);
+        let text = text.trim_end_matches(['\r', '\n']);
         let mut words = text.split_whitespace();
-        if words.next() != Some("base") {
-            return Ok(());
+        match words.next() {
+            Some("base") => {}
+            Some("map") => {
+                let map = parse_map(text).ok_or_else(|| {
+                    self.err(
+                        lineno,
+                        line,
+                        "`# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` with hex numbers",
+                    )
+                })?;
+                self.meta.maps.push(map);
+                return Ok(());
+            }
+            _ => return Ok(()),
         }
         let addr = words
             .next()
@@ -237,9 +251,38 @@ impl<'a> Seq<'a> {
     }
 }
 
-/// Whether a comment line (starting with `#`) is a `# base` header, the
-/// only comment that carries information.
-pub(super) fn is_base_header(line: &[u8]) -> bool {
+/// Whether a comment line (starting with `#`) is a `# base` or `# map`
+/// header, the only comments that carry information.
+pub(super) fn is_header(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&line[1..]);
-    text.split_whitespace().next() == Some("base")
+    matches!(text.split_whitespace().next(), Some("base" | "map"))
+}
+
+/// `map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last, may hold
+/// spaces, may be empty for the main program).
+fn parse_map(text: &str) -> Option<Mapping> {
+    let rest = text.trim_start().strip_prefix("map")?;
+    let mut fields = [""; 4];
+    let mut rest = rest;
+    for f in &mut fields {
+        let r = rest.trim_start();
+        let end = r.find(char::is_whitespace).unwrap_or(r.len());
+        (*f, rest) = (&r[..end], &r[end..]);
+    }
+    let hex = |w: &str| parse_hex(w.as_bytes());
+    let (start, end, offset) = (hex(fields[0])?, hex(fields[1])?, hex(fields[2])?);
+    let build_id = match fields[3] {
+        "-" => None,
+        id if !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Some(id.to_ascii_lowercase())
+        }
+        _ => return None,
+    };
+    (start < end).then(|| Mapping {
+        start,
+        end,
+        offset,
+        path: rest.strip_prefix([' ', '\t']).unwrap_or(rest).to_string(),
+        build_id,
+    })
 }

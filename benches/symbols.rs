@@ -61,7 +61,8 @@ fn resolve(c: &mut Criterion) {
     g.throughput(Throughput::Elements(funcs.len() as u64 - 1));
     g.bench_function("resolve every function", |b| {
         b.iter(|| {
-            symbols::resolve(&funcs, &exe, None)
+            let meta = calltrace::ingest::TraceMeta::default();
+            symbols::resolve(&funcs, &meta, Some(&exe), &Default::default())
                 .expect("resolve")
                 .0
                 .len()

@@ -17,6 +17,7 @@ use crate::run::compare::CompareOptions;
 use crate::run::graph::GraphOptions;
 use crate::run::live::LiveOptions;
 use crate::run::tree::TreeOptions;
+use crate::symbols::{Demangle, SymbolOptions};
 
 /// Call graphs, call trees and abstracted call trees from function-call
 /// traces of C/C++ programs built with `gcc -g -finstrument-functions`.
@@ -107,6 +108,44 @@ pub struct InputArgs {
     /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
     #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
     pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub symbols: SymbolArgs,
+}
+
+/// How functions are named: shared by every command that takes BINARY.
+#[derive(Debug, Args)]
+pub struct SymbolArgs {
+    /// Directory holding copies of the traced executable and libraries (looked up by file name; repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub search_path: Vec<PathBuf>,
+    /// How C++ names are shown: full (like `nm -C`), simple (no return type, template arguments or parameters), none (mangled)
+    #[arg(long, value_enum, default_value = "full")]
+    pub demangle: DemangleArg,
+}
+
+/// `--demangle` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DemangleArg {
+    /// `int ns::twice<int>(int)`, identical to `nm -C`
+    Full,
+    /// `ns::twice`, like uftrace
+    Simple,
+    /// `_ZN2ns5twiceIiEET_S1_`, the linkage name
+    None,
+}
+
+impl SymbolArgs {
+    /// Converts the flags into [`SymbolOptions`].
+    pub fn into_options(self) -> SymbolOptions {
+        SymbolOptions {
+            search_path: self.search_path,
+            demangle: match self.demangle {
+                DemangleArg::Full => Demangle::Full,
+                DemangleArg::Simple => Demangle::Simple,
+                DemangleArg::None => Demangle::None,
+            },
+        }
+    }
 }
 
 /// `--format` values.
@@ -194,6 +233,8 @@ pub struct CompareArgs {
     /// Read every trace as a text log through these conversion rules (see docs/rules.md)
     #[arg(long, value_name = "FILE.json")]
     pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub symbols: SymbolArgs,
     /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
@@ -258,6 +299,7 @@ impl InputArgs {
                 ..ParseOptions::default()
             },
             rules: self.rules,
+            symbols: self.symbols.into_options(),
         }
     }
 }
@@ -308,6 +350,7 @@ impl CompareArgs {
             traces: self.traces,
             binary: self.binary,
             rules: self.rules,
+            symbols: self.symbols.into_options(),
             modules: self.modules,
             threshold: self.threshold,
             sweep: self.sweep,
@@ -456,5 +499,41 @@ mod tests {
             (l.binary, l.trace),
             (Some(PathBuf::from("./app")), PathBuf::from("t.fifo"))
         );
+        assert_eq!(o.input.symbols, SymbolOptions::default());
+    }
+
+    #[test]
+    fn symbol_flags_reach_every_command() {
+        let want = SymbolOptions {
+            search_path: vec![PathBuf::from("a"), PathBuf::from("b")],
+            demangle: Demangle::Simple,
+        };
+        let flags = [
+            "--search-path",
+            "a",
+            "--search-path",
+            "b",
+            "--demangle",
+            "simple",
+        ];
+        for cmd in ["graph", "tree", "abstract"] {
+            let got = match parse(&[&[cmd][..], &flags[..]].concat()) {
+                Command::Graph(g) => g.into_options().input.symbols,
+                Command::Tree(t) => t.into_options().input.symbols,
+                Command::Abstract(a) => a.into_options().input.symbols,
+                _ => panic!("{cmd}"),
+            };
+            assert_eq!(got, want, "{cmd}");
+        }
+        let Command::Compare(c) = parse(&[&["compare"][..], &flags[..], &["t"][..]].concat())
+        else {
+            panic!("compare")
+        };
+        assert_eq!(c.into_options().symbols, want);
+        let none = parse(&["tree", "--demangle", "none"]);
+        let Command::Tree(t) = none else {
+            panic!("tree")
+        };
+        assert_eq!(t.into_options().input.symbols.demangle, Demangle::None);
     }
 }

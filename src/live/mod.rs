@@ -264,7 +264,12 @@ impl Monitor {
         }
         self.names = match &self.binary {
             Some(bin) if self.funcs.has_addresses() => {
-                match symbols::resolve(&self.funcs, bin, self.base) {
+                let meta = crate::ingest::TraceMeta {
+                    base: self.base,
+                    ..Default::default()
+                };
+                let opts = symbols::SymbolOptions::default();
+                match symbols::resolve(&self.funcs, &meta, Some(bin), &opts) {
                     Ok((names, _)) => names,
                     Err(e) => {
                         self.problem = Some(e.to_string());

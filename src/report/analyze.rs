@@ -29,6 +29,7 @@ pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
         trace: p.path.clone(),
         binary: config.binary.clone(),
         rules: config.rules.clone(),
+        symbols: config.symbols.clone(),
         ..InputOptions::default()
     };
     let loaded = pipeline::load(&input, config.view)?;

@@ -91,6 +91,8 @@ pub struct Config {
     pub binary: Option<PathBuf>,
     /// Rules file that reads every trace as a log. Default is none.
     pub rules: Option<PathBuf>,
+    /// Search path and demangling style. Default is `nm -C` names, no search path.
+    pub symbols: crate::symbols::SymbolOptions,
     /// Where modules come from. Default is one module for everything.
     pub modules: ModuleSource,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
@@ -106,6 +108,7 @@ impl Default for Config {
         Config {
             binary: None,
             rules: None,
+            symbols: crate::symbols::SymbolOptions::default(),
             modules: ModuleSource::Single,
             threshold: 0.9,
             sweep: Sweep::default(),

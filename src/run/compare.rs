@@ -19,6 +19,7 @@ use crate::calltree::View;
 use crate::emit::{self, plot, report_csv};
 use crate::error::{Error, Result};
 use crate::report::{self, Config, Report, Stage, Sweep};
+use crate::symbols::SymbolOptions;
 
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +30,8 @@ pub struct CompareOptions {
     pub binary: Option<PathBuf>,
     /// Rules file that reads every trace as a log (`--rules`). Default is none.
     pub rules: Option<PathBuf>,
+    /// Search path and demangling style. Default is `nm -C` names, no search path.
+    pub symbols: SymbolOptions,
     /// `--modules` value: CSV path, `auto:file` or `auto:dir`. Default is one module.
     pub modules: Option<String>,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
@@ -47,6 +50,7 @@ impl Default for CompareOptions {
             traces: Vec::new(),
             binary: None,
             rules: None,
+            symbols: SymbolOptions::default(),
             modules: None,
             threshold: DEFAULT_THRESHOLD,
             sweep: Sweep::default(),
@@ -97,6 +101,7 @@ fn config(opts: &CompareOptions) -> Result<Config> {
     Ok(Config {
         binary: opts.binary.clone(),
         rules: opts.rules.clone(),
+        symbols: opts.symbols.clone(),
         modules: match &opts.modules {
             Some(m) => ModuleSource::from_arg(m)?,
             None => ModuleSource::Single,

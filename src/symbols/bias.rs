@@ -4,7 +4,10 @@
 //! Without it, entry addresses are function starts and the bias is a whole
 //! number of pages, so every symbol whose low 12 bits match a sampled
 //! address proposes a bias; the one under which most sampled addresses land
-//! on function starts wins, and at least 90% must.
+//! on function starts wins. Addresses outside the executable under a bias
+//! (shared libraries of a trace without mappings) do not count against it:
+//! at least one address must land on a function start, and at least 90% of
+//! those inside the executable must.
 
 use super::elf::Elf;
 
@@ -16,7 +19,8 @@ pub enum BiasSource {
     Header,
     /// Inferred from the addresses.
     Inferred,
-    /// The binary has no function symbols to check against; bias 0 assumed.
+    /// The binary is stripped: nothing to check against; bias 0 assumed
+    /// (or the header's).
     Assumed,
 }
 
@@ -27,7 +31,7 @@ const PROPOSERS: usize = 4;
 
 /// Finds the bias for sorted distinct runtime `addrs`; None when nothing fits.
 pub fn find(elf: &Elf, addrs: &[u64], base: Option<u64>) -> Option<(u64, BiasSource)> {
-    if elf.func_starts.is_empty() || addrs.is_empty() {
+    if elf.stripped || elf.func_starts.is_empty() || addrs.is_empty() {
         let bias = base.map_or(0, |b| b.wrapping_sub(elf.min_vaddr));
         return Some((
             bias,
@@ -83,9 +87,15 @@ fn hits(elf: &Elf, sample: &[u64], bias: u64) -> usize {
         .count()
 }
 
-/// At least 90% of the sample lands on function starts.
+/// Some of the sample, and at least 90% of the part inside the
+/// executable, lands on function starts.
 fn fits(elf: &Elf, sample: &[u64], bias: u64) -> bool {
-    hits(elf, sample, bias) * 10 >= sample.len() * 9
+    let inside = sample
+        .iter()
+        .filter(|&&a| elf.contains(a.wrapping_sub(bias)))
+        .count();
+    let hits = hits(elf, sample, bias);
+    hits > 0 && hits * 10 >= inside * 9
 }
 
 #[cfg(test)]
@@ -95,7 +105,15 @@ mod tests {
     fn elf() -> Elf {
         Elf {
             min_vaddr: 0,
+            max_vaddr: 0x3000,
             func_starts: vec![0x1120, 0x1139, 0x1160, 0x11a0, 0x2000],
+            segments: vec![super::super::elf::Segment {
+                vaddr: 0,
+                offset: 0,
+                filesz: 0x3000,
+                memsz: 0x3000,
+            }],
+            ..Elf::default()
         }
     }
 
@@ -128,6 +146,21 @@ mod tests {
             Some((0x7000_0000, BiasSource::Header))
         );
         assert_eq!(find(&e, &[0x7000_1139], Some(0x7100_0000)), None);
+    }
+
+    #[test]
+    fn library_addresses_do_not_count_against_the_executable() {
+        let bias = 0x5555_5555_4000;
+        let mut addrs: Vec<u64> = [0x1139, 0x1160].iter().map(|a| a + bias).collect();
+        addrs.extend([0x7f00_0000_1234, 0x7f00_0000_5678, 0x7f00_0000_9abc]);
+        assert_eq!(
+            find(&elf(), &addrs, None),
+            Some((bias, BiasSource::Inferred))
+        );
+        assert_eq!(
+            find(&elf(), &addrs, Some(bias)),
+            Some((bias, BiasSource::Header))
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! What bias inference needs from the ELF file itself, read with `object`:
-//! the lowest loadable segment address and the sorted start addresses of
-//! the functions in the symbol tables.
+//! What the symbol stage needs from an ELF file itself, read with `object`:
+//! its loadable segments (to turn file offsets and load biases into the
+//! file's virtual addresses), its function symbols from `.symtab` and
+//! `.dynsym` (names, and the function starts bias inference checks against)
+//! and its GNU build-id.
 
 use std::path::Path;
 
@@ -8,13 +10,52 @@ use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 
 use crate::error::{Error, Result};
 
-/// Layout facts of an executable.
+/// One loadable segment: where its file bytes sit in memory.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Segment {
+    /// Virtual address of the first byte.
+    pub vaddr: u64,
+    /// File offset of the first byte.
+    pub offset: u64,
+    /// Bytes taken from the file.
+    pub filesz: u64,
+    /// Bytes in memory.
+    pub memsz: u64,
+}
+
+/// A function symbol.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Symbol {
+    /// Virtual address of the first instruction.
+    pub addr: u64,
+    /// Size in bytes (0 when the table does not say).
+    pub size: u64,
+    /// Linkage name as in the table.
+    pub name: String,
+    /// Local to its object (a `static` or anonymous-namespace function):
+    /// another function of the same name elsewhere is a different one.
+    pub local: bool,
+}
+
+/// Layout facts and symbols of an ELF executable or shared object.
 #[derive(Debug, Clone, Default)]
 pub struct Elf {
     /// Lowest address of a loadable segment (0 for a PIE, 0x400000 for a typical -no-pie).
     pub min_vaddr: u64,
+    /// One past the highest address of a loadable segment.
+    pub max_vaddr: u64,
     /// Start addresses of function symbols, sorted and deduplicated.
     pub func_starts: Vec<u64>,
+    /// Loadable segments in file order.
+    pub segments: Vec<Segment>,
+    /// Function symbols sorted by address; at one address, `.symtab`'s
+    /// first (the order `nm` lists them in).
+    pub symbols: Vec<Symbol>,
+    /// GNU build-id as lower-case hex.
+    pub build_id: Option<String>,
+    /// Without a `.symtab` (stripped): only exported functions have names,
+    /// and the function starts are too few to check addresses against.
+    pub stripped: bool,
 }
 
 impl Elf {
@@ -27,23 +68,154 @@ impl Elf {
                 path.display()
             ))
         })?;
-        let min_vaddr = file.segments().map(|s| s.address()).min().unwrap_or(0);
-        let mut func_starts: Vec<u64> = file
+        let segments: Vec<Segment> = file
+            .segments()
+            .map(|s| {
+                let (offset, filesz) = s.file_range();
+                Segment {
+                    vaddr: s.address(),
+                    offset,
+                    filesz,
+                    memsz: s.size(),
+                }
+            })
+            .collect();
+        let mut symbols: Vec<Symbol> = file
             .symbols()
             .chain(file.dynamic_symbols())
             .filter(|s| s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0)
-            .map(|s| s.address())
+            .filter_map(|s| {
+                Some(Symbol {
+                    addr: s.address(),
+                    size: s.size(),
+                    name: s.name().ok()?.to_string(),
+                    local: !s.is_global(),
+                })
+            })
             .collect();
-        func_starts.sort_unstable();
+        symbols.sort_by_key(|s| s.addr);
+        let mut func_starts: Vec<u64> = symbols.iter().map(|s| s.addr).collect();
         func_starts.dedup();
+        let build_id = file.build_id().ok().flatten().map(hex);
         Ok(Elf {
-            min_vaddr,
+            min_vaddr: segments.iter().map(|s| s.vaddr).min().unwrap_or(0),
+            max_vaddr: segments
+                .iter()
+                .map(|s| s.vaddr + s.memsz)
+                .max()
+                .unwrap_or(0),
             func_starts,
+            segments,
+            symbols,
+            build_id,
+            stripped: file.symbol_table().is_none(),
         })
     }
 
     /// True when `addr` (a file address) is the start of a function.
     pub fn is_func_start(&self, addr: u64) -> bool {
         self.func_starts.binary_search(&addr).is_ok()
+    }
+
+    /// True when `addr` (a file address) lies in a loadable segment.
+    pub fn contains(&self, addr: u64) -> bool {
+        self.segments
+            .iter()
+            .any(|s| s.vaddr <= addr && addr < s.vaddr + s.memsz)
+    }
+
+    /// The virtual address of the byte at file offset `offset`.
+    pub fn vaddr_of_offset(&self, offset: u64) -> Option<u64> {
+        self.segments
+            .iter()
+            .find(|s| s.offset <= offset && offset < s.offset + s.filesz)
+            .map(|s| offset - s.offset + s.vaddr)
+    }
+
+    /// The symbol starting exactly at `addr`.
+    pub fn symbol_at(&self, addr: u64) -> Option<&Symbol> {
+        let i = self.symbols.partition_point(|s| s.addr < addr);
+        self.symbols.get(i).filter(|s| s.addr == addr)
+    }
+
+    /// The symbol whose extent holds `addr` (or, for a symbol of unknown
+    /// size, the nearest one below it).
+    pub fn symbol_containing(&self, addr: u64) -> Option<&Symbol> {
+        let i = self.symbols.partition_point(|s| s.addr <= addr);
+        let below = &self.symbols[..i];
+        let last = below.last()?;
+        let same = below.iter().rev().take_while(|s| s.addr == last.addr);
+        let mut first = None;
+        for s in same {
+            first = Some(s);
+        }
+        let s = first?;
+        (s.size == 0 || addr < s.addr + s.size).then_some(s)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn elf() -> Elf {
+        let sym = |addr, size, name: &str| Symbol {
+            addr,
+            size,
+            name: name.to_string(),
+            local: false,
+        };
+        Elf {
+            segments: vec![
+                Segment {
+                    vaddr: 0,
+                    offset: 0,
+                    filesz: 0x800,
+                    memsz: 0x800,
+                },
+                Segment {
+                    vaddr: 0x1000,
+                    offset: 0x1000,
+                    filesz: 0x400,
+                    memsz: 0x400,
+                },
+                Segment {
+                    vaddr: 0x3e00,
+                    offset: 0x2e00,
+                    filesz: 0x200,
+                    memsz: 0x300,
+                },
+            ],
+            symbols: vec![
+                sym(0x1100, 0x10, "a"),
+                sym(0x1100, 0x10, "alias"),
+                sym(0x1200, 0, "b"),
+            ],
+            ..Elf::default()
+        }
+    }
+
+    #[test]
+    fn offsets_map_through_the_segment_that_holds_them() {
+        let e = elf();
+        assert_eq!(e.vaddr_of_offset(0x1010), Some(0x1010));
+        assert_eq!(e.vaddr_of_offset(0x2e10), Some(0x3e10));
+        assert_eq!(e.vaddr_of_offset(0x2000), None);
+        assert!(e.contains(0x40f0) && !e.contains(0x4100));
+    }
+
+    #[test]
+    fn symbols_by_start_and_by_extent() {
+        let e = elf();
+        assert_eq!(e.symbol_at(0x1100).map(|s| &*s.name), Some("a"));
+        assert_eq!(e.symbol_at(0x1101), None);
+        assert_eq!(e.symbol_containing(0x110f).map(|s| &*s.name), Some("a"));
+        assert_eq!(e.symbol_containing(0x1110), None);
+        assert_eq!(e.symbol_containing(0x1300).map(|s| &*s.name), Some("b"));
+        assert_eq!(e.symbol_containing(0x10ff), None);
     }
 }

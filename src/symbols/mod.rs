@@ -1,21 +1,42 @@
-//! Naming the functions of a trace. Address traces are resolved against the
-//! traced ELF executable: DWARF through `addr2line` first (name, source file,
-//! line), the ELF symbol table second, the hex address last. Runtime
-//! addresses of a PIE are shifted by the load bias, taken from the trace's
-//! `# base` header or inferred (`bias`). Each distinct address is resolved
-//! once. Symbolic and indented traces already carry names.
+//! Naming the functions of a trace. Every address is attributed to the
+//! loaded object whose mapping holds it (the trace's `# map` records) and
+//! resolved with that object's DWARF through `addr2line` (name, source
+//! file, line), its ELF symbol table second, the hex address last
+//! (`objects`). A trace without mappings (pvtrace's format) is resolved
+//! against the executable alone: runtime addresses of a PIE are shifted by
+//! the load bias, taken from the trace's `# base` header or inferred
+//! (`bias`), and addresses outside it stay hex. Each distinct address is
+//! resolved once; functions that end up with one name are told apart
+//! (`distinct`). Symbolic and indented traces already carry names.
 
 mod bias;
 mod demangle;
+mod distinct;
 mod elf;
+mod objects;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::ingest::{FuncKey, FuncTable};
+use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
 
 pub use bias::BiasSource;
+pub use demangle::{Demangle, demangle, simplify};
 pub use elf::Elf;
+pub use objects::locate;
+
+use distinct::Identity;
+use objects::Objects;
+
+/// How functions are named. Default is `nm -C` names and no search path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymbolOptions {
+    /// Directories searched first, by file name, for the trace's objects
+    /// (copies of the executable and libraries of another machine). Default is none.
+    pub search_path: Vec<PathBuf>,
+    /// How linkage names are shown. Default is [`Demangle::Full`].
+    pub demangle: Demangle,
+}
 
 /// What the trace's functions are called and where they are defined.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -41,6 +62,13 @@ pub struct ResolveStats {
     pub from_symtab: usize,
     /// Left as hex because nothing resolved.
     pub unresolved: usize,
+    /// The functions (ids) of `unresolved`.
+    pub hex: Vec<usize>,
+    /// Functions at addresses outside the executable in a trace without
+    /// mappings (shared libraries): they keep hex names.
+    pub outside: Vec<usize>,
+    /// One line per object that was missing, differed or was damaged.
+    pub warnings: Vec<String>,
 }
 
 /// Names every function of `funcs` without a binary: names as given,
@@ -62,14 +90,42 @@ fn plain_info(key: &FuncKey) -> FuncInfo {
     }
 }
 
-/// Resolves the addresses of `funcs` against `binary`, using the trace's
-/// load `base` when it has one and inferring the bias otherwise.
+/// Names the addresses of `funcs`: through the loaded objects when the
+/// trace recorded them (`meta.maps`), against the executable `binary`
+/// alone otherwise. `binary`, when given, is read in place of the
+/// recorded executable.
 pub fn resolve(
     funcs: &FuncTable,
-    binary: &Path,
-    base: Option<u64>,
+    meta: &TraceMeta,
+    binary: Option<&Path>,
+    opts: &SymbolOptions,
 ) -> Result<(Vec<FuncInfo>, ResolveStats)> {
-    let elf = Elf::open(binary)?;
+    let (mut infos, ids, stats) = if meta.maps.is_empty() {
+        let binary = binary.ok_or_else(|| {
+            Error::Input("no binary to name the trace's addresses with".to_string())
+        })?;
+        resolve_in_executable(funcs, meta, binary, opts)?
+    } else {
+        resolve_in_objects(funcs, meta, binary, opts)?
+    };
+    distinct::disambiguate(&mut infos, &ids);
+    let mut stats = stats;
+    let mut outside = vec![false; ids.len()];
+    for &i in &stats.outside {
+        outside[i] = true;
+    }
+    stats.hex = funcs
+        .keys()
+        .iter()
+        .enumerate()
+        .filter(|&(i, k)| matches!(k, FuncKey::Addr(_)) && ids[i].is_none() && !outside[i])
+        .map(|(i, _)| i)
+        .collect();
+    Ok((infos, stats))
+}
+
+/// The distinct runtime addresses of `funcs`, sorted.
+fn addresses(funcs: &FuncTable) -> Vec<u64> {
     let mut addrs: Vec<u64> = funcs
         .keys()
         .iter()
@@ -79,90 +135,181 @@ pub fn resolve(
         })
         .collect();
     addrs.sort_unstable();
-    let (bias, bias_source) =
-        bias::find(&elf, &addrs, base).ok_or_else(|| mismatch(binary, base))?;
-    let loader = addr2line::Loader::new(binary).map_err(|e| {
-        Error::Input(format!(
-            "{}: cannot read debug information: {e}",
-            binary.display()
-        ))
-    })?;
+    addrs
+}
+
+type Resolved = (Vec<FuncInfo>, Vec<Option<Identity>>, ResolveStats);
+
+/// A trace without mappings: everything against `binary`, shifted by the
+/// load bias; addresses outside it stay hex.
+fn resolve_in_executable(
+    funcs: &FuncTable,
+    meta: &TraceMeta,
+    binary: &Path,
+    opts: &SymbolOptions,
+) -> Result<Resolved> {
+    let mut warnings = Vec::new();
+    let obj = objects::Object::open(binary, true, &mut warnings)?;
+    let obj = &obj;
+    let addrs = addresses(funcs);
+    let (bias, bias_source) = bias::find(&obj.elf, &addrs, meta.base)
+        .ok_or_else(|| mismatch(binary, meta.base, meta.exe_path.as_deref()))?;
     let mut stats = ResolveStats {
         bias,
         bias_source,
         addresses: addrs.len(),
         ..ResolveStats::default()
     };
-    let infos = funcs
-        .keys()
-        .iter()
-        .map(|key| match key {
-            FuncKey::Addr(a) => lookup(&loader, a.wrapping_sub(bias), *a, &mut stats),
-            other => plain_info(other),
-        })
-        .collect();
-    Ok((infos, stats))
+    let mut infos = Vec::with_capacity(funcs.len());
+    let mut ids = Vec::with_capacity(funcs.len());
+    for (i, key) in funcs.keys().iter().enumerate() {
+        let FuncKey::Addr(a) = key else {
+            infos.push(plain_info(key));
+            ids.push(None);
+            continue;
+        };
+        let probe = a.wrapping_sub(bias);
+        if !obj.elf.stripped && !obj.elf.contains(probe) {
+            stats.outside.push(i);
+            infos.push(plain_info(key));
+            ids.push(None);
+            continue;
+        }
+        let (info, id) = name_one(obj, 0, probe, *a, opts.demangle, &mut stats);
+        infos.push(info);
+        ids.push(id);
+    }
+    stats.warnings = warnings;
+    Ok((infos, ids, stats))
 }
 
-fn mismatch(binary: &Path, base: Option<u64>) -> Error {
-    let how = match base {
-        Some(b) => format!("with the load base {b:#x} from the trace header, "),
-        None => String::new(),
-    };
-    Error::Input(format!(
-        "trace does not match binary {}: {how}its addresses do not fall on the binary's function starts \
-         (was the program rebuilt after tracing, or is this another program's trace?)",
-        binary.display()
-    ))
-}
-
-/// Resolves one file address (`probe`); `runtime` is shown when nothing resolves.
-fn lookup(
-    loader: &addr2line::Loader,
+/// Names `probe` (file address in object number `object`), counting how.
+fn name_one(
+    obj: &objects::Object,
+    object: usize,
     probe: u64,
     runtime: u64,
+    style: Demangle,
     stats: &mut ResolveStats,
-) -> FuncInfo {
-    // The symbol that starts exactly at the entry address has the full linkage
-    // name; DWARF's name lacks the scope of functions without
-    // DW_AT_linkage_name (anonymous namespaces, lambdas), so DWARF gives the
-    // location and, failing a symbol, the name.
-    let exact = loader
-        .find_symbol_info(probe)
-        .filter(|s| s.address() == probe)
-        .map(|s| demangle::demangle(s.name()));
-    if let Some(mut info) = dwarf_frame(loader, probe) {
-        if let Some(name) = exact {
-            info.name = name;
+) -> (FuncInfo, Option<Identity>) {
+    match obj.lookup(probe, style) {
+        Some(named) => {
+            stats.from_symtab += usize::from(named.from_symtab);
+            let id = Identity {
+                object,
+                addr: probe,
+                runtime,
+                local: named.local,
+            };
+            (named.info, Some(id))
         }
-        return info;
+        None => {
+            stats.unresolved += 1;
+            (hex_info(runtime), None)
+        }
     }
-    if let Some(sym) = loader.find_symbol(probe) {
-        stats.from_symtab += 1;
-        return FuncInfo {
-            name: demangle::demangle(sym),
-            ..FuncInfo::default()
-        };
-    }
-    stats.unresolved += 1;
+}
+
+fn hex_info(addr: u64) -> FuncInfo {
     FuncInfo {
-        name: format!("{runtime:#x}"),
+        name: format!("{addr:#x}"),
         ..FuncInfo::default()
     }
 }
 
-/// The outermost DWARF frame at `probe` (entry addresses have exactly one).
-fn dwarf_frame(loader: &addr2line::Loader, probe: u64) -> Option<FuncInfo> {
-    let mut frames = loader.find_frames(probe).ok()?;
-    let mut last = None;
-    while let Ok(Some(frame)) = frames.next() {
-        last = Some(frame);
-    }
-    let frame = last?;
-    let name = demangle::demangle(&frame.function.as_ref()?.raw_name().ok()?);
-    let (file, line) = match frame.location {
-        Some(loc) => (loc.file.map(str::to_string), loc.line),
-        None => (None, None),
+/// A trace with mappings: each address through the object that held it.
+fn resolve_in_objects(
+    funcs: &FuncTable,
+    meta: &TraceMeta,
+    binary: Option<&Path>,
+    opts: &SymbolOptions,
+) -> Result<Resolved> {
+    let maps = &meta.maps;
+    let exe = executable_map(maps, meta.exe_path.as_deref());
+    let mut objects = Objects::new(binary, &opts.search_path);
+    let mut stats = ResolveStats {
+        addresses: addresses(funcs).len(),
+        ..ResolveStats::default()
     };
-    Some(FuncInfo { name, file, line })
+    let (mut exe_addrs, mut exe_starts) = (0usize, 0usize);
+    let mut infos = Vec::with_capacity(funcs.len());
+    let mut ids = Vec::with_capacity(funcs.len());
+    for key in funcs.keys() {
+        let FuncKey::Addr(a) = key else {
+            infos.push(plain_info(key));
+            ids.push(None);
+            continue;
+        };
+        // The latest mapping wins: an object loaded where a closed one was.
+        let Some((m, map)) = maps
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, m)| m.start <= *a && *a < m.end)
+        else {
+            stats.unresolved += 1;
+            infos.push(hex_info(*a));
+            ids.push(None);
+            continue;
+        };
+        let is_exe = exe.is_some_and(|e| maps[e].path == map.path);
+        let object = maps.iter().position(|o| o.path == map.path).unwrap_or(m);
+        let recorded = match (is_exe, map.path.is_empty(), meta.exe_path.as_deref()) {
+            (true, true, Some(p)) => p,
+            _ => map.path.as_str(),
+        };
+        let probe = objects
+            .get(recorded, map.build_id.as_deref(), is_exe)
+            .and_then(|o| Some((o, o.elf.vaddr_of_offset(a - map.start + map.offset)?)));
+        let Some((obj, probe)) = probe else {
+            stats.unresolved += 1;
+            infos.push(hex_info(*a));
+            ids.push(None);
+            continue;
+        };
+        if is_exe {
+            exe_addrs += 1;
+            exe_starts += usize::from(obj.elf.is_func_start(probe));
+        }
+        let no_starts = is_exe && obj.elf.stripped;
+        let (info, id) = name_one(obj, object, probe, *a, opts.demangle, &mut stats);
+        exe_starts += usize::from(no_starts);
+        infos.push(info);
+        ids.push(id);
+    }
+    if exe_addrs > 0 && exe_starts == 0 {
+        let path = binary.map_or_else(
+            || PathBuf::from(exe.map_or("", |e| maps[e].path.as_str())),
+            Path::to_path_buf,
+        );
+        return Err(mismatch(&path, None, meta.exe_path.as_deref()));
+    }
+    stats.warnings = objects.warnings;
+    Ok((infos, ids, stats))
+}
+
+/// The mapping of the executable: the one with the recorded executable
+/// path, an unnamed one (how the loader names the main program), or the
+/// first (the loader lists the main program first).
+fn executable_map(maps: &[Mapping], exe_path: Option<&str>) -> Option<usize> {
+    maps.iter()
+        .position(|m| Some(m.path.as_str()) == exe_path)
+        .or_else(|| maps.iter().position(|m| m.path.is_empty()))
+        .or((!maps.is_empty()).then_some(0))
+}
+
+fn mismatch(binary: &Path, base: Option<u64>, recorded: Option<&str>) -> Error {
+    let how = match base {
+        Some(b) => format!("with the load base {b:#x} from the trace header, "),
+        None => String::new(),
+    };
+    let from = match recorded {
+        Some(p) => format!("; the trace was recorded from {p}"),
+        None => String::new(),
+    };
+    Error::Input(format!(
+        "trace does not match binary {}: {how}none of its addresses falls on the binary's function starts \
+         (was the program rebuilt after tracing, or is this another program's trace?){from}",
+        binary.display()
+    ))
 }

@@ -1,0 +1,209 @@
+//! The loaded objects of a trace (executable, shared libraries), each
+//! found on disk, opened once when its first address needs it and kept.
+//! An object names an address from its DWARF (name, source file, line)
+//! and its ELF symbol table (linkage name), the symbol table alone when
+//! it has no or damaged debug information.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::FuncInfo;
+use super::demangle::{Demangle, demangle};
+use super::elf::Elf;
+use crate::error::Result;
+
+/// One opened object.
+pub struct Object {
+    /// Its segments and symbols.
+    pub elf: Elf,
+    /// Its debug information, when readable.
+    dwarf: Option<addr2line::Loader>,
+}
+
+/// How one address was named.
+pub struct Named {
+    /// The name, source file and line.
+    pub info: FuncInfo,
+    /// Named from the symbol table because DWARF had nothing.
+    pub from_symtab: bool,
+    /// The function is local to its object (a `static`).
+    pub local: bool,
+}
+
+impl Object {
+    /// Opens `path`; unreadable debug information and a stripped
+    /// executable (`is_exe`) become warnings.
+    pub fn open(path: &Path, is_exe: bool, warnings: &mut Vec<String>) -> Result<Object> {
+        let elf = Elf::open(path)?;
+        let dwarf = match addr2line::Loader::new(path) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                warnings.push(format!(
+                    "{}: cannot read debug information ({e}); names come from the ELF symbol table, without source files",
+                    path.display()
+                ));
+                None
+            }
+        };
+        if is_exe && elf.stripped {
+            warnings.push(format!(
+                "{} has no symbols (stripped?): its functions keep hex names",
+                path.display()
+            ));
+        }
+        Ok(Object { elf, dwarf })
+    }
+
+    /// Names the function at file address `probe`.
+    pub fn lookup(&self, probe: u64, style: Demangle) -> Option<Named> {
+        // The symbol that starts exactly at the entry address has the full
+        // linkage name; DWARF's name lacks the scope of functions without
+        // DW_AT_linkage_name (anonymous namespaces, lambdas), so DWARF gives
+        // the location and, failing a symbol, the name.
+        let exact = self.elf.symbol_at(probe);
+        let local = exact.is_none_or(|s| s.local);
+        if let Some(mut info) = self
+            .dwarf
+            .as_ref()
+            .and_then(|d| dwarf_frame(d, probe, style))
+        {
+            if let Some(sym) = exact {
+                info.name = demangle(&sym.name, style);
+            }
+            return Some(Named {
+                info,
+                from_symtab: false,
+                local,
+            });
+        }
+        let sym = self.elf.symbol_containing(probe)?;
+        Some(Named {
+            info: FuncInfo {
+                name: demangle(&sym.name, style),
+                ..FuncInfo::default()
+            },
+            from_symtab: true,
+            local: sym.local,
+        })
+    }
+}
+
+/// The outermost DWARF frame at `probe` (entry addresses have exactly one).
+fn dwarf_frame(loader: &addr2line::Loader, probe: u64, style: Demangle) -> Option<FuncInfo> {
+    let mut frames = loader.find_frames(probe).ok()?;
+    let mut last = None;
+    while let Ok(Some(frame)) = frames.next() {
+        last = Some(frame);
+    }
+    let frame = last?;
+    let name = demangle(&frame.function.as_ref()?.raw_name().ok()?, style);
+    let (file, line) = match frame.location {
+        Some(loc) => (loc.file.map(str::to_string), loc.line),
+        None => (None, None),
+    };
+    Some(FuncInfo { name, file, line })
+}
+
+/// Where the objects of a trace are and which of them are open.
+pub struct Objects<'a> {
+    /// The executable given on the command line, read in place of the
+    /// recorded executable.
+    binary: Option<&'a Path>,
+    /// Directories searched first, by file name, for moved objects.
+    search_path: &'a [PathBuf],
+    /// Objects by recorded path; None when not found or unreadable.
+    cache: HashMap<String, Option<Object>>,
+    /// One line per object that was missing, differed or was damaged.
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Objects<'a> {
+    /// No object open yet.
+    pub fn new(binary: Option<&'a Path>, search_path: &'a [PathBuf]) -> Self {
+        Objects {
+            binary,
+            search_path,
+            cache: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The object recorded as `path` (the executable when `is_exe`), opened
+    /// on first use; a build-id other than `build_id` is warned about once.
+    pub fn get(&mut self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<&Object> {
+        if !self.cache.contains_key(path) {
+            let obj = self.open(path, build_id, is_exe);
+            self.cache.insert(path.to_string(), obj);
+        }
+        self.cache.get(path)?.as_ref()
+    }
+
+    fn open(&mut self, recorded: &str, build_id: Option<&str>, is_exe: bool) -> Option<Object> {
+        let Some(file) = self.locate(recorded, is_exe) else {
+            self.warnings.push(format!(
+                "{recorded}: not found; its functions keep hex names (--search-path DIR finds a copy named {})",
+                file_name(recorded)
+            ));
+            return None;
+        };
+        let obj = match Object::open(&file, is_exe, &mut self.warnings) {
+            Ok(o) => o,
+            Err(e) => {
+                self.warnings
+                    .push(format!("{e}; its functions keep hex names"));
+                return None;
+            }
+        };
+        if let (Some(want), Some(have)) = (build_id, obj.elf.build_id.as_deref())
+            && want != have
+        {
+            self.warnings.push(format!(
+                "{}: build-id {have} differs from the traced {recorded}'s {want} (rebuilt or another version?); names may be wrong",
+                file.display()
+            ));
+        }
+        Some(obj)
+    }
+
+    /// The file to read for the recorded `path`: BINARY for the
+    /// executable, else a copy in a search directory, else `path` itself.
+    fn locate(&self, path: &str, is_exe: bool) -> Option<PathBuf> {
+        if is_exe && let Some(b) = self.binary {
+            return Some(b.to_path_buf());
+        }
+        locate(path, self.search_path)
+    }
+}
+
+/// A copy of `path` in one of `search_path` (by file name), else `path`
+/// itself, when it exists.
+pub fn locate(path: &str, search_path: &[PathBuf]) -> Option<PathBuf> {
+    let name = file_name(path);
+    search_path
+        .iter()
+        .map(|d| d.join(name))
+        .chain(std::iter::once(PathBuf::from(path)))
+        .find(|p| !name.is_empty() && p.is_file())
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_directories_come_before_the_recorded_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = dir.path().join("libx.so");
+        std::fs::write(&lib, b"x").unwrap();
+        let dirs = [dir.path().to_path_buf()];
+        assert_eq!(locate("/nowhere/libx.so", &dirs), Some(lib.clone()));
+        assert_eq!(locate("/nowhere/liby.so", &dirs), None);
+        let recorded = lib.to_str().unwrap();
+        assert_eq!(locate(recorded, &[]), Some(lib.clone()));
+        assert_eq!(locate("", &dirs), None);
+    }
+}

@@ -19,4 +19,5 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
+    mod symbols;
 }

@@ -1,0 +1,579 @@
+//! Per-object symbols on real programs: zlib built from its own sources as
+//! an instrumented shared object and called from testdata/zlib/zround.c,
+//! and testdata/cppstl, optimised C++ (STL, templates, lambdas, virtual
+//! calls, two file-static `twice(int)`). The runtime records the mappings
+//! of every loaded object, so names come from the executable, libz.so and
+//! libstdc++.so; every name must be one
+//! `nm -C` prints for those objects, and at least 99.9% of calls named.
+//! Also: moved objects (--search-path), build-id mismatches, traces
+//! without mappings, stripped and damaged binaries, and the demangler
+//! against `nm -C` on every symbol of libstdc++.so.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use super::util::*;
+
+/// Whether `tool` runs; when it does not, a note is printed and the test
+/// skips, unless CALLTRACE_REQUIRE_TOOLS=1 makes that a failure.
+fn have(tool: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CALLTRACE_REQUIRE_TOOLS").as_deref() != Ok("1"),
+            "{tool} is required (CALLTRACE_REQUIRE_TOOLS=1); install binutils"
+        );
+        eprintln!("note: {tool} not found, skipping");
+    }
+    ok
+}
+
+/// Where these programs and traces go (left behind for inspection).
+fn work_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("symbols");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create target/tmp/symbols");
+        dir
+    })
+}
+
+#[track_caller]
+fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// A traced program: its executable, the objects whose names count, its
+/// text trace, the same without the `# map` lines, and a binary trace.
+struct Traced {
+    exe: PathBuf,
+    objects: Vec<PathBuf>,
+    trace: PathBuf,
+    plain: PathBuf,
+    binary: PathBuf,
+}
+
+impl Traced {
+    fn exe(&self) -> &str {
+        self.exe.to_str().expect("UTF-8 path")
+    }
+
+    /// Runs the program with the runtime, in both formats.
+    fn record(exe: PathBuf, objects: Vec<PathBuf>, stdout: &str) -> Traced {
+        let trace = exe.with_extension("trace.txt");
+        let binary = exe.with_extension("trace.bin");
+        for (path, format) in [(&trace, "text"), (&binary, "binary")] {
+            let out = run(Command::new(&exe)
+                .env("CALLTRACE_OUT", path)
+                .env("CALLTRACE_FORMAT", format));
+            assert_eq!(out, stdout);
+        }
+        let text = std::fs::read_to_string(&trace).expect("trace");
+        assert!(text.contains("\n# map 0x"), "the runtime records mappings");
+        let plain = exe.with_extension("plain.txt");
+        let without: String = text
+            .lines()
+            .filter(|l| !l.starts_with("# map "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&plain, without).expect("write trace");
+        Traced {
+            exe,
+            objects,
+            trace,
+            plain,
+            binary,
+        }
+    }
+}
+
+/// zlib's library sources (no gz*.c: file I/O is not exercised).
+const ZLIB_FILES: &[&str] = &[
+    "adler32.c",
+    "compress.c",
+    "crc32.c",
+    "deflate.c",
+    "infback.c",
+    "inffast.c",
+    "inflate.c",
+    "inftrees.c",
+    "trees.c",
+    "uncompr.c",
+    "zutil.c",
+];
+const ZROUND_OUT: &str = "bytes=19954 compress2=2180 deflate=1751 crc=907a247a\n";
+
+/// zround linked against zlib built as an instrumented libz.so (-O2).
+fn zlib() -> &'static Traced {
+    static T: OnceLock<Traced> = OnceLock::new();
+    T.get_or_init(|| {
+        let src = run(Command::new(root().join("scripts/third-party.sh")).arg("zlib"));
+        let src = PathBuf::from(src.trim());
+        let dir = work_dir().join("zlib");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lib = dir.join("libz.so");
+        run(Command::new("gcc")
+            .args([
+                "-O2",
+                "-g",
+                "-fPIC",
+                "-shared",
+                "-finstrument-functions",
+                "-I",
+            ])
+            .arg(&src)
+            .args(ZLIB_FILES.iter().map(|f| src.join(f)))
+            .arg("-o")
+            .arg(&lib));
+        let exe = dir.join("zround");
+        run(Command::new("gcc")
+            .args(["-g", "-finstrument-functions", "-I"])
+            .arg(&src)
+            .arg(root().join("testdata/zlib/zround.c"))
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-L")
+            .arg(&dir)
+            .arg("-lz")
+            .arg(format!("-Wl,-rpath,{}", dir.display()))
+            .arg("-o")
+            .arg(&exe));
+        Traced::record(exe.clone(), vec![exe, lib], ZROUND_OUT)
+    })
+}
+
+const CPPSTL_OUT: &str = "total=186 big=2 circles=3 rects=1\na=7 b=105\n";
+
+/// testdata/cppstl built with g++ -O2.
+fn cppstl() -> &'static Traced {
+    static T: OnceLock<Traced> = OnceLock::new();
+    T.get_or_init(|| {
+        let exe = work_dir().join("cppstl");
+        let mut cmd = Command::new("g++");
+        cmd.args(["-O2", "-g", "-finstrument-functions"]);
+        for f in ["main.cpp", "a.cpp", "b.cpp"] {
+            cmd.arg(root().join("testdata/cppstl").join(f));
+        }
+        run(cmd
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-o")
+            .arg(&exe));
+        let libstdcxx = run(Command::new("g++").arg("-print-file-name=libstdc++.so.6"));
+        let libstdcxx = std::fs::canonicalize(libstdcxx.trim()).expect("libstdc++.so.6");
+        Traced::record(exe.clone(), vec![exe, libstdcxx], CPPSTL_OUT)
+    })
+}
+
+/// Every function name `nm -C` prints for `objects` (.symtab and .dynsym).
+fn nm_names(objects: &[PathBuf]) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for o in objects {
+        for dynamic in [false, true] {
+            let mut cmd = Command::new("nm");
+            cmd.args(["-C", "--defined-only"]);
+            if dynamic {
+                cmd.arg("-D");
+            }
+            let out = cmd.arg(o).output().expect("run nm");
+            for line in String::from_utf8_lossy(&out.stdout).lines() {
+                // "ADDR T NAME", NAME may hold spaces; strip @VERSION.
+                let mut parts = line.splitn(3, ' ');
+                let (_, kind, name) = (parts.next(), parts.next(), parts.next());
+                if matches!(kind, Some("T" | "t" | "W" | "w" | "i"))
+                    && let Some(name) = name
+                {
+                    names.insert(name.split('@').next().unwrap_or(name).to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Calls per callee name in a graph's CSV (callers' own calls included
+/// through their callers; roots are not counted).
+fn calls_by_callee(g: &Graph) -> BTreeMap<String, u64> {
+    let mut calls = BTreeMap::new();
+    for (_, callee, n) in g.edges() {
+        *calls.entry(callee).or_insert(0) += n;
+    }
+    calls
+}
+
+/// The name without a `[file]` / `[0xaddr]` suffix that tells functions apart.
+fn bare(name: &str) -> &str {
+    match name.rfind(" [") {
+        Some(i) if name.ends_with(']') => &name[..i],
+        _ => name,
+    }
+}
+
+/// Asserts >= 99.9% of calls named and every name one of `nm -C`'s; returns (named, all).
+#[track_caller]
+fn check_names(t: &Traced, g: &Graph) -> (u64, u64) {
+    let calls = calls_by_callee(g);
+    let all: u64 = calls.values().sum();
+    let hex: u64 = calls
+        .iter()
+        .filter(|(n, _)| n.starts_with("0x"))
+        .map(|(_, c)| c)
+        .sum();
+    assert!(
+        (all - hex) * 1000 >= all * 999,
+        "{hex} of {all} calls unnamed:\n{}",
+        g.stderr
+    );
+    let nm = nm_names(&t.objects);
+    let foreign: Vec<&String> = calls
+        .keys()
+        .filter(|n| !n.starts_with("0x") && !nm.contains(bare(n)))
+        .collect();
+    assert!(
+        foreign.is_empty(),
+        "names nm -C does not print: {foreign:#?}"
+    );
+    (all - hex, all)
+}
+
+#[test]
+fn zlib_as_an_instrumented_shared_object_is_named_like_nm() {
+    if !have("nm") {
+        return;
+    }
+    let t = zlib();
+    // No BINARY: the trace names the executable, and the maps the library.
+    let g = graph("", &t.trace);
+    let (named, all) = check_names(t, &g);
+    eprintln!("zlib: {named} of {all} calls named");
+    let edges = g.edges();
+    for (caller, callee) in [
+        ("round_trip", "compress2"),
+        ("round_trip", "uncompress"),
+        ("compress2", "compress2_z"),
+        ("compress2_z", "deflateInit_"),
+        ("streamed", "deflate"),
+        ("main", "crc32"),
+    ] {
+        assert!(
+            edges.iter().any(|(a, b, _)| a == caller && b == callee),
+            "{caller} -> {callee} missing"
+        );
+    }
+    assert!(!g.stderr.contains("warning"), "{}", g.stderr);
+    // The same names with BINARY, from the binary trace's map records, and
+    // in tree, abstract and compare.
+    assert_eq!(graph(t.exe(), &t.trace).csv, g.csv);
+    assert_eq!(graph("", &t.binary).edges(), g.edges());
+    let text = tree("", &t.trace, &[]);
+    assert!(
+        text.contains("\n    compress2 (") && !text.contains("0x"),
+        "{text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    calltrace(["abstract", "--threshold", "0.9", "--trace"])
+        .args([&t.trace])
+        .args(["--tree-out".as_ref(), dir.path().join("a.txt").as_os_str()])
+        .run()
+        .success();
+    let abstracted = std::fs::read_to_string(dir.path().join("a.txt")).unwrap();
+    assert!(abstracted.starts_with("main ("), "{abstracted}");
+    calltrace(["compare", "--out-dir"])
+        .args([dir.path().join("cmp").as_os_str(), t.trace.as_os_str()])
+        .run()
+        .success();
+    let features = std::fs::read_to_string(dir.path().join("cmp/rates.csv")).unwrap();
+    assert!(features.lines().count() > 1, "{features}");
+}
+
+#[test]
+fn optimised_cpp_is_named_like_nm_and_same_named_statics_stay_apart() {
+    if !have("nm") {
+        return;
+    }
+    let t = cppstl();
+    let g = graph("", &t.trace);
+    let (named, all) = check_names(t, &g);
+    eprintln!("cppstl: {named} of {all} calls named");
+    let calls = calls_by_callee(&g);
+    assert_eq!(calls.get("twice(int) [a.cpp]"), Some(&1), "{calls:#?}");
+    assert_eq!(calls.get("twice(int) [b.cpp]"), Some(&1));
+    assert!(!calls.contains_key("twice(int)"));
+    // Virtual calls through Shape: three of each kind.
+    assert_eq!(calls.get("geo::Rect::area() const"), Some(&3));
+    assert_eq!(calls.get("geo::Circle::area() const"), Some(&3));
+    assert_eq!(
+        calls.get("double geo::total<double>(std::vector<double, std::allocator<double> > const&)"),
+        Some(&1)
+    );
+    assert!(
+        calls
+            .keys()
+            .any(|n| n.starts_with("main::{lambda(double, double)#1}::operator()")),
+        "lambdas are named"
+    );
+    // Out-of-line std::string code in libstdc++.so is named from its .dynsym.
+    assert!(
+        g.stderr.is_empty() || !g.stderr.contains("did not resolve"),
+        "{}",
+        g.stderr
+    );
+
+    let simple = tree("", &t.trace, &["--demangle", "simple"]);
+    assert!(simple.contains("  geo::make_shapes ("), "{simple}");
+    assert!(simple.contains("twice [a.cpp] (") && simple.contains("twice [b.cpp] ("));
+    assert!(
+        simple
+            .lines()
+            .all(|l| !l.contains('<') || l.contains("operator<")),
+        "no template arguments in simple names"
+    );
+    let none = tree("", &t.trace, &["--demangle", "none"]);
+    assert!(none.contains("  _ZN3geo11make_shapesEi ("), "{none}");
+    assert!(none.contains("_ZL5twicei [a.cpp]") && none.contains("_ZL5twicei [b.cpp]"));
+}
+
+#[test]
+fn moved_and_rebuilt_objects() {
+    let t = zlib();
+    let text = std::fs::read_to_string(&t.trace).unwrap();
+    let lib = &t.objects[1];
+    let lib_path = lib.to_str().unwrap();
+    assert!(text.contains(lib_path), "the trace maps libz.so");
+    let moved = text.replace(lib_path, "/elsewhere/libz.so");
+    let (dir, path) = temp_file("moved.txt", &moved);
+    // Not found: hex names and one warning saying how to point at a copy.
+    let g = graph("", &path);
+    assert!(
+        g.stderr.contains(
+            "warning: /elsewhere/libz.so: not found; its functions keep hex names \
+             (--search-path DIR finds a copy named libz.so)"
+        ),
+        "{}",
+        g.stderr
+    );
+    assert!(calls_by_callee(&g).keys().any(|n| n.starts_with("0x")));
+    // A copy in a search directory.
+    let copies = dir.path().join("copies");
+    std::fs::create_dir(&copies).unwrap();
+    std::fs::copy(lib, copies.join("libz.so")).unwrap();
+    let found = calltrace(["graph", "-o", "-", "--search-path"])
+        .args([copies.as_os_str(), "--trace".as_ref(), path.as_os_str()])
+        .run()
+        .success();
+    let reference = calltrace(["graph", "-o", "-", "--trace"])
+        .args([&t.trace])
+        .run()
+        .success();
+    assert_eq!(found.stdout, reference.stdout);
+    assert!(!found.stderr.contains("warning"), "{}", found.stderr);
+    // A different build-id: one warning naming both.
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("# map") && l.ends_with(lib_path))
+        .unwrap();
+    let id = line.split(' ').nth(5).unwrap();
+    assert_eq!(id.len(), 40, "a GNU build-id: {line}");
+    let other = "0".repeat(40);
+    let (_d, path) = temp_file("rebuilt.txt", text.replace(id, &other));
+    let g = graph("", &path);
+    let warning = format!("build-id {id} differs from the traced {lib_path}'s {other}");
+    assert_eq!(g.stderr.matches(&warning).count(), 1, "{}", g.stderr);
+}
+
+#[test]
+fn without_maps_library_calls_stay_hex_with_one_warning() {
+    let t = zlib();
+    let text = std::fs::read_to_string(&t.plain).unwrap();
+    for trace in [untimed(&text), headerless(&text)] {
+        let (_d, path) = temp_file("pvtrace.txt", &trace);
+        let g = graph(t.exe(), &path);
+        let calls = calls_by_callee(&g);
+        let hex: u64 = calls
+            .iter()
+            .filter(|(n, _)| n.starts_with("0x"))
+            .map(|(_, c)| c)
+            .sum();
+        let all: u64 = calls.values().sum::<u64>() + 1; // + main
+        let funcs = calls.keys().filter(|n| n.starts_with("0x")).count();
+        assert!(hex > 0 && calls.contains_key("round_trip"), "{calls:#?}");
+        let warning = format!(
+            "warning: {hex} of {all} call(s) ({funcs} function(s)) are at addresses outside the binary, \
+             in shared libraries, and keep hex names: record the trace with calltrace's runtime"
+        );
+        assert!(
+            g.stderr.contains(&warning),
+            "{}\nwanted {warning}",
+            g.stderr
+        );
+        assert_eq!(g.stderr.matches("warning").count(), 1, "{}", g.stderr);
+    }
+}
+
+/// Overwrites the byte at `offset` of section `name` in a copy of `exe`.
+fn damaged(exe: &Path, dir: &Path, name: &str, offset: u64, value: u8) -> PathBuf {
+    use object::{Object, ObjectSection};
+    let mut bytes = std::fs::read(exe).unwrap();
+    let at = {
+        let file = object::File::parse(&*bytes).unwrap();
+        let section = file.section_by_name(name).expect("section");
+        section.file_range().expect("in the file").0 + offset
+    };
+    bytes[at as usize] = value;
+    let out = dir.join(name.trim_start_matches('.'));
+    std::fs::write(&out, bytes).unwrap();
+    out
+}
+
+#[test]
+fn damaged_debug_information_falls_back_to_the_symbol_table() {
+    let p = hello_pie();
+    let trace = &p.text_trace().path;
+    let reference = graph(p.exe(), trace);
+    let dir = tempfile::tempdir().unwrap();
+    // The address size of the first unit: 7 bytes in, for DWARF 5 (10 in .debug_aranges).
+    for (section, offset) in [(".debug_info", 7), (".debug_aranges", 10)] {
+        let bad = damaged(Path::new(p.exe()), dir.path(), section, offset, 3);
+        let g = graph(bad.to_str().unwrap(), trace);
+        assert_eq!(
+            g.edges(),
+            reference.edges(),
+            "{section}: names from .symtab"
+        );
+        let warning = format!("{}: cannot read debug information (", bad.display());
+        assert_eq!(
+            g.stderr.matches(&warning).count(),
+            1,
+            "{section}: {}",
+            g.stderr
+        );
+    }
+}
+
+#[test]
+fn a_stripped_binary_is_said_to_have_no_symbols() {
+    if !have("strip") {
+        return;
+    }
+    let p = hello_pie();
+    let dir = tempfile::tempdir().unwrap();
+    let stripped = dir.path().join("hello");
+    run(Command::new("strip").arg(p.exe()).arg("-o").arg(&stripped));
+    let g = graph(stripped.to_str().unwrap(), &p.text_trace().path);
+    assert!(
+        g.stderr.contains(&format!(
+            "warning: {} has no symbols (stripped?): its functions keep hex names",
+            stripped.display()
+        )),
+        "{}",
+        g.stderr
+    );
+    assert!(
+        g.edges()
+            .iter()
+            .all(|(a, b, _)| a.starts_with("0x") && b.starts_with("0x"))
+    );
+}
+
+/// Mangled names of `object`'s defined symbols and `nm -C`'s names for
+/// them, paired by position (`nm -p` keeps the table order).
+fn nm_pairs(object: &Path, dynamic: bool) -> Vec<(String, String)> {
+    let list = |demangle: bool| -> Vec<String> {
+        let mut cmd = Command::new("nm");
+        cmd.args(["-p", "--defined-only"]);
+        if dynamic {
+            cmd.arg("-D");
+        }
+        if demangle {
+            cmd.arg("-C");
+        }
+        run(cmd.arg(object))
+            .lines()
+            .map(|l| {
+                let name = l.splitn(3, ' ').nth(2).unwrap_or("");
+                name.split('@').next().unwrap_or(name).to_string()
+            })
+            .collect()
+    };
+    let (raw, demangled) = (list(false), list(true));
+    assert_eq!(raw.len(), demangled.len());
+    raw.into_iter()
+        .zip(demangled)
+        .filter(|(r, _)| r.starts_with("_Z"))
+        .collect()
+}
+
+#[test]
+fn every_libstdcxx_and_program_symbol_demangles_like_nm() {
+    use calltrace::symbols::{Demangle, demangle};
+    if !have("nm") || !have("c++filt") {
+        return;
+    }
+    let t = cppstl();
+    let mut pairs = nm_pairs(&t.objects[1], true);
+    pairs.extend(nm_pairs(&t.exe, false));
+    pairs.sort();
+    pairs.dedup();
+    assert!(pairs.len() > 5000, "a large corpus: {}", pairs.len());
+    let wrong: Vec<_> = pairs
+        .iter()
+        .filter(|(raw, nm)| demangle(raw, Demangle::Full) != *nm)
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} differ: {wrong:#?}",
+        wrong.len(),
+        pairs.len()
+    );
+    // c++filt differs from nm -C only by spelling out std::string and the
+    // like (its verbose option); count it for the record.
+    let input: String = pairs.iter().map(|(r, _)| format!("{r}\n")).collect();
+    let (_d, path) = temp_file("names.txt", input);
+    let filt = run(Command::new("sh")
+        .arg("-c")
+        .arg(format!("c++filt < '{}'", path.display())));
+    let same = filt
+        .lines()
+        .zip(&pairs)
+        .filter(|(f, (_, nm))| f == nm)
+        .count();
+    eprintln!(
+        "demangling: {} of {} names equal nm -C; c++filt agrees with nm -C on {same}",
+        pairs.len() - wrong.len(),
+        pairs.len()
+    );
+}
+
+#[test]
+fn compare_uftrace_script_agrees_with_uftrace_on_hello() {
+    if !have("uftrace") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(root().join("scripts/compare-uftrace.sh"));
+    cmd.env("CALLTRACE", BIN)
+        .arg("--dir")
+        .arg(dir.path())
+        .arg("gcc");
+    for f in ["main.c", "shapes.c", "util.c"] {
+        cmd.arg(root().join("testdata/hello").join(f));
+    }
+    let out = run(&mut cmd);
+    // testdata/hello/main.c: 12 functions, 25 calls.
+    assert_eq!(
+        out,
+        "agree: 12 of 12 functions, 25 calls (calltrace 25, uftrace 25)\n"
+    );
+}

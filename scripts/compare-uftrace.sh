@@ -56,10 +56,12 @@ mkdir -p "$dir"
 sed -E 's/^ *//; s/ \([^()]* \/ [^()]*\)$//' "$dir/tree.txt" | grep -v '^\[thread ' |
   sort | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); print $0 "\t" n }' | sort > "$dir/calltrace.counts"
 
-# uftrace: `uftrace report -f call`, `CALLS  NAME` below a two-line header.
+# uftrace: `uftrace report -f call`, `CALLS  NAME` below a two-line header;
+# its kernel pseudo-functions (`linux:schedule (pre-empted)`) are not calls.
 (cd "$dir" && uftrace record --no-libcall -d "$dir/uftrace.data" ./app-uftrace "${args[@]}" > /dev/null)
 uftrace report -d "$dir/uftrace.data" -f call --demangle "$demangle" --no-pager |
-  tail -n +3 | awk '{ n = $1; sub(/^ *[0-9]+ +/, ""); print $0 "\t" n }' | sort > "$dir/uftrace.counts"
+  tail -n +3 | awk '{ n = $1; sub(/^ *[0-9]+ +/, ""); print $0 "\t" n }' | grep -v '^linux:' |
+  sort > "$dir/uftrace.counts"
 
 join -t "$(printf '\t')" -a1 -a2 -e 0 -o 0,1.2,2.2 "$dir/calltrace.counts" "$dir/uftrace.counts" |
   awk -F '\t' '

@@ -4,8 +4,9 @@
 //! libstdc++: the same libiberty code binutils uses, called with the same
 //! options as `nm -C` (parameters, no verbose expansion of `std::string`
 //! and friends), so names are identical to `nm -C`'s. (`c++filt` differs
-//! from `nm -C` only in that verbose expansion.) Rust v0 names (`_R...`)
-//! go through `rustc-demangle`. Only names that are mangled are demangled:
+//! from `nm -C` only in that verbose expansion.) Legacy Rust names are
+//! Itanium names to it too; Rust v0 names (`_R...`) go through
+//! `rustc-demangle`, with crate disambiguators, as `nm -C` prints them. Only names that are mangled are demangled:
 //! the C++ demangler also accepts bare type codes, so a C function named
 //! `a` or `d` would otherwise come out as `signed char` or `double`.
 
@@ -48,7 +49,8 @@ pub fn demangle(raw: &str, style: Demangle) -> String {
 /// or does not demangle.
 fn full(raw: &str) -> String {
     if raw.starts_with("_R") {
-        return addr2line::demangle_auto(raw.into(), None).into_owned();
+        return rustc_demangle::try_demangle(raw)
+            .map_or_else(|_| raw.to_string(), |d| d.to_string());
     }
     if !raw.starts_with("_Z") {
         return raw.to_string();
@@ -227,6 +229,17 @@ mod tests {
         );
         assert_eq!(full("_Z3fooILm0EEvv"), "void foo<0ul>()");
         assert_eq!(full("_Zbogus"), "_Zbogus");
+    }
+
+    #[test]
+    fn rust_names_demangle_like_nm() {
+        // Legacy names keep their hash and v0 names their crate
+        // disambiguator, as in nm -C.
+        assert_eq!(
+            full("_ZN4core3fmt5write17h0123456789abcdefE"),
+            "core::fmt::write::h0123456789abcdef"
+        );
+        assert_eq!(full("_RNvCs1234_7mycrate3foo"), "mycrate[3c1c0]::foo");
     }
 
     #[test]

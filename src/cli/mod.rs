@@ -74,6 +74,8 @@ pub struct LiveArgs {
     /// Trace file or FIFO being written (waited for if it does not exist yet)
     #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub symbols: SymbolArgs,
 }
 
 impl LiveArgs {
@@ -82,6 +84,7 @@ impl LiveArgs {
         LiveOptions {
             trace: self.trace,
             binary: self.binary,
+            symbols: self.symbols.into_options(),
             ..LiveOptions::default()
         }
     }
@@ -530,6 +533,10 @@ mod tests {
             panic!("compare")
         };
         assert_eq!(c.into_options().symbols, want);
+        let Command::Live(l) = parse(&[&["live"][..], &flags[..]].concat()) else {
+            panic!("live")
+        };
+        assert_eq!(l.into_options().symbols, want);
         let none = parse(&["tree", "--demangle", "none"]);
         let Command::Tree(t) = none else {
             panic!("tree")

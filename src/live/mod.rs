@@ -34,7 +34,10 @@ pub struct Monitor {
     pending: Vec<u8>,
     funcs: FuncTable,
     names: Vec<FuncInfo>,
-    base: Option<u64>,
+    /// Search path and demangling style.
+    symbols: symbols::SymbolOptions,
+    /// What the trace said about the loaded objects, for naming.
+    objects: ingest::TraceMeta,
     timed: bool,
     threads: FxHashMap<u64, ThreadState>,
     self_all: FxHashMap<FuncId, u64>,
@@ -82,7 +85,8 @@ impl Monitor {
             pending: Vec::new(),
             funcs: FuncTable::default(),
             names: Vec::new(),
-            base: None,
+            symbols: symbols::SymbolOptions::default(),
+            objects: ingest::TraceMeta::default(),
             timed: false,
             threads: FxHashMap::default(),
             self_all: FxHashMap::default(),
@@ -117,9 +121,16 @@ impl Monitor {
         self.parse(format, batch)
     }
 
+    /// Names functions with these symbol options (search path, demangling).
+    pub fn with_symbols(mut self, symbols: symbols::SymbolOptions) -> Monitor {
+        self.symbols = symbols;
+        self
+    }
+
     /// Forgets everything read (the trace file was truncated).
     pub fn restart(&mut self) {
-        *self = Monitor::new(self.binary.take());
+        let symbols = std::mem::take(&mut self.symbols);
+        *self = Monitor::new(self.binary.take()).with_symbols(symbols);
     }
 
     fn sniff(&mut self) -> Result<Option<&'static dyn ingest::TraceFormat>> {
@@ -154,7 +165,16 @@ impl Monitor {
         };
         let mut sink = Collect::default();
         let meta = format.parse(&input, &opts, &mut self.funcs, &mut sink)?;
-        self.base = self.base.or(meta.base);
+        self.objects.base = self.objects.base.or(meta.base);
+        if self.objects.exe_path.is_none() {
+            self.objects.exe_path = meta.exe_path.clone();
+        }
+        // The header's mappings come with every batch: keep each once.
+        for m in &meta.maps {
+            if !self.objects.maps.contains(m) {
+                self.objects.maps.push(m.clone());
+            }
+        }
         self.timed = meta.timed;
         self.skipped += meta.skipped_lines;
         if let Some(first) = meta.first_skipped {
@@ -262,22 +282,23 @@ impl Monitor {
         if self.names.len() == self.funcs.len() {
             return;
         }
-        self.names = match &self.binary {
-            Some(bin) if self.funcs.has_addresses() => {
-                let meta = crate::ingest::TraceMeta {
-                    base: self.base,
-                    ..Default::default()
-                };
-                let opts = symbols::SymbolOptions::default();
-                match symbols::resolve(&self.funcs, &meta, Some(bin), &opts) {
-                    Ok((names, _)) => names,
-                    Err(e) => {
-                        self.problem = Some(e.to_string());
-                        symbols::names_without_binary(&self.funcs)
-                    }
+        let binary = self.binary.clone().or_else(|| {
+            let exe = self.objects.exe_path.as_deref()?;
+            symbols::locate(exe, &self.symbols.search_path)
+        });
+        let resolvable = binary.is_some() || !self.objects.maps.is_empty();
+        self.names = if resolvable && self.funcs.has_addresses() {
+            let resolved =
+                symbols::resolve(&self.funcs, &self.objects, binary.as_deref(), &self.symbols);
+            match resolved {
+                Ok((names, _)) => names,
+                Err(e) => {
+                    self.problem = Some(e.to_string());
+                    symbols::names_without_binary(&self.funcs)
                 }
             }
-            _ => symbols::names_without_binary(&self.funcs),
+        } else {
+            symbols::names_without_binary(&self.funcs)
         };
     }
 }

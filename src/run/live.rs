@@ -28,6 +28,8 @@ pub struct LiveOptions {
     pub binary: Option<PathBuf>,
     /// How often the screen is redrawn (one interval). Default is 250 ms.
     pub refresh: Duration,
+    /// Search path and demangling style. Default is `nm -C` names, no search path.
+    pub symbols: crate::symbols::SymbolOptions,
 }
 
 impl Default for LiveOptions {
@@ -36,6 +38,7 @@ impl Default for LiveOptions {
             trace: PathBuf::from("trace.txt"),
             binary: None,
             refresh: Duration::from_millis(250),
+            symbols: crate::symbols::SymbolOptions::default(),
         }
     }
 }
@@ -59,7 +62,7 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
         ));
     }
     let rx = follow::follow(&opts.trace);
-    let mut monitor = Monitor::new(opts.binary.clone());
+    let mut monitor = Monitor::new(opts.binary.clone()).with_symbols(opts.symbols.clone());
     let mut term = ratatui::try_init().map_err(|e| Error::io("terminal", e))?;
     let result = event_loop(&mut term, &rx, &mut monitor, opts);
     ratatui::restore();

@@ -577,3 +577,33 @@ fn compare_uftrace_script_agrees_with_uftrace_on_hello() {
         "agree: 12 of 12 functions, 25 calls (calltrace 25, uftrace 25)\n"
     );
 }
+
+#[test]
+fn live_names_library_functions_from_the_mappings() {
+    use calltrace::live::Monitor;
+    let t = zlib();
+    let text = std::fs::read(&t.trace).unwrap();
+    // Without BINARY, fed in two pieces (the header's mappings come first).
+    let mut m = Monitor::new(None);
+    let cut = text.len() / 2
+        + text[text.len() / 2..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap()
+        + 1;
+    m.feed(&text[..cut]).unwrap();
+    m.feed(&text[cut..]).unwrap();
+    m.end_interval(1.0);
+    let snap = m.snapshot(100);
+    let names: Vec<&str> = snap
+        .top_overall
+        .iter()
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    assert!(
+        names.contains(&"deflate") && names.contains(&"main"),
+        "{names:?}"
+    );
+    assert!(names.iter().all(|n| !n.starts_with("0x")), "{names:?}");
+    assert_eq!(snap.problem, None);
+}

@@ -5,19 +5,59 @@
 //! from its original parent's; synthetic nodes and top-level calls always
 //! survive.
 
-use super::{Absorb, Modules, filter};
-use crate::calltree::{NodeId, Tree};
+use super::pass::{Context, Pass};
+use super::{Absorb, Abstracted, Modules, filter};
+use crate::calltree::{NodeId, Tree, fold_paths};
 use crate::ingest::FuncTable;
+
+/// Method 2 as a pass. On a calling-context tree, paths that become equal
+/// once merged nodes are gone are folded into one, so the result is the
+/// contexts of the merged call tree. Protected (`--keep`) functions are
+/// never merged away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Merge;
+
+impl Pass for Merge {
+    fn name(&self) -> &'static str {
+        "merge"
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {
+        let merged = merge_keeping(tree, cx.funcs, cx.modules, cx.protected);
+        let tree = if merged.has_call_counts() {
+            fold_paths(&merged, cx.funcs)
+        } else {
+            merged
+        };
+        Abstracted {
+            tree,
+            eliminated: 0,
+        }
+    }
+}
 
 /// Runs method 2.
 pub fn merge(tree: &Tree, funcs: &FuncTable, modules: &Modules) -> Tree {
+    merge_keeping(tree, funcs, modules, &[])
+}
+
+/// Runs method 2, leaving the calls of functions with `protected[f]` in place.
+pub fn merge_keeping(
+    tree: &Tree,
+    funcs: &FuncTable,
+    modules: &Modules,
+    protected: &[bool],
+) -> Tree {
     let parents = tree.parents();
     let keep: Vec<bool> = (0..tree.len() as NodeId)
         .map(|n| {
-            let p = parents[n as usize];
+            let (p, f) = (parents[n as usize], tree.func(n));
             n == 0
-                || funcs.is_synthetic(tree.func(n))
-                || modules.of(tree.func(n)) != modules.of(tree.func(p))
+                || funcs.is_synthetic(f)
+                || modules.of(f) != modules.of(tree.func(p))
+                || protected.get(f as usize).copied() == Some(true)
         })
         .collect();
     filter(tree, &keep, Absorb::Node)

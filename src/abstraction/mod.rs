@@ -5,12 +5,27 @@
 //! the input's preorder with nodes filtered out ([`filter`]); what a removed
 //! node weighed moves into the self time of its nearest kept ancestor, so
 //! total = self + sum of children's totals keeps holding.
+//!
+//! Beyond the paper, every method is a [`pass::Pass`] (recursion folding,
+//! the whole-trace threshold `--min-total`, the node budget `--max-nodes`),
+//! composed by [`pipeline::Options`] and listed for `compare` in
+//! [`registry`]; [`chains`] folds single-callee chains for drawings.
 
+pub mod budget;
+pub mod chains;
+pub mod global;
 pub mod merge;
 pub mod modules;
+pub mod pass;
+pub mod pipeline;
+pub mod prefix;
+pub mod recursion;
+pub mod registry;
 pub mod threshold;
+pub mod trace;
 
 pub use modules::{ModuleId, ModuleSource, ModuleTable, Modules, NO_MODULE};
+pub use pipeline::Options;
 
 use crate::calltree::{NodeId, Tree};
 use crate::error::{Error, Result};

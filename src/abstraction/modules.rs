@@ -3,10 +3,16 @@
 //! name or a glob with `*` and `?`; exact names win over globs, among globs
 //! the first listed wins), from the DWARF source file or directory of each
 //! function (`auto:file`, `auto:dir`), or one module for everything.
-//! Functions matched by nothing belong to `(unassigned)`.
+//! Functions matched by nothing belong to `(unassigned)`. Globs are
+//! compiled into one `globset::GlobSet`, so a table of thousands of globs
+//! costs one automaton pass per function, not one match per glob.
+//! `auto:prefix` groups functions by name prefix ([`super::prefix`]) and
+//! `auto` picks file, directory or prefix, whichever partitions usefully.
 
 use std::collections::HashMap;
 use std::path::Path;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::error::{Error, Result};
 use crate::ingest::{FuncId, FuncTable};
@@ -33,15 +39,31 @@ pub enum ModuleSource {
     AutoFile,
     /// The directory of each function's source file.
     AutoDir,
+    /// Function-name prefixes (`sqlite3Vdbe*`, `luaH_*`, `ns::Class::`).
+    AutoPrefix,
+    /// File, directory or prefix, whichever gives a useful partition.
+    Auto,
 }
 
 /// A parsed `function,module` CSV.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct ModuleTable {
     exact: HashMap<String, String>,
     globs: Vec<(String, String)>,
+    /// Line of each glob, for messages.
+    glob_lines: Vec<u64>,
+    /// `globs` compiled, same order.
+    set: GlobSet,
     /// Module names in order of first mention.
     order: Vec<String>,
+}
+
+impl Eq for ModuleTable {}
+
+impl PartialEq for ModuleTable {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.exact, &self.globs, &self.order) == (&other.exact, &other.globs, &other.order)
+    }
 }
 
 /// Every function's module.
@@ -51,6 +73,8 @@ pub struct Modules {
     pub of: Vec<ModuleId>,
     /// Module names, indexed by [`ModuleId`].
     pub names: Vec<String>,
+    /// For `auto`: which source it picked, e.g. `auto:file (7 modules)`.
+    pub picked: Option<String>,
 }
 
 impl ModuleSource {
@@ -59,9 +83,13 @@ impl ModuleSource {
         match arg {
             "auto:file" => Ok(ModuleSource::AutoFile),
             "auto:dir" => Ok(ModuleSource::AutoDir),
+            "auto:prefix" => Ok(ModuleSource::AutoPrefix),
+            "auto" => Ok(ModuleSource::Auto),
             a if a.starts_with("auto:") => Err(Error::usage(
                 "--modules",
-                format!("unknown `{a}`; expected auto:file, auto:dir or a CSV file"),
+                format!(
+                    "unknown `{a}`; expected auto, auto:file, auto:dir, auto:prefix or a CSV file"
+                ),
             )),
             path => ModuleTable::read(Path::new(path)).map(ModuleSource::Table),
         }
@@ -69,6 +97,11 @@ impl ModuleSource {
 
     /// Assigns a module to every function of `funcs`, named by `names`.
     pub fn assign(&self, funcs: &FuncTable, names: &[FuncInfo]) -> Result<Modules> {
+        match self {
+            ModuleSource::Auto => return Ok(super::prefix::auto(funcs, names)),
+            ModuleSource::AutoPrefix => return Ok(super::prefix::by_prefix(funcs, names)),
+            _ => {}
+        }
         let auto = matches!(self, ModuleSource::AutoFile | ModuleSource::AutoDir);
         if auto && !names.iter().any(|n| n.file.is_some()) {
             return Err(Error::usage(
@@ -79,6 +112,7 @@ impl ModuleSource {
         let mut m = Modules {
             of: Vec::with_capacity(names.len()),
             names: Vec::new(),
+            picked: None,
         };
         if let ModuleSource::Table(t) = self {
             m.names = t.order.clone();
@@ -97,6 +131,7 @@ impl ModuleSource {
                     .as_deref()
                     .map(parent_dir)
                     .unwrap_or_else(|| UNASSIGNED.into()),
+                ModuleSource::AutoPrefix | ModuleSource::Auto => unreachable!("handled above"),
             };
             let mid = m.intern(name);
             m.of.push(mid);
@@ -113,7 +148,21 @@ fn parent_dir(file: &str) -> String {
 }
 
 impl Modules {
-    fn intern(&mut self, name: String) -> ModuleId {
+    /// Builds modules from one name per function (None for synthetic ones).
+    pub fn from_names(names: impl IntoIterator<Item = Option<String>>) -> Modules {
+        let mut m = Modules {
+            of: Vec::new(),
+            names: Vec::new(),
+            picked: None,
+        };
+        for name in names {
+            let id = name.map_or(NO_MODULE, |n| m.intern(n));
+            m.of.push(id);
+        }
+        m
+    }
+
+    pub(crate) fn intern(&mut self, name: String) -> ModuleId {
         match self.names.iter().position(|n| *n == name) {
             Some(i) => i as ModuleId,
             None => {
@@ -138,6 +187,7 @@ impl ModuleTable {
 
     /// Parses CSV text; `name` is used in messages.
     pub fn parse(name: &str, text: &str) -> Result<ModuleTable> {
+        check_quoting(name, text)?;
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -166,7 +216,23 @@ impl ModuleTable {
             }
             table.add(name, line, &rec)?;
         }
+        table.compile(name)?;
         Ok(table)
+    }
+
+    fn compile(&mut self, name: &str) -> Result<()> {
+        let mut b = GlobSetBuilder::new();
+        for ((g, _), &line) in self.globs.iter().zip(&self.glob_lines) {
+            let glob = GlobBuilder::new(&escape_except_wildcards(g))
+                .backslash_escape(false)
+                .build()
+                .map_err(|e| Error::parse(name, line, format!("bad glob `{g}`: {e}")))?;
+            b.add(glob);
+        }
+        self.set = b
+            .build()
+            .map_err(|e| Error::parse(name, 0, format!("bad globs: {e}")))?;
+        Ok(())
     }
 
     fn add(&mut self, name: &str, line: u64, rec: &csv::StringRecord) -> Result<()> {
@@ -192,6 +258,7 @@ impl ModuleTable {
         }
         if func.contains(['*', '?']) {
             self.globs.push((func.to_string(), module.to_string()));
+            self.glob_lines.push(line);
             return Ok(());
         }
         match self.exact.insert(func.to_string(), module.to_string()) {
@@ -211,46 +278,145 @@ impl ModuleTable {
         if let Some(m) = self.exact.get(name) {
             return Some(m);
         }
-        self.globs
-            .iter()
-            .find(|(g, _)| glob_match(g.as_bytes(), name.as_bytes()))
-            .map(|(_, m)| m.as_str())
+        let first = self.set.matches(name).into_iter().min()?;
+        Some(self.globs[first].1.as_str())
     }
 }
 
-/// Matches `*` (any run) and `?` (one byte) wildcards.
-fn glob_match(pat: &[u8], s: &[u8]) -> bool {
-    let (mut p, mut i) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while i < s.len() {
-        if p < pat.len() && (pat[p] == b'?' || pat[p] == s[i]) {
-            p += 1;
-            i += 1;
-        } else if p < pat.len() && pat[p] == b'*' {
-            star = Some((p, i));
-            p += 1;
-        } else if let Some((sp, si)) = star {
-            p = sp + 1;
-            i = si + 1;
-            star = Some((sp, si + 1));
-        } else {
-            return false;
+/// A table glob in globset syntax: only `*` and `?` are wildcards.
+pub(crate) fn escape_except_wildcards(g: &str) -> String {
+    let mut out = String::with_capacity(g.len());
+    for c in g.chars() {
+        match c {
+            '*' | '?' => out.push(c),
+            c => out.push_str(&globset::escape(c.encode_utf8(&mut [0; 4]))),
         }
     }
-    pat[p..].iter().all(|&b| b == b'*')
+    out
+}
+
+/// Finds broken CSV quoting, which the CSV reader would silently accept:
+/// a quote inside an unquoted field, text after a closing quote, or a
+/// quoted field left open at the end of its line (function names have no
+/// line breaks).
+fn check_quoting(name: &str, text: &str) -> Result<()> {
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Err(what) = line_quoting(line) {
+            return Err(Error::parse(name, i as u64 + 1, what));
+        }
+    }
+    Ok(())
+}
+
+fn line_quoting(line: &str) -> std::result::Result<(), String> {
+    for (col, field) in split_fields(line)?.iter().enumerate() {
+        let f = field.trim();
+        let inner = match f.strip_prefix('"') {
+            Some(rest) => rest.strip_suffix('"').ok_or_else(|| {
+                format!("expected a closing quote in column {}, found the end of the line or text after it", col + 1)
+            })?,
+            None if f.contains('"') => {
+                return Err(format!(
+                    "expected a quote only around a whole field, found one inside column {} (`{f}`)",
+                    col + 1
+                ));
+            }
+            None => continue,
+        };
+        if inner.replace("\"\"", "").contains('"') {
+            return Err(format!(
+                "expected quotes inside a quoted field to be doubled (\"\"), found a single one in column {}",
+                col + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Splits a line at commas outside quoted fields (a quote opens a field
+/// only at its start); an open quote at the end is an error.
+fn split_fields(line: &str) -> std::result::Result<Vec<&str>, String> {
+    let (mut fields, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' if quoted => quoted = false,
+            '"' if line[start..i].trim().is_empty() => quoted = true,
+            '"' if line[start..i].trim_start().starts_with('"') => quoted = true,
+            ',' if !quoted => {
+                fields.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if quoted {
+        return Err(
+            "expected a closing quote before the end of the line (unterminated quoted field)"
+                .into(),
+        );
+    }
+    fields.push(&line[start..]);
+    Ok(fields)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn module_of(globs: &str, name: &str) -> Option<String> {
+        let t = ModuleTable::parse("m.csv", globs).unwrap();
+        t.module_of(name).map(str::to_string)
+    }
+
     #[test]
     fn globs_match() {
-        assert!(glob_match(b"lua_*", b"lua_call"));
-        assert!(glob_match(b"*_area", b"rect_area"));
-        assert!(glob_match(b"f?o*x", b"fooBARx"));
-        assert!(!glob_match(b"lua_*", b"luaL_x"));
-        assert!(glob_match(b"*", b""));
+        assert_eq!(module_of("lua_*,l", "lua_call").as_deref(), Some("l"));
+        assert_eq!(module_of("*_area,a", "rect_area").as_deref(), Some("a"));
+        assert_eq!(module_of("f?o*x,f", "fooBARx").as_deref(), Some("f"));
+        assert_eq!(module_of("lua_*,l", "luaL_x"), None);
+        assert_eq!(module_of("op*[],o", "operator[]").as_deref(), Some("o"));
+        assert_eq!(module_of("op*[],o", "operatorx"), None);
+        assert_eq!(module_of("a\\*,o", "a\\b").as_deref(), Some("o"));
+        assert_eq!(module_of("ns::*,n", "ns::a/b").as_deref(), Some("n"));
+    }
+
+    #[test]
+    fn thousands_of_globs_cost_one_pass() {
+        let table: String = (0..5000).map(|i| format!("fn{i}_*,m{i}\n")).collect();
+        let t = ModuleTable::parse("big.csv", &table).unwrap();
+        let start = std::time::Instant::now();
+        for i in 0..5000 {
+            assert_eq!(
+                t.module_of(&format!("fn{i}_x")),
+                Some(format!("m{i}").as_str())
+            );
+        }
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn broken_quoting_is_located() {
+        for (text, line, what) in [
+            ("main,core\n\"foo,bar\n", 2, "unterminated quoted field"),
+            ("main,core\nfo\"o,bar\n", 2, "found one inside column 1"),
+            (
+                "\"main\"x,core\n",
+                1,
+                "expected a closing quote in column 1",
+            ),
+        ] {
+            let err = ModuleTable::parse("m.csv", text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("m.csv:{line}: ")) && err.contains(what),
+                "{err}"
+            );
+        }
+        let ok = ModuleTable::parse("m.csv", "\"a,b\",core\n\"x\"\"y\",io\n").unwrap();
+        assert_eq!(ok.module_of("a,b"), Some("core"));
+        assert_eq!(ok.module_of("x\"y"), Some("io"));
     }
 
     #[test]

@@ -7,9 +7,34 @@
 //! into p's self time. Top-level calls (children of the synthetic root or of
 //! a thread node) are each a root of their thread's tree and always kept.
 
+use super::pass::{Context, Pass, keep_closed, protected_nodes};
 use super::{Absorb, Abstracted, Modules, filter};
 use crate::calltree::{NodeId, Tree};
 use crate::ingest::FuncTable;
+
+/// Method 1 as a pass (`--threshold T`). Protected (`--keep`) nodes and
+/// their ancestors survive besides what method 1 chooses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Threshold(pub f64);
+
+impl Pass for Threshold {
+    fn name(&self) -> &'static str {
+        "threshold"
+    }
+    fn params(&self) -> Vec<(&'static str, String)> {
+        vec![("threshold", self.0.to_string())]
+    }
+    fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {
+        if !cx.protected.contains(&true) {
+            return eliminate(tree, cx.funcs, cx.modules, self.0);
+        }
+        let inter = intermediate(tree, cx.modules);
+        let mut keep = select(tree, cx.funcs, &inter, self.0).keep;
+        let prot = protected_nodes(tree, cx);
+        keep.iter_mut().zip(&prot).for_each(|(k, p)| *k |= p);
+        keep_closed(tree, cx.funcs, &mut keep)
+    }
+}
 
 /// Runs method 1 with threshold `t` in [0, 1].
 pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> Abstracted {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::abstraction::Method;
+use crate::abstraction::Options;
 use crate::calltree::View;
 use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
@@ -199,29 +199,56 @@ pub struct TreeArgs {
     pub output: PathBuf,
 }
 
-/// Flags of `calltrace abstract`.
-#[derive(Debug, Args)]
-pub struct AbstractArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
+/// Abstraction flags, shared by every command that abstracts a tree.
+/// Applied in the order merge → view → fold → thresholds → budget; with no
+/// method flag the recommended readable pipeline runs.
+#[derive(Debug, Args, Default)]
+pub struct AbstractionArgs {
+    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
-    /// Merge callees of the caller's module into the caller (method 2; runs before --threshold)
+    /// Merge callees of the caller's module into the caller (method 2; runs first)
     #[arg(long)]
     pub merge_modules: bool,
     /// Keep callees until they make up this share of the caller's total (method 1): 0.9 or 90%
     #[arg(long, value_name = "T", value_parser = parse_threshold)]
     pub threshold: Option<f64>,
-    /// Which tree to abstract
-    #[arg(long, value_enum, default_value = "calls")]
-    pub view: ViewArg,
+    /// Which tree to abstract [default: calls for --threshold/--merge-modules alone, else contexts]
+    #[arg(long, value_enum)]
+    pub view: Option<ViewArg>,
+    /// Fold recursion: a call to a function already on the path joins that ancestor's node
+    #[arg(long)]
+    pub fold_recursion: bool,
+    /// Whole-trace threshold: keep nodes whose total is at least this share of the root's: 0.1% or 0.001
+    #[arg(long, value_name = "P", value_parser = parse_share)]
+    pub min_total: Option<f64>,
+    /// Node budget: keep the N heaviest nodes (and their ancestors)
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<usize>,
+    /// Functions (globs `*`, `?`) that always survive, with their ancestors; repeatable
+    #[arg(long, value_name = "GLOB")]
+    pub keep: Vec<String>,
+    /// Draw chains of nodes with negligible self time and one callee as one node
+    #[arg(long)]
+    pub fold_chains: bool,
+}
+
+/// Flags of `calltrace abstract`.
+#[derive(Debug, Args)]
+pub struct AbstractArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub abstraction: AbstractionArgs,
     /// Draw the abstracted tree as DOT (identical paths drawn once)
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Write the abstracted tree as indented `name (self / total)` text
     #[arg(long, value_name = "FILE")]
     pub tree_out: Option<PathBuf>,
+    /// Write node counts, explained time and the parameters used as JSON
+    #[arg(long, value_name = "FILE.json")]
+    pub stats: Option<PathBuf>,
 }
 
 /// Flags of `calltrace compare`.
@@ -250,6 +277,12 @@ pub struct CompareArgs {
     /// Which tree to abstract
     #[arg(long, value_enum, default_value = "calls")]
     pub view: ViewArg,
+    /// Whole-trace threshold of the `global` and `merge+global` methods: 0.1% or 0.001
+    #[arg(long, value_name = "P", default_value = "0.1%", value_parser = parse_share)]
+    pub min_total: f64,
+    /// Protect the distinguishing functions (features.csv) in every method's output
+    #[arg(long)]
+    pub keep_features: bool,
     /// Directory for the CSV and SVG files (created if missing)
     #[arg(long, value_name = "DIR", default_value = "compare-out")]
     pub out_dir: PathBuf,
@@ -258,6 +291,13 @@ pub struct CompareArgs {
 fn parse_sweep(s: &str) -> Result<Sweep, String> {
     Sweep::parse(s).map_err(|e| match e {
         crate::Error::Usage { msg, .. } => msg,
+        other => other.to_string(),
+    })
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    crate::abstraction::parse_threshold(s).map_err(|e| match e {
+        crate::Error::Usage { msg, .. } => msg.replace("--threshold", "--min-total"),
         other => other.to_string(),
     })
 }
@@ -329,19 +369,32 @@ impl TreeArgs {
     }
 }
 
+impl AbstractionArgs {
+    /// Converts the flags into the abstraction's [`Options`].
+    pub fn into_options(self) -> Options {
+        Options {
+            modules: self.modules,
+            merge: self.merge_modules,
+            view: self.view.map(View::from),
+            fold_recursion: self.fold_recursion,
+            threshold: self.threshold,
+            min_total: self.min_total,
+            max_nodes: self.max_nodes,
+            keep: self.keep,
+            chains: self.fold_chains,
+        }
+    }
+}
+
 impl AbstractArgs {
     /// Converts the flags into [`AbstractOptions`].
     pub fn into_options(self) -> AbstractOptions {
         AbstractOptions {
             input: self.input.into_options(),
-            modules: self.modules,
-            method: Method {
-                merge: self.merge_modules,
-                threshold: self.threshold,
-            },
-            view: self.view.into(),
+            abstraction: self.abstraction.into_options(),
             dot: self.output,
             tree_out: self.tree_out,
+            stats: self.stats,
         }
     }
 }
@@ -358,6 +411,8 @@ impl CompareArgs {
             threshold: self.threshold,
             sweep: self.sweep,
             view: self.view.into(),
+            min_total: self.min_total,
+            keep_features: self.keep_features,
             out_dir: self.out_dir,
         }
     }
@@ -451,15 +506,32 @@ mod tests {
         ]) else {
             panic!("abstract")
         };
-        let o = a.into_options();
-        assert_eq!(
-            o.method,
-            Method {
-                merge: true,
-                threshold: Some(0.9)
-            }
-        );
+        let o = a.into_options().abstraction;
+        assert!(o.merge && !o.no_method());
+        assert_eq!(o.threshold, Some(0.9));
         assert_eq!(o.modules.as_deref(), Some("auto:file"));
+        let Command::Abstract(a) = parse(&[
+            "abstract",
+            "--fold-recursion",
+            "--min-total",
+            "0.1%",
+            "--max-nodes",
+            "50",
+            "--keep",
+            "lua*",
+            "--keep",
+            "f?",
+            "--fold-chains",
+            "--view",
+            "calls",
+        ]) else {
+            panic!("abstract")
+        };
+        let o = a.into_options().abstraction;
+        assert!(o.fold_recursion && o.chains && !o.merge);
+        assert_eq!((o.min_total, o.max_nodes), (Some(0.001), Some(50)));
+        assert_eq!(o.keep, ["lua*", "f?"]);
+        assert_eq!(o.view, Some(View::Calls));
         let err = Cli::try_parse_from(["calltrace", "abstract", "--threshold", "2"])
             .unwrap_err()
             .to_string();

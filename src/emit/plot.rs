@@ -10,6 +10,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::abstraction::registry::{MethodParams, Shown};
 use crate::error::{Error, Result};
 use crate::report::{PatternReport, Report, Stage};
 
@@ -40,12 +41,20 @@ const PALETTE: [RGBColor; 20] = [
 ];
 
 /// Bar colours of `rates.svg`, by stage.
-const STAGE_COLORS: [RGBColor; Stage::COUNT] = [
+const STAGE_COLORS: [RGBColor; 8] = [
     RGBColor(170, 170, 170),
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(214, 39, 40),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
 ];
+
+fn stage_color(s: Stage) -> RGBColor {
+    STAGE_COLORS[s.index() % STAGE_COLORS.len()]
+}
 
 /// Height of one legend entry, in pixels.
 const LEGEND_ROW: u32 = 20;
@@ -110,7 +119,7 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
         let points = p
             .sweep
             .iter()
-            .filter(|s| s.stage == Stage::Threshold)
+            .filter(|s| s.stage == Stage::threshold())
             .map(|s| (s.threshold, 100.0 * s.kept_ratio));
         chart
             .draw_series(LineSeries::new(points, color(i).stroke_width(2)))
@@ -145,10 +154,13 @@ fn threshold_marker(chart: &mut Chart, area: &Area, t: f64) -> Result<()> {
 /// `rates.svg`: per pattern, nodes before and after each method at the threshold.
 pub fn rates_svg(report: &Report) -> Result<Vec<u8>> {
     let names: Vec<&str> = report.patterns.iter().map(|p| p.name.as_str()).collect();
-    let labels = stage_labels(report.config.threshold);
+    let labels = stage_labels(&report.config.params());
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let legend_w = legend_width(&label_refs);
-    let size = (720 + legend_w, 130 + 52 * names.len() as u32);
+    let size = (
+        720 + legend_w,
+        130 + 13 * Stage::COUNT as u32 * names.len() as u32,
+    );
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -157,8 +169,8 @@ pub fn rates_svg(report: &Report) -> Result<Vec<u8>> {
         rates_plot(&plot, report, &names)?;
         let entries: Vec<_> = label_refs
             .iter()
-            .zip(STAGE_COLORS)
-            .map(|(l, c)| (*l, c))
+            .zip(Stage::all())
+            .map(|(l, s)| (*l, stage_color(s)))
             .collect();
         draw_legend(&legend, "call nodes", &entries, 60)?;
         root.present().map_err(draw_err)?;
@@ -166,13 +178,15 @@ pub fn rates_svg(report: &Report) -> Result<Vec<u8>> {
     Ok(svg.into_bytes())
 }
 
-fn stage_labels(t: f64) -> Vec<String> {
-    Stage::ALL
-        .iter()
-        .map(|s| match s {
-            Stage::Before => "before".to_string(),
-            Stage::Merge => "after merge".to_string(),
-            s => format!("after {} (T = {t})", s.name()),
+fn stage_labels(params: &MethodParams) -> Vec<String> {
+    Stage::all()
+        .map(|s| match s.spec() {
+            None => "before".to_string(),
+            Some(m) => match m.shown {
+                Shown::Nothing => format!("after {}", m.name),
+                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold),
+                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total),
+            },
         })
         .collect()
 }
@@ -222,7 +236,7 @@ fn draw_pattern(chart: &mut Chart, area: &Area, band: f64, p: &PatternReport) ->
     let (x, y) = chart.backend_coord(&(0.0, band + 0.5));
     area.draw(&Text::new(p.name.clone(), (x - 8, y), style))
         .map_err(draw_err)?;
-    for s in Stage::ALL {
+    for s in Stage::all() {
         let nodes = p.rate(s).map_or(p.nodes_before, |r| r.nodes_after);
         draw_bar(chart, band, s, nodes)?;
     }
@@ -231,13 +245,14 @@ fn draw_pattern(chart: &mut Chart, area: &Area, band: f64, p: &PatternReport) ->
 
 /// One bar (and its value) of stage `s` in the pattern band starting at `band`.
 fn draw_bar(chart: &mut Chart, band: f64, s: Stage, nodes: usize) -> Result<()> {
-    let top = band + 0.92 - 0.21 * s.index() as f64;
-    let (y0, y1) = (top - 0.19, top);
+    let step = 0.84 / Stage::COUNT as f64;
+    let top = band + 0.92 - step * s.index() as f64;
+    let (y0, y1) = (top - 0.9 * step, top);
     let value = nodes as f64;
     chart
         .draw_series(std::iter::once(Rectangle::new(
             [(0.0, y0), (value, y1)],
-            STAGE_COLORS[s.index()].filled(),
+            stage_color(s).filled(),
         )))
         .map_err(draw_err)?;
     let style = TextStyle::from((FONT, 11).into_font())

@@ -1,7 +1,7 @@
 //! The tables of `calltrace compare` as CSV: `rates.csv`, `sweep.csv`,
 //! `groups.csv` and `features.csv`, rendered from a [`Report`] into memory.
-//! Headers are fixed; rows come sorted by pattern, then method (threshold,
-//! merge, merge+threshold; `before` first where it appears), then threshold
+//! Headers are fixed; rows come sorted by pattern, then method (in the
+//! order of the method registry; `before` first where it appears), then threshold
 //! or function; floats have exactly six decimals. The same report therefore
 //! always gives the same bytes, however many threads computed it.
 
@@ -29,10 +29,19 @@ pub const SWEEP_HEADER: [&str; 5] = [
 ];
 /// Header of `groups.csv`.
 pub const GROUPS_HEADER: [&str; 4] = ["pattern", "stage", "group", "changed"];
+/// Header of `protection.csv`.
+pub const PROTECTION_HEADER: [&str; 5] = [
+    "pattern",
+    "method",
+    "nodes_unprotected",
+    "nodes_protected",
+    "extra_nodes",
+];
 /// Header of `features.csv`.
 pub const FEATURES_HEADER: [&str; 4] = ["pattern", "function", "stage", "kept"];
 
-/// `rates.csv`: one row per pattern and method; threshold empty for `merge`.
+/// `rates.csv`: one row per pattern and method; threshold empty for
+/// `merge`, the whole-trace threshold for the `global` methods.
 pub fn rates(report: &Report) -> Result<Vec<u8>> {
     let mut rows = Vec::new();
     for p in &report.patterns {
@@ -79,7 +88,7 @@ pub fn groups(report: &Report) -> Result<Vec<u8>> {
     let g = &report.groups;
     let mut rows = Vec::new();
     for (i, p) in report.patterns.iter().enumerate() {
-        for s in Stage::ALL {
+        for s in Stage::all() {
             rows.push(vec![
                 p.name.clone(),
                 s.name().to_string(),
@@ -91,11 +100,32 @@ pub fn groups(report: &Report) -> Result<Vec<u8>> {
     table(&GROUPS_HEADER, rows)
 }
 
+/// `protection.csv` (with `--keep-features`): per pattern and method, the
+/// nodes kept without and with the distinguishing functions protected.
+pub fn protection(report: &Report) -> Result<Vec<u8>> {
+    let mut rows = Vec::new();
+    let Some(unprotected) = &report.unprotected else {
+        return table(&PROTECTION_HEADER, rows);
+    };
+    for (p, before) in report.patterns.iter().zip(unprotected) {
+        for (r, &plain) in p.rates.iter().zip(before) {
+            rows.push(vec![
+                p.name.clone(),
+                r.stage.name().to_string(),
+                plain.to_string(),
+                r.nodes_after.to_string(),
+                (r.nodes_after as i64 - plain as i64).to_string(),
+            ]);
+        }
+    }
+    table(&PROTECTION_HEADER, rows)
+}
+
 /// `features.csv`: every distinguishing function at every stage.
 pub fn features(report: &Report) -> Result<Vec<u8>> {
     let mut rows = Vec::new();
     for f in &report.features {
-        for s in Stage::ALL {
+        for s in Stage::all() {
             rows.push(vec![
                 report.patterns[f.pattern].name.clone(),
                 f.function.clone(),

@@ -3,13 +3,15 @@
 //! each node is filled with its module's colour (legend at the bottom), and
 //! nodes holding more of the total time get thicker borders and bold names.
 //! The top-level call sits at the top; thread nodes are drawn as ellipses.
+//! A node that stands for a folded chain (see `abstraction::chains`) is
+//! labelled `a → … → b`, the whole chain in its tooltip.
 
 use std::fmt::Write;
 
 use super::text::{dot_escape, time};
 use crate::abstraction::{Modules, NO_MODULE};
 use crate::calltree::{NodeId, Tree};
-use crate::ingest::FuncTable;
+use crate::ingest::{FuncId, FuncTable};
 use crate::symbols::FuncInfo;
 
 /// Colour-blind-friendly pastel fills (ColorBrewer Set3), cycled past 12 modules.
@@ -25,6 +27,19 @@ pub fn tree_dot(
     names: &[FuncInfo],
     modules: &Modules,
     title: &str,
+) -> Vec<u8> {
+    tree_dot_chains(tree, funcs, names, modules, title, &[])
+}
+
+/// Renders `tree` as DOT, `hidden[n]` naming the functions folded into node
+/// `n` (top first; missing or empty: none).
+pub fn tree_dot_chains(
+    tree: &Tree,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    modules: &Modules,
+    title: &str,
+    hidden: &[Vec<FuncId>],
 ) -> Vec<u8> {
     let mut out = String::new();
     out.push_str("digraph calltree {\n");
@@ -44,7 +59,15 @@ pub fn tree_dot(
         if module != NO_MODULE {
             used[module as usize] = true;
         }
-        node(&mut out, tree, funcs, names, modules, n, root_total);
+        let chain = hidden.get(n as usize).map_or(&[][..], Vec::as_slice);
+        node(
+            &mut out,
+            tree,
+            (funcs, names, modules),
+            n,
+            root_total,
+            chain,
+        );
     }
     let parents = tree.parents();
     for n in 1..tree.len() as NodeId {
@@ -61,13 +84,30 @@ pub fn tree_dot(
 fn node(
     out: &mut String,
     tree: &Tree,
-    funcs: &FuncTable,
-    names: &[FuncInfo],
-    modules: &Modules,
+    (funcs, names, modules): (&FuncTable, &[FuncInfo], &Modules),
     n: NodeId,
     root_total: u64,
+    chain: &[FuncId],
 ) {
-    let name = dot_escape(&names[tree.func(n) as usize].name);
+    let own = &names[tree.func(n) as usize].name;
+    let name_of = |f: FuncId| names[f as usize].name.as_str();
+    let (name, tooltip) = match chain {
+        [] => (dot_escape(own), String::new()),
+        [a] => (
+            dot_escape(&format!("{} → {own}", name_of(*a))),
+            String::new(),
+        ),
+        [a, ..] => {
+            let all: Vec<&str> = chain
+                .iter()
+                .map(|&f| name_of(f))
+                .chain([own.as_str()])
+                .collect();
+            let label = format!("{} → … → {own}", name_of(*a));
+            let tip = format!(", tooltip=\"{}\"", dot_escape(&all.join(" → ")));
+            (dot_escape(&label), tip)
+        }
+    };
     if funcs.is_synthetic(tree.func(n)) {
         let _ = writeln!(
             out,
@@ -92,7 +132,7 @@ fn node(
     };
     let _ = writeln!(
         out,
-        "  n{n} [label=\"{label}\", fillcolor=\"{fill}\", penwidth={pen:.2}{font}];"
+        "  n{n} [label=\"{label}\", fillcolor=\"{fill}\", penwidth={pen:.2}{font}{tooltip}];"
     );
 }
 

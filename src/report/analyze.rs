@@ -1,5 +1,6 @@
 //! One pattern, start to finish: load its trace, abstract the tree by each
-//! method at the configured threshold ([`super::Rate`]), run method 1 alone
+//! registered method ([`super::Rate`]; `protect` names functions every
+//! method must keep), run method 1 alone
 //! and after merging at every sweep point, and keep the distinct function
 //! names of each stage's tree. Only these numbers and names leave this
 //! module; the trees are dropped when [`pattern`] returns, so a worker holds
@@ -8,7 +9,9 @@
 use std::collections::BTreeSet;
 
 use super::{Config, Pattern, PatternReport, Rate, Stage, SweepPoint, ratio};
-use crate::abstraction::{self, Modules, Summary, merge, threshold};
+use crate::abstraction::pass::Context;
+use crate::abstraction::pipeline::{Parameters, run as run_passes};
+use crate::abstraction::{Abstracted, Modules, Summary, merge, threshold};
 use crate::calltree::Tree;
 use crate::error::Result;
 use crate::ingest::FuncTable;
@@ -21,10 +24,11 @@ struct Subject<'a> {
     funcs: &'a FuncTable,
     names: &'a [FuncInfo],
     modules: &'a Modules,
+    protected: Vec<bool>,
 }
 
-/// Loads and measures one pattern.
-pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
+/// Loads and measures one pattern, keeping the functions in `protect`.
+pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
     let input = InputOptions {
         trace: p.path.clone(),
         binary: config.binary.clone(),
@@ -40,12 +44,18 @@ pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
         funcs,
         names: &loaded.names,
         modules: &modules,
+        protected: loaded
+            .names
+            .iter()
+            .enumerate()
+            .map(|(f, n)| !funcs.is_synthetic(f as u32) && protect.contains(&n.name))
+            .collect(),
     };
     let mut functions: [BTreeSet<String>; Stage::COUNT] = Default::default();
-    functions[Stage::Before.index()] = function_set(tree, &s);
-    let mut rates = Vec::with_capacity(Stage::METHODS.len());
-    for stage in Stage::METHODS {
-        let (rate, after) = rate(&s, stage, config.threshold);
+    functions[Stage::BEFORE.index()] = function_set(tree, &s);
+    let mut rates = Vec::with_capacity(Stage::COUNT - 1);
+    for stage in Stage::methods() {
+        let (rate, after) = rate(&s, stage, config);
         functions[stage.index()] = function_set(&after, &s);
         rates.push(rate);
     }
@@ -60,14 +70,24 @@ pub fn pattern(p: &Pattern, config: &Config) -> Result<PatternReport> {
     })
 }
 
-/// Runs method `stage` at threshold `t`; returns its rate and tree.
-fn rate(s: &Subject, stage: Stage, t: f64) -> (Rate, Tree) {
-    let method = stage.method(t).expect("a method stage");
-    let out = abstraction::apply(s.tree, s.funcs, s.modules, method);
+/// Runs method `stage`; returns its rate and tree.
+fn rate(s: &Subject, stage: Stage, config: &Config) -> (Rate, Tree) {
+    let spec = stage.spec().expect("a method stage");
+    let params = config.params();
+    let cx = Context {
+        funcs: s.funcs,
+        modules: s.modules,
+        protected: &s.protected,
+    };
+    let run = run_passes(s.tree, &cx, &(spec.passes)(&params), Parameters::default());
+    let out = Abstracted {
+        tree: run.tree,
+        eliminated: run.stats.absorbed_weight,
+    };
     let summary = Summary::of(s.tree, &out, s.funcs);
     let rate = Rate {
         stage,
-        threshold: method.threshold,
+        threshold: spec.shown_value(&params),
         nodes_before: summary.nodes_before,
         nodes_after: summary.nodes_after,
         time_explained: summary.time_explained,
@@ -80,7 +100,10 @@ fn sweep(s: &Subject, points: &[f64]) -> Vec<SweepPoint> {
     let before = s.tree.call_nodes(s.funcs);
     let merged = merge::merge(s.tree, s.funcs, s.modules);
     let mut out = Vec::with_capacity(2 * points.len());
-    for (stage, input) in [(Stage::Threshold, s.tree), (Stage::MergeThreshold, &merged)] {
+    for (stage, input) in [
+        (Stage::threshold(), s.tree),
+        (Stage::merge_threshold(), &merged),
+    ] {
         let inter = threshold::intermediate(input, s.modules);
         out.extend(points.iter().map(|&t| {
             let after = threshold::select(input, s.funcs, &inter, t).kept_calls(input, s.funcs);
@@ -143,23 +166,27 @@ mod tests {
     #[test]
     fn merging_fig1_keeps_five_of_seven_nodes() {
         let (_dir, p, config) = fig1();
-        let r = pattern(&p, &config).unwrap();
+        let r = pattern(&p, &config, &BTreeSet::new()).unwrap();
         assert_eq!(r.nodes_before, 7);
-        let merge = r.rate(Stage::Merge).unwrap();
+        let merge = r.rate(Stage::named("merge").unwrap()).unwrap();
         assert_eq!((merge.nodes_after, merge.threshold), (5, None));
         assert_eq!(merge.time_explained, 1.0);
-        let merged: Vec<_> = r.functions(Stage::Merge).iter().cloned().collect();
+        let merged: Vec<_> = r
+            .functions(Stage::named("merge").unwrap())
+            .iter()
+            .cloned()
+            .collect();
         assert_eq!(merged, ["Main", "funcB", "funcC", "funcD", "funcF"]);
-        assert_eq!(r.functions(Stage::Before).len(), 7);
+        assert_eq!(r.functions(Stage::BEFORE).len(), 7);
     }
 
     #[test]
     fn sweep_covers_both_swept_methods_in_order() {
         let (_dir, p, config) = fig1();
-        let r = pattern(&p, &config).unwrap();
+        let r = pattern(&p, &config, &BTreeSet::new()).unwrap();
         let got: Vec<_> = r.sweep.iter().map(|s| (s.stage, s.threshold)).collect();
-        let t = Stage::Threshold;
-        let mt = Stage::MergeThreshold;
+        let t = Stage::threshold();
+        let mt = Stage::merge_threshold();
         assert_eq!(
             got,
             [

@@ -14,7 +14,7 @@ pub struct Feature {
     pub pattern: usize,
     /// The function's name.
     pub function: String,
-    /// `kept[s]`: whether it is in the tree at stage `Stage::ALL[s]` (always at `before`).
+    /// `kept[s]`: whether it is in the tree at stage `Stage::all().nth(s).expect("a stage")` (always at `before`).
     pub kept: [bool; Stage::COUNT],
 }
 
@@ -22,13 +22,13 @@ pub struct Feature {
 pub fn find(patterns: &[PatternReport]) -> Vec<Feature> {
     let before: Vec<_> = patterns
         .iter()
-        .map(|p| p.functions(Stage::Before))
+        .map(|p| p.functions(Stage::BEFORE))
         .collect();
     unique_members(&before)
         .into_iter()
         .map(|(pattern, function)| {
             let p = &patterns[pattern];
-            let kept = std::array::from_fn(|s| p.functions(Stage::ALL[s]).contains(function));
+            let kept = std::array::from_fn(|s| p.functions[s].contains(function));
             Feature {
                 pattern,
                 function: function.to_string(),

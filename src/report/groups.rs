@@ -10,7 +10,7 @@ use super::{PatternReport, Stage};
 /// Group number and change flag of every pattern at every stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Groups {
-    /// `number[p][s]`: 1-based group of pattern `p` at stage `Stage::ALL[s]`.
+    /// `number[p][s]`: 1-based group of pattern `p` at stage `s` ([`Stage::index`]).
     pub number: Vec<[usize; Stage::COUNT]>,
     /// `changed[p][s]`: whether `p`'s group partners at stage `s` differ from before.
     pub changed: Vec<[bool; Stage::COUNT]>,
@@ -19,11 +19,10 @@ pub struct Groups {
 impl Groups {
     /// Groups `patterns` (in their order) at every stage.
     pub fn of(patterns: &[PatternReport]) -> Groups {
-        let per_stage: Vec<Vec<usize>> = Stage::ALL
-            .iter()
-            .map(|&s| number(&patterns.iter().map(|p| p.functions(s)).collect::<Vec<_>>()))
+        let per_stage: Vec<Vec<usize>> = Stage::all()
+            .map(|s| number(&patterns.iter().map(|p| p.functions(s)).collect::<Vec<_>>()))
             .collect();
-        let before = &per_stage[Stage::Before.index()];
+        let before = &per_stage[Stage::BEFORE.index()];
         let changed_per_stage: Vec<Vec<bool>> =
             per_stage.iter().map(|g| changed(before, g)).collect();
         let pick = |p: usize| std::array::from_fn(|s| per_stage[s][p]);

@@ -20,7 +20,8 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::abstraction::{Method, ModuleSource};
+use crate::abstraction::ModuleSource;
+use crate::abstraction::registry::{METHODS, MethodParams, MethodSpec};
 use crate::calltree::View;
 use crate::error::Result;
 
@@ -29,58 +30,55 @@ pub use groups::Groups;
 pub use patterns::Pattern;
 pub use sweep::Sweep;
 
-/// A tree's stage of abstraction; the methods in report order.
+/// A tree's stage of abstraction: `before`, then the methods of
+/// [`registry::METHODS`] in their order (stage `i` is method `i - 1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Stage {
-    /// The tree as traced.
-    Before,
-    /// Method 1 (caller/callee threshold) alone.
-    Threshold,
-    /// Method 2 (same-module merging) alone.
-    Merge,
-    /// Merging, then method 1.
-    MergeThreshold,
-}
+pub struct Stage(u8);
 
 impl Stage {
-    /// Number of stages.
-    pub const COUNT: usize = 4;
+    /// Number of stages: `before` and every registered method.
+    pub const COUNT: usize = 1 + METHODS.len();
+    /// The tree as traced.
+    pub const BEFORE: Stage = Stage(0);
+
     /// Every stage, in report order.
-    pub const ALL: [Stage; Stage::COUNT] = [
-        Stage::Before,
-        Stage::Threshold,
-        Stage::Merge,
-        Stage::MergeThreshold,
-    ];
+    pub fn all() -> impl Iterator<Item = Stage> {
+        (0..Stage::COUNT as u8).map(Stage)
+    }
+
     /// The abstraction methods, in report order.
-    pub const METHODS: [Stage; 3] = [Stage::Threshold, Stage::Merge, Stage::MergeThreshold];
-    /// The methods that take a threshold, swept in `sweep.csv`.
-    pub const SWEPT: [Stage; 2] = [Stage::Threshold, Stage::MergeThreshold];
+    pub fn methods() -> impl Iterator<Item = Stage> {
+        (1..Stage::COUNT as u8).map(Stage)
+    }
 
-    /// Name in the CSV files: `before`, `threshold`, `merge`, `merge+threshold`.
+    /// The method stage called `name`, if registered.
+    pub fn named(name: &str) -> Option<Stage> {
+        Stage::methods().find(|s| s.name() == name)
+    }
+
+    /// Method 1 alone (swept in `sweep.csv`).
+    pub fn threshold() -> Stage {
+        Stage::named("threshold").expect("method 1 is registered")
+    }
+
+    /// Merging then method 1 (swept in `sweep.csv`).
+    pub fn merge_threshold() -> Stage {
+        Stage::named("merge+threshold").expect("merge+threshold is registered")
+    }
+
+    /// Name in the CSV files: `before`, `threshold`, `merge`, ...
     pub fn name(self) -> &'static str {
-        match self {
-            Stage::Before => "before",
-            Stage::Threshold => "threshold",
-            Stage::Merge => "merge",
-            Stage::MergeThreshold => "merge+threshold",
-        }
+        self.spec().map_or("before", |m| m.name)
     }
 
-    /// Position in [`Stage::ALL`].
+    /// Position in [`Stage::all`].
     pub fn index(self) -> usize {
-        self as usize
+        self.0 as usize
     }
 
-    /// The abstraction this stage runs at threshold `t` (none for `Before`).
-    pub fn method(self, t: f64) -> Option<Method> {
-        let (merge, threshold) = match self {
-            Stage::Before => return None,
-            Stage::Threshold => (false, Some(t)),
-            Stage::Merge => (true, None),
-            Stage::MergeThreshold => (true, Some(t)),
-        };
-        Some(Method { merge, threshold })
+    /// The method of this stage (none for `before`).
+    pub fn spec(self) -> Option<&'static MethodSpec> {
+        (self.0 > 0).then(|| &METHODS[self.0 as usize - 1])
     }
 }
 
@@ -101,6 +99,11 @@ pub struct Config {
     pub sweep: Sweep,
     /// Tree view. Default is calls.
     pub view: View,
+    /// Whole-trace threshold of the `global` methods. Default is 0.001.
+    pub min_total: f64,
+    /// Protect every pattern's distinguishing functions in every method's
+    /// output. Default is false.
+    pub keep_features: bool,
 }
 
 impl Default for Config {
@@ -113,6 +116,18 @@ impl Default for Config {
             threshold: 0.9,
             sweep: Sweep::default(),
             view: View::Calls,
+            min_total: MethodParams::default().min_total,
+            keep_features: false,
+        }
+    }
+}
+
+impl Config {
+    /// The numbers the methods take.
+    pub fn params(&self) -> MethodParams {
+        MethodParams {
+            threshold: self.threshold,
+            min_total: self.min_total,
         }
     }
 }
@@ -161,7 +176,7 @@ pub struct PatternReport {
     pub path: PathBuf,
     /// Call nodes of the unabstracted tree.
     pub nodes_before: usize,
-    /// One per method, in [`Stage::METHODS`] order.
+    /// One per method, in [`Stage::methods`] order.
     pub rates: Vec<Rate>,
     /// Method 1's points, then merge+threshold's, each by ascending threshold.
     pub sweep: Vec<SweepPoint>,
@@ -194,28 +209,65 @@ pub struct Report {
     pub groups: Groups,
     /// Distinguishing functions, by pattern then name.
     pub features: Vec<Feature>,
+    /// With `keep_features`: per pattern, per method, the nodes the method
+    /// keeps without protection (the protected counts are in `rates`).
+    pub unprotected: Option<Vec<Vec<usize>>>,
 }
 
 /// Analyses `patterns` (sorted by name, names unique) in parallel and
 /// compares them. `done` is called once per finished pattern (from worker
 /// threads), e.g. to advance a progress bar. The first failing pattern in
 /// name order decides the error, so it does not depend on thread timing.
+///
+/// With `keep_features` every pattern is analysed twice: once to find the
+/// distinguishing functions, once with them protected.
 pub fn compare(patterns: &[Pattern], config: &Config, done: &(dyn Fn() + Sync)) -> Result<Report> {
+    let none = BTreeSet::new();
+    let first = analyze_all(patterns, config, &|_| &none, done)?;
+    let features = features::find(&first);
+    if !config.keep_features {
+        return Ok(Report {
+            config: config.clone(),
+            groups: Groups::of(&first),
+            features,
+            patterns: first,
+            unprotected: None,
+        });
+    }
+    let mut protect: Vec<BTreeSet<String>> = vec![BTreeSet::new(); first.len()];
+    for f in &features {
+        protect[f.pattern].insert(f.function.clone());
+    }
+    let second = analyze_all(patterns, config, &|i| &protect[i], &|| {})?;
+    let unprotected = first
+        .iter()
+        .map(|p| p.rates.iter().map(|r| r.nodes_after).collect())
+        .collect();
+    Ok(Report {
+        config: config.clone(),
+        groups: Groups::of(&second),
+        features: features::find(&second),
+        patterns: second,
+        unprotected: Some(unprotected),
+    })
+}
+
+fn analyze_all<'a>(
+    patterns: &[Pattern],
+    config: &Config,
+    protect: &(dyn Fn(usize) -> &'a BTreeSet<String> + Sync),
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<PatternReport>> {
     let results: Vec<Result<PatternReport>> = patterns
         .par_iter()
-        .map(|p| {
-            let r = analyze::pattern(p, config);
+        .enumerate()
+        .map(|(i, p)| {
+            let r = analyze::pattern(p, config, protect(i));
             done();
             r
         })
         .collect();
-    let patterns = results.into_iter().collect::<Result<Vec<_>>>()?;
-    Ok(Report {
-        config: config.clone(),
-        groups: Groups::of(&patterns),
-        features: features::find(&patterns),
-        patterns,
-    })
+    results.into_iter().collect()
 }
 
 /// `part / whole`, 1 when `whole` is 0.
@@ -232,13 +284,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stages_are_in_report_order_with_their_methods() {
-        let names: Vec<_> = Stage::ALL.iter().map(|s| s.name()).collect();
-        assert_eq!(names, ["before", "threshold", "merge", "merge+threshold"]);
-        assert!(Stage::ALL.iter().enumerate().all(|(i, s)| s.index() == i));
-        assert_eq!(Stage::Before.method(0.9), None);
-        for s in Stage::METHODS {
-            assert_eq!(s.method(0.5).unwrap().name(), s.name());
-        }
+    fn stages_follow_the_method_registry() {
+        let names: Vec<_> = Stage::all().map(|s| s.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "before",
+                "threshold",
+                "merge",
+                "merge+threshold",
+                "global",
+                "merge+global"
+            ]
+        );
+        assert!(Stage::all().enumerate().all(|(i, s)| s.index() == i));
+        assert_eq!(Stage::COUNT, METHODS.len() + 1);
+        assert!(Stage::BEFORE.spec().is_none());
+        assert_eq!(Stage::threshold().index(), 1);
+        assert_eq!(Stage::merge_threshold().name(), "merge+threshold");
     }
 }

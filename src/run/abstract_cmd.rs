@@ -1,77 +1,127 @@
-//! `calltrace abstract`: the abstraction paper's two methods on a trace's
-//! call tree: same-module merging (`--merge-modules`), caller/callee
-//! threshold elimination (`--threshold`), or merge then threshold. Prints a
-//! one-line summary; optionally draws the result as DOT and writes it as
-//! indented text that `calltrace` reads back.
+//! `calltrace abstract`: abstracts a trace's call tree with the passes the
+//! flags ask for (the paper's merging and threshold methods, recursion
+//! folding, the whole-trace threshold, the node budget), or with the
+//! recommended readable pipeline when no method is given. Prints a one-line
+//! summary; optionally draws the result as DOT, writes it as indented text
+//! that `calltrace` reads back, and records the numbers as JSON.
 
 use std::path::PathBuf;
 
 use super::Outcome;
-use crate::abstraction::{self, Method, ModuleSource, Summary};
-use crate::calltree::{View, fold_paths};
+use crate::abstraction::pipeline::{Stats, summary_line as pipeline_line};
+use crate::abstraction::trace::{Abstraction, abstract_trace};
+use crate::abstraction::{Abstracted, Method, Options, Summary};
 use crate::emit;
-use crate::error::Result;
-use crate::pipeline::{self, InputOptions};
+use crate::error::{Error, Result};
+use crate::pipeline::InputOptions;
 
 /// Options of `calltrace abstract`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AbstractOptions {
     /// Trace, binary and parsing options.
     pub input: InputOptions,
-    /// `--modules` value: CSV path, `auto:file` or `auto:dir`. Default is one module.
-    pub modules: Option<String>,
-    /// Which methods to run. Default is none: threshold 0.9 is used then.
-    pub method: Method,
-    /// Tree view to abstract. Default is calls (one node per call, as in the paper).
-    pub view: View,
+    /// What to abstract and how. Default is no method: the recommended pipeline.
+    pub abstraction: Options,
     /// DOT of the abstracted tree. Default is none.
     pub dot: Option<PathBuf>,
     /// Indented text of the abstracted tree. Default is none.
     pub tree_out: Option<PathBuf>,
+    /// JSON file of the numbers. Default is none.
+    pub stats: Option<PathBuf>,
 }
-
-/// The paper's threshold, used when no method is chosen.
-pub const DEFAULT_THRESHOLD: f64 = 0.9;
 
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
-    let source = match &opts.modules {
-        Some(m) => ModuleSource::from_arg(m)?,
-        None => ModuleSource::Single,
-    };
-    let mut method = opts.method;
-    let mut notes = Vec::new();
-    if method.threshold.is_none() && !method.merge {
-        method.threshold = Some(DEFAULT_THRESHOLD);
-        notes.push(format!("no method chosen: using --threshold {DEFAULT_THRESHOLD} (pass --threshold and/or --merge-modules)"));
-    }
-    let loaded = pipeline::load(&opts.input, opts.view)?;
-    let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
-    let modules = source.assign(funcs, &loaded.names)?;
-    let out = abstraction::apply(tree, funcs, &modules, method);
-    let summary = Summary::of(tree, &out, funcs);
-    println!("{}", summary_line(method, &summary));
+    let a = abstract_trace(&opts.input, &opts.abstraction)?;
+    println!("{}", line(&a));
+    let mut notes = a.notes.clone();
     if let Some(path) = &opts.tree_out {
-        emit::write_atomic(path, &emit::tree::indented(&out.tree, &loaded.names))?;
+        let text = emit::tree::indented(&a.outcome.tree, &a.loaded.names);
+        emit::write_atomic(path, &text)?;
         notes.push(format!("wrote {}", path.display()));
     }
     if let Some(path) = &opts.dot {
-        let folded = fold_paths(&out.tree, funcs);
-        let title = format!("{} of {}", describe(method), opts.input.trace.display());
-        emit::write_atomic(
-            path,
-            &emit::tree_dot::tree_dot(&folded, funcs, &loaded.names, &modules, &title),
-        )?;
-        notes.push(format!(
-            "wrote {} ({} distinct call paths drawn)",
-            path.display(),
-            folded.call_nodes(funcs)
-        ));
+        notes.push(write_dot(&a, path, opts)?);
+    }
+    if let Some(path) = &opts.stats {
+        emit::write_atomic(path, &stats_json(&a.outcome.stats)?)?;
+        notes.push(format!("wrote {}", path.display()));
     }
     Ok(Outcome {
-        warnings: loaded.warnings,
+        warnings: a.loaded.warnings,
         notes,
     })
+}
+
+/// The paper's methods alone keep their historical summary line; anything
+/// else gets `kept N of M call nodes (x%), explaining y% of the time`.
+fn line(a: &Abstraction) -> String {
+    let o = &a.options;
+    if a.recommended || !o.paper_only() {
+        return pipeline_line(&a.outcome.stats);
+    }
+    let method = Method {
+        merge: o.merge,
+        threshold: o.threshold,
+    };
+    let (before, funcs) = (&a.loaded.built.tree, &a.loaded.built.funcs);
+    let after = Abstracted {
+        tree: a.outcome.tree.clone(),
+        eliminated: a.outcome.stats.absorbed_weight,
+    };
+    summary_line(method, &Summary::of(before, &after, funcs))
+}
+
+fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) -> Result<String> {
+    let drawn = a.drawing();
+    let funcs = &a.loaded.built.funcs;
+    let title = format!("{} of {}", describe_options(a), opts.input.trace.display());
+    let dot = emit::tree_dot::tree_dot_chains(
+        &drawn.tree,
+        funcs,
+        &a.loaded.names,
+        &a.modules,
+        &title,
+        &drawn.hidden,
+    );
+    emit::write_atomic(path, &dot)?;
+    let chains = drawn.hidden.iter().filter(|h| !h.is_empty()).count();
+    let chain_note = if chains > 0 {
+        format!(", {chains} chains drawn as one node")
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        "wrote {} ({} nodes drawn{chain_note})",
+        path.display(),
+        drawn.tree.call_nodes(funcs)
+    ))
+}
+
+/// E.g. `merge + threshold 90%` or `merge + fold-recursion + min-total 0.1%`.
+fn describe_options(a: &Abstraction) -> String {
+    let o = &a.options;
+    if o.paper_only() {
+        return describe(Method {
+            merge: o.merge,
+            threshold: o.threshold,
+        });
+    }
+    let mut parts = Vec::new();
+    for s in &a.outcome.stats.passes {
+        match s.params.first() {
+            Some((_, v)) => parts.push(format!("{} {v}", s.name)),
+            None => parts.push(s.name.clone()),
+        }
+    }
+    parts.join(" + ")
+}
+
+fn stats_json(s: &Stats) -> Result<Vec<u8>> {
+    let mut v = serde_json::to_vec_pretty(s)
+        .map_err(|e| Error::usage("--stats", format!("could not encode the statistics: {e}")))?;
+    v.push(b'\n');
+    Ok(v)
 }
 
 /// E.g. `merge + threshold 90%`.
@@ -92,7 +142,7 @@ fn fmt_percent(t: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The one-line summary printed on stdout.
+/// The one-line summary of the paper's methods, printed on stdout.
 pub fn summary_line(method: Method, s: &Summary) -> String {
     format!(
         "{}: {} nodes -> {} nodes (kept {:.2}%, eliminated {:.2}%); kept nodes' self times explain {:.2}% of the root's total",

@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Outcome;
 use crate::abstraction::ModuleSource;
+use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::calltree::View;
 use crate::emit::{self, plot, report_csv};
 use crate::error::{Error, Result};
@@ -40,6 +41,10 @@ pub struct CompareOptions {
     pub sweep: Sweep,
     /// Tree view. Default is calls.
     pub view: View,
+    /// Whole-trace threshold of `global` and `merge+global`. Default is 0.001 (0.1%).
+    pub min_total: f64,
+    /// Protect the distinguishing functions in every method. Default is false.
+    pub keep_features: bool,
     /// Where the files go. Default is `compare-out`.
     pub out_dir: PathBuf,
 }
@@ -55,6 +60,8 @@ impl Default for CompareOptions {
             threshold: DEFAULT_THRESHOLD,
             sweep: Sweep::default(),
             view: View::Calls,
+            min_total: RECOMMENDED_MIN_TOTAL,
+            keep_features: false,
             out_dir: PathBuf::from(DEFAULT_OUT_DIR),
         }
     }
@@ -109,6 +116,8 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         threshold: opts.threshold,
         sweep: opts.sweep,
         view: opts.view,
+        min_total: opts.min_total,
+        keep_features: opts.keep_features,
     })
 }
 
@@ -126,14 +135,18 @@ fn progress_bar(len: u64) -> ProgressBar {
 
 /// Every output file, rendered: (file name, bytes).
 fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
-    Ok(vec![
+    let mut files = vec![
         ("rates.csv", report_csv::rates(report)?),
         ("sweep.csv", report_csv::sweep(report)?),
         ("groups.csv", report_csv::groups(report)?),
         ("features.csv", report_csv::features(report)?),
         ("sweep.svg", plot::sweep_svg(report)?),
         ("rates.svg", plot::rates_svg(report)?),
-    ])
+    ];
+    if report.unprotected.is_some() {
+        files.push(("protection.csv", report_csv::protection(report)?));
+    }
+    Ok(files)
 }
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
@@ -188,16 +201,15 @@ fn short_list(names: &[&str]) -> String {
 /// The stdout table: per pattern, nodes before and after each method
 /// (with the share kept), then how groups and features fared.
 pub fn table(report: &Report) -> String {
-    let t = report.config.threshold;
+    let params = report.config.params();
     let mut heads = vec!["pattern".to_string(), "before".to_string()];
-    heads.extend(
-        Stage::METHODS
-            .iter()
-            .map(|s| match s.method(t).and_then(|m| m.threshold) {
-                Some(t) => format!("{} {t}", s.name()),
-                None => s.name().to_string(),
-            }),
-    );
+    heads.extend(Stage::methods().map(|s| {
+        let spec = s.spec().expect("a method stage");
+        match spec.shown_value(&params) {
+            Some(v) => format!("{} {v}", s.name()),
+            None => s.name().to_string(),
+        }
+    }));
     let rows: Vec<Vec<String>> = report
         .patterns
         .iter()
@@ -251,20 +263,36 @@ fn summary(report: &Report) -> String {
     let mut out = format!(
         "before: {} patterns in {} groups of equal function sets, {total} distinguishing functions\n",
         report.patterns.len(),
-        g.count(Stage::Before)
+        g.count(Stage::BEFORE)
     );
-    for s in Stage::METHODS {
+    for s in Stage::methods() {
         let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
         writeln!(
             out,
-            "{}: {} groups ({} patterns changed group), {kept}/{total} distinguishing functions kept",
+            "{}: {} groups ({} patterns changed group), {kept}/{total} distinguishing functions kept{}",
             s.name(),
             g.count(s),
-            g.changed_count(s)
+            g.changed_count(s),
+            protection_cost(report, s)
         )
         .expect("write to String");
     }
     out
+}
+
+/// `; protecting them cost 12 extra nodes` with `--keep-features`.
+fn protection_cost(report: &Report, s: Stage) -> String {
+    let Some(unprotected) = &report.unprotected else {
+        return String::new();
+    };
+    let m = s.index() - 1;
+    let extra: i64 = report
+        .patterns
+        .iter()
+        .zip(unprotected)
+        .map(|(p, u)| p.rates[m].nodes_after as i64 - u[m] as i64)
+        .sum();
+    format!("; protecting them cost {extra} extra nodes over all patterns")
 }
 
 #[cfg(test)]

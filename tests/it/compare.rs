@@ -128,14 +128,27 @@ fn tables_have_the_documented_headers_and_order() {
         assert_eq!(run.file(f).lines().next(), Some(h), "{f}");
     }
     let rates = rows(&run.file("rates.csv"));
-    assert_eq!(rates.len(), 19 * 3, "19 patterns, 3 methods");
-    let methods: Vec<&str> = rates[..3].iter().map(|r| r["method"].as_str()).collect();
-    assert_eq!(methods, ["threshold", "merge", "merge+threshold"]);
+    assert_eq!(rates.len(), 19 * 5, "19 patterns, 5 methods");
+    let methods: Vec<&str> = rates[..5].iter().map(|r| r["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "threshold",
+            "merge",
+            "merge+threshold",
+            "global",
+            "merge+global"
+        ]
+    );
     assert_eq!(rates[1]["threshold"], "", "merge takes no threshold");
     assert_eq!(rates[0]["threshold"], "0.900000");
+    assert_eq!(
+        rates[3]["threshold"], "0.001000",
+        "global: --min-total 0.1%"
+    );
     let names: Vec<&str> = rates
         .iter()
-        .step_by(3)
+        .step_by(5)
         .map(|r| r["pattern"].as_str())
         .collect();
     let mut sorted = names.clone();
@@ -188,7 +201,7 @@ fn the_figures_are_well_formed_svg_with_one_line_per_pattern() {
     let run = shipped();
     let patterns: Vec<String> = rows(&run.file("rates.csv"))
         .iter()
-        .step_by(3)
+        .step_by(5)
         .map(|r| r["pattern"].clone())
         .collect();
     for (file, axis) in [
@@ -268,7 +281,9 @@ fn a_unique_function_is_listed_in_features() {
          a,only_in_a,before,true\n\
          a,only_in_a,threshold,false\n\
          a,only_in_a,merge,false\n\
-         a,only_in_a,merge+threshold,false\n"
+         a,only_in_a,merge+threshold,false\n\
+         a,only_in_a,global,true\n\
+         a,only_in_a,merge+global,false\n"
     );
     let groups = std::fs::read_to_string(dir.path().join("out/groups.csv")).unwrap();
     let threshold: Vec<String> = rows(&groups)
@@ -278,6 +293,54 @@ fn a_unique_function_is_listed_in_features() {
         .collect();
     // Without only_in_a, a's tree looks like the others: all three now share G1.
     assert_eq!(threshold, ["a G1 true", "c G1 true", "second G1 true"]);
+}
+
+#[test]
+fn keep_features_protects_distinguishing_functions_and_counts_the_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), symbolic("only_in_a")).unwrap();
+    std::fs::write(dir.path().join("b.txt"), symbolic("shared")).unwrap();
+    std::fs::write(dir.path().join("c.txt"), symbolic("other")).unwrap();
+    let out = calltrace(["compare", "a.txt", "b.txt", "c.txt", "--keep-features"])
+        .args(["--out-dir", "out"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let features = std::fs::read_to_string(dir.path().join("out/features.csv")).unwrap();
+    let kept: Vec<String> = rows(&features)
+        .into_iter()
+        .map(|r| format!("{} {} {}", r["pattern"], r["function"], r["kept"]))
+        .collect();
+    assert_eq!(kept.len(), 3 * 6, "3 features at 6 stages");
+    assert!(kept.iter().all(|k| k.ends_with("true")), "{kept:?}");
+    let groups = std::fs::read_to_string(dir.path().join("out/groups.csv")).unwrap();
+    assert!(
+        !groups.contains("true"),
+        "no pattern changed group:\n{groups}"
+    );
+    // Without protection merging folds the 1-unit helper into main, and
+    // method 1 at 90% drops it: each then keeps one extra node per pattern.
+    let cost = std::fs::read_to_string(dir.path().join("out/protection.csv")).unwrap();
+    let extra: Vec<String> = rows(&cost)
+        .into_iter()
+        .filter(|r| r["pattern"] == "a")
+        .map(|r| format!("{} {}", r["method"], r["extra_nodes"]))
+        .collect();
+    assert_eq!(
+        extra,
+        [
+            "threshold 1",
+            "merge 1",
+            "merge+threshold 1",
+            "global 0",
+            "merge+global 1"
+        ]
+    );
+    assert!(
+        out.text().contains("merge: 3 groups (0 patterns changed group), 3/3 distinguishing functions kept; protecting them cost 3 extra nodes"),
+        "{}",
+        out.text()
+    );
 }
 
 #[test]

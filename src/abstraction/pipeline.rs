@@ -1,0 +1,330 @@
+//! The abstraction pipeline: one [`Options`] (what `calltrace abstract`,
+//! and every command that accepts abstraction flags, was asked for) becomes
+//! a list of [`Pass`]es in the fixed order merge → fold → thresholds →
+//! budget, which [`run`] applies to a tree and measures ([`Stats`]). The
+//! view is chosen when the tree is built: merging commutes with folding
+//! identical paths, so merging a calling-context tree gives the contexts
+//! of the merged call tree, and a contexts-based pipeline never needs the
+//! one-node-per-call tree.
+
+use serde::Serialize;
+
+use super::budget::MaxNodes;
+use super::global::MinTotal;
+use super::merge::Merge;
+use super::pass::{Context, Pass};
+use super::recursion::FoldRecursion;
+use super::threshold::Threshold;
+use crate::calltree::{NodeId, Tree, View, fold_paths};
+use crate::ingest::FuncTable;
+
+/// The recommended whole-trace threshold: 0.1% of the root's total.
+pub const RECOMMENDED_MIN_TOTAL: f64 = 0.001;
+
+/// What to abstract and how.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// `--modules`: CSV path, `auto`, `auto:file`, `auto:dir` or `auto:prefix`.
+    /// Default is none: one module (the recommended pipeline uses `auto`).
+    pub modules: Option<String>,
+    /// Merge callees of the caller's module (method 2). Default is false.
+    pub merge: bool,
+    /// Tree view; None picks calls for the paper's methods alone and
+    /// contexts otherwise. Default is none.
+    pub view: Option<View>,
+    /// Fold recursion into the first call on the path. Default is false.
+    pub fold_recursion: bool,
+    /// Method 1 threshold in [0, 1]. Default is none.
+    pub threshold: Option<f64>,
+    /// Whole-trace threshold: a share of the root's total. Default is none.
+    pub min_total: Option<f64>,
+    /// Node budget. Default is none.
+    pub max_nodes: Option<usize>,
+    /// Globs of functions that survive with their ancestors. Default is none.
+    pub keep: Vec<String>,
+    /// Draw single-callee chains as one node. Default is false.
+    pub chains: bool,
+}
+
+impl Options {
+    /// True when no method was asked for (then [`Options::recommended`] applies).
+    pub fn no_method(&self) -> bool {
+        !self.merge
+            && !self.fold_recursion
+            && self.threshold.is_none()
+            && self.min_total.is_none()
+            && self.max_nodes.is_none()
+    }
+
+    /// The readable default: contexts, merge by the given modules (or
+    /// `auto` ones), fold recursion, min-total 0.1%, chains folded; the
+    /// view, `--keep` and `--max-nodes` given by the user stay.
+    pub fn recommended(&self) -> Options {
+        Options {
+            modules: Some(self.modules.clone().unwrap_or_else(|| "auto".into())),
+            merge: true,
+            view: Some(self.view.unwrap_or(View::Contexts)),
+            fold_recursion: true,
+            min_total: Some(RECOMMENDED_MIN_TOTAL),
+            chains: true,
+            ..self.clone()
+        }
+    }
+
+    /// Only the paper's methods (threshold, merge) were asked for.
+    pub fn paper_only(&self) -> bool {
+        !self.fold_recursion && self.min_total.is_none() && self.max_nodes.is_none()
+    }
+
+    /// The view to build: as given, else calls for the paper's methods alone.
+    pub fn view(&self) -> View {
+        self.view.unwrap_or(if self.paper_only() {
+            View::Calls
+        } else {
+            View::Contexts
+        })
+    }
+
+    /// The passes, in pipeline order.
+    pub fn passes(&self) -> Vec<Box<dyn Pass>> {
+        let mut p: Vec<Box<dyn Pass>> = Vec::new();
+        if self.merge {
+            p.push(Box::new(Merge));
+        }
+        if self.fold_recursion {
+            p.push(Box::new(FoldRecursion));
+        }
+        if let Some(t) = self.threshold {
+            p.push(Box::new(Threshold(t)));
+        }
+        if let Some(m) = self.min_total {
+            p.push(Box::new(MinTotal(m)));
+        }
+        if let Some(n) = self.max_nodes {
+            p.push(Box::new(MaxNodes(n)));
+        }
+        p
+    }
+
+    /// Self time under which a chain node is folded when drawing.
+    pub fn chain_min_self(&self, root_total: u64) -> u64 {
+        let share = self.min_total.unwrap_or(RECOMMENDED_MIN_TOTAL);
+        (share * root_total as f64).ceil() as u64
+    }
+}
+
+/// What one pass did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PassStats {
+    /// The pass's name.
+    pub name: String,
+    /// Its parameters.
+    pub params: Vec<(String, String)>,
+    /// Nodes after it (synthetic ones excluded).
+    pub nodes_after: usize,
+    /// Weight it moved from removed nodes into kept nodes' self times.
+    pub absorbed: u64,
+}
+
+/// The numbers `--stats` writes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// Call nodes of the trace (one per call).
+    pub nodes_before: u64,
+    /// Distinct calling contexts (call paths) of the trace.
+    pub contexts: usize,
+    /// Nodes of the abstracted tree (synthetic root and threads excluded).
+    pub nodes_after: usize,
+    /// Share of the root's total that kept nodes hold as their own self
+    /// time (not absorbed from removed descendants).
+    pub explained_time: f64,
+    /// Share of the root's total absorbed from removed nodes (1 - explained).
+    pub absorbed_time: f64,
+    /// The root's total weight.
+    pub root_total: u64,
+    /// Absorbed weight, in the trace's unit.
+    pub absorbed_weight: u64,
+    /// The unit of weights: `ns`, `calls` or `units`.
+    pub unit: &'static str,
+    /// The parameters used.
+    pub parameters: Parameters,
+    /// Each pass in order.
+    pub passes: Vec<PassStats>,
+}
+
+/// The parameters recorded in `--stats`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Parameters {
+    /// The view abstracted.
+    pub view: &'static str,
+    /// The module source, and for `auto` what it picked.
+    pub modules: String,
+    /// Merging on.
+    pub merge: bool,
+    /// Recursion folding on.
+    pub fold_recursion: bool,
+    /// Method 1 threshold.
+    pub threshold: Option<f64>,
+    /// Whole-trace threshold.
+    pub min_total: Option<f64>,
+    /// Node budget.
+    pub max_nodes: Option<usize>,
+    /// `--keep` globs.
+    pub keep: Vec<String>,
+    /// Chain folding in drawings.
+    pub chains: bool,
+    /// True when no method was given and the recommended pipeline ran.
+    pub recommended: bool,
+}
+
+/// An abstracted tree and its measurements.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The abstracted tree.
+    pub tree: Tree,
+    /// What it took.
+    pub stats: Stats,
+}
+
+/// Runs `passes` on `tree` and measures the result.
+pub fn run(tree: &Tree, cx: &Context, passes: &[Box<dyn Pass>], params: Parameters) -> Outcome {
+    let mut cur = tree.clone();
+    let mut absorbed = 0u64;
+    let mut steps = Vec::with_capacity(passes.len());
+    for p in passes {
+        let out = p.apply(&cur, cx);
+        absorbed += out.eliminated;
+        steps.push(PassStats {
+            name: p.name().to_string(),
+            params: p
+                .params()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            nodes_after: out.tree.call_nodes(cx.funcs),
+            absorbed: out.eliminated,
+        });
+        cur = out.tree;
+    }
+    let root = tree.total(0);
+    let share = |w: u64| {
+        if root == 0 {
+            0.0
+        } else {
+            w as f64 / root as f64
+        }
+    };
+    let stats = Stats {
+        nodes_before: calls_in(tree, cx.funcs),
+        contexts: contexts_in(tree, cx.funcs),
+        nodes_after: cur.call_nodes(cx.funcs),
+        explained_time: 1.0 - share(absorbed),
+        absorbed_time: share(absorbed),
+        root_total: root,
+        absorbed_weight: absorbed,
+        unit: unit(tree),
+        parameters: params,
+        passes: steps,
+    };
+    Outcome { tree: cur, stats }
+}
+
+fn unit(tree: &Tree) -> &'static str {
+    match (tree.timed, tree.nanos) {
+        (false, _) => "calls",
+        (true, true) => "ns",
+        (true, false) => "units",
+    }
+}
+
+/// Calls a tree stands for (each node's call count; synthetic nodes excluded).
+pub fn calls_in(tree: &Tree, funcs: &FuncTable) -> u64 {
+    (0..tree.len() as NodeId)
+        .filter(|&n| !funcs.is_synthetic(tree.func(n)))
+        .map(|n| tree.calls(n))
+        .sum()
+}
+
+/// Distinct call paths of a tree.
+fn contexts_in(tree: &Tree, funcs: &FuncTable) -> usize {
+    if tree.has_call_counts() {
+        tree.call_nodes(funcs)
+    } else {
+        fold_paths(tree, funcs).call_nodes(funcs)
+    }
+}
+
+/// A share as a percentage that never rounds a non-zero share to 0 or a
+/// share below one to 100: `decimals` places, more when needed.
+pub fn percent(x: f64, decimals: usize) -> String {
+    if x <= 0.0 || x >= 1.0 {
+        return format!("{}%", if x <= 0.0 { 0 } else { 100 });
+    }
+    let mut d = decimals;
+    loop {
+        let s = format!("{:.*}", d, 100.0 * x);
+        let v: f64 = s.parse().unwrap_or(0.0);
+        if (v > 0.0 && v < 100.0) || d >= 9 {
+            return format!("{s}%");
+        }
+        d += 1;
+    }
+}
+
+/// `44455` → `44,455`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// E.g. `kept 87 of 44,455 call nodes (0.20%), explaining 91.5% of the time`.
+pub fn summary_line(s: &Stats) -> String {
+    let kept = if s.nodes_before == 0 {
+        1.0
+    } else {
+        s.nodes_after as f64 / s.nodes_before as f64
+    };
+    format!(
+        "kept {} of {} call nodes ({}), explaining {} of the time",
+        thousands(s.nodes_after as u64),
+        thousands(s.nodes_before),
+        percent(kept, 2),
+        percent(s.explained_time, 1)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_are_honest() {
+        assert_eq!(percent(0.0, 2), "0%");
+        assert_eq!(percent(0.00001, 2), "0.001%");
+        assert_eq!(percent(0.9999999, 1), "99.99999%");
+        assert_eq!(percent(0.915, 1), "91.5%");
+        assert_eq!(percent(1.0, 1), "100%");
+        assert_eq!(thousands(44455), "44,455");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn no_method_means_the_recommended_pipeline() {
+        let o = Options::default();
+        assert!(o.no_method());
+        let r = o.recommended();
+        assert_eq!(r.modules.as_deref(), Some("auto"));
+        assert!(r.merge && r.fold_recursion && r.chains);
+        assert_eq!((r.min_total, r.view()), (Some(0.001), View::Contexts));
+        let names: Vec<_> = r.passes().iter().map(|p| p.name()).collect();
+        assert_eq!(names, ["merge", "fold-recursion", "min-total"]);
+    }
+}

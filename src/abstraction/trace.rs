@@ -1,0 +1,158 @@
+//! The one entry point from a trace to its abstraction, shared by every
+//! command that takes abstraction flags: pick the effective [`Options`]
+//! (the recommended pipeline when no method is given), build the tree in
+//! the view the pipeline needs (a contexts pipeline never builds the
+//! one-node-per-call tree), assign modules, protect `--keep` functions, run
+//! the passes, and prepare the drawing (identical paths once, chains
+//! folded).
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use super::chains::{self, Folded};
+use super::modules::{ModuleSource, Modules, escape_except_wildcards};
+use super::pass::Context;
+use super::pipeline::{self, Options, Outcome, Parameters};
+use crate::calltree::fold_paths;
+use crate::error::{Error, Result};
+use crate::ingest::FuncTable;
+use crate::pipeline::{InputOptions, Loaded, load};
+use crate::symbols::FuncInfo;
+
+/// A trace and its abstraction.
+#[derive(Debug)]
+pub struct Abstraction {
+    /// The loaded trace.
+    pub loaded: Loaded,
+    /// Every function's module.
+    pub modules: Modules,
+    /// The options that ran (the recommended ones when none were given).
+    pub options: Options,
+    /// Whether the recommended pipeline ran because no method was given.
+    pub recommended: bool,
+    /// The abstracted tree and its numbers.
+    pub outcome: Outcome,
+    /// Lines worth telling the user (stderr).
+    pub notes: Vec<String>,
+}
+
+/// Loads `input` and abstracts it as `opts` asks.
+pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstraction> {
+    let recommended = opts.no_method();
+    let options = if recommended {
+        opts.recommended()
+    } else {
+        opts.clone()
+    };
+    let source = match &options.modules {
+        Some(m) => ModuleSource::from_arg(m)?,
+        None => ModuleSource::Single,
+    };
+    let keep = keep_set(&options.keep)?;
+    let loaded = load(input, options.view())?;
+    let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
+    let modules = source.assign(funcs, &loaded.names)?;
+    let protected = protect(&keep, funcs, &loaded.names);
+    let mut notes = Vec::new();
+    if recommended {
+        notes.push(describe_recommended(&options, &modules));
+    }
+    if !options.keep.is_empty() && !protected.contains(&true) {
+        notes.push(format!(
+            "--keep {}: no function matches",
+            options.keep.join(", ")
+        ));
+    }
+    let cx = Context {
+        funcs,
+        modules: &modules,
+        protected: &protected,
+    };
+    let params = parameters(&options, &modules, recommended);
+    let outcome = pipeline::run(tree, &cx, &options.passes(), params);
+    Ok(Abstraction {
+        modules,
+        options,
+        recommended,
+        outcome,
+        notes,
+        loaded,
+    })
+}
+
+impl Abstraction {
+    /// The tree to draw: identical call paths once, chains folded when asked.
+    pub fn drawing(&self) -> Folded {
+        let funcs = &self.loaded.built.funcs;
+        let tree = &self.outcome.tree;
+        let paths = if tree.has_call_counts() {
+            tree.clone()
+        } else {
+            fold_paths(tree, funcs)
+        };
+        let min_self = if self.options.chains {
+            self.options.chain_min_self(paths.total(0))
+        } else {
+            0
+        };
+        chains::fold_chains(&paths, funcs, min_self)
+    }
+}
+
+fn describe_recommended(o: &Options, m: &Modules) -> String {
+    let modules = match (&m.picked, &o.modules) {
+        (Some(p), _) => format!("modules: auto picked {p}"),
+        (None, Some(src)) => format!("modules from {src}"),
+        (None, None) => "one module".into(),
+    };
+    format!(
+        "no method given: using the recommended pipeline: --view {}, --merge-modules ({modules}), --fold-recursion, --min-total {}, chains drawn as one node",
+        o.view().name(),
+        pipeline::percent(o.min_total.unwrap_or(pipeline::RECOMMENDED_MIN_TOTAL), 1)
+    )
+}
+
+fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
+    let modules = match (&o.modules, &m.picked) {
+        (Some(_), Some(p)) => format!("auto: picked {p}"),
+        (Some(src), None) => src.clone(),
+        (None, _) => "(one module)".into(),
+    };
+    Parameters {
+        view: o.view().name(),
+        modules,
+        merge: o.merge,
+        fold_recursion: o.fold_recursion,
+        threshold: o.threshold,
+        min_total: o.min_total,
+        max_nodes: o.max_nodes,
+        keep: o.keep.clone(),
+        chains: o.chains,
+        recommended,
+    }
+}
+
+/// Compiles `--keep` globs (`*` and `?` wildcards).
+pub fn keep_set(globs: &[String]) -> Result<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        let glob = GlobBuilder::new(&escape_except_wildcards(g))
+            .backslash_escape(false)
+            .build()
+            .map_err(|e| Error::usage("--keep", format!("expected a glob, found `{g}`: {e}")))?;
+        b.add(glob);
+    }
+    b.build()
+        .map_err(|e| Error::usage("--keep", format!("expected globs: {e}")))
+}
+
+/// `protected[f]` for every function matched by `keep`.
+pub fn protect(keep: &GlobSet, funcs: &FuncTable, names: &[FuncInfo]) -> Vec<bool> {
+    if keep.is_empty() {
+        return vec![false; names.len()];
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(f, n)| !funcs.is_synthetic(f as u32) && keep.is_match(&n.name))
+        .collect()
+}

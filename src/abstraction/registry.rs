@@ -5,6 +5,7 @@
 use super::global::MinTotal;
 use super::merge::Merge;
 use super::pass::Pass;
+use super::recursion::FoldRecursion;
 use super::threshold::Threshold;
 
 /// The numbers a method may take.
@@ -91,5 +92,17 @@ pub const METHODS: &[MethodSpec] = &[
         merges: true,
         shown: Shown::MinTotal,
         passes: |p| vec![Box::new(Merge), Box::new(MinTotal(p.min_total))],
+    },
+    MethodSpec {
+        name: "merge+fold+global",
+        merges: true,
+        shown: Shown::MinTotal,
+        passes: |p| {
+            vec![
+                Box::new(Merge),
+                Box::new(FoldRecursion),
+                Box::new(MinTotal(p.min_total)),
+            ]
+        },
     },
 ];

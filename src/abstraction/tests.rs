@@ -248,3 +248,274 @@ proptest! {
         prop_assert_eq!(merge::merge(&t, &funcs, &m), t);
     }
 }
+
+// ---- passes beyond the paper: recursion folding, min-total, budget, keep ----
+
+use super::pass::{Context, Pass, protected_nodes};
+use super::pipeline::{Options, Parameters, run};
+use std::collections::BTreeSet;
+
+/// The call paths (function names from the top) of every node of `t`.
+fn paths(t: &Tree, funcs: &FuncTable) -> Vec<Vec<FuncId>> {
+    let parents = t.parents();
+    (0..t.len() as NodeId)
+        .map(|n| {
+            let mut p = vec![t.func(n)];
+            let mut a = n;
+            while a != 0 {
+                a = parents[a as usize];
+                p.push(t.func(a));
+            }
+            p.reverse();
+            let _ = funcs;
+            p
+        })
+        .collect()
+}
+
+fn cx<'a>(funcs: &'a FuncTable, m: &'a Modules, protected: &'a [bool]) -> Context<'a> {
+    Context {
+        funcs,
+        modules: m,
+        protected,
+    }
+}
+
+fn names_of(t: &Tree, funcs: &FuncTable) -> BTreeSet<FuncId> {
+    (0..t.len() as NodeId)
+        .map(|n| t.func(n))
+        .filter(|&f| !funcs.is_synthetic(f))
+        .collect()
+}
+
+#[test]
+fn min_total_on_figure_1_absorbs_the_small_callees() {
+    let mut funcs = FuncTable::default();
+    let t = tree_of(&mut funcs, FIG1);
+    let m = modules(&funcs, TABLE1);
+    let o = Options {
+        min_total: Some(0.15),
+        view: Some(crate::calltree::View::Calls),
+        ..Options::default()
+    };
+    let out = run(&t, &cx(&funcs, &m, &[]), &o.passes(), Parameters::default());
+    // Floor 1500 of 10000: Main, funcA (4000) and funcB (3000) stay; funcC
+    // 1300, funcD 1200 and funcE 1300 (with funcF) go into their callers.
+    assert_eq!(
+        render(&out.tree, &funcs),
+        "Main (3000 / 10000)\n  funcA (4000 / 4000)\n  funcB (3000 / 3000)\n"
+    );
+    assert_eq!((out.stats.nodes_before, out.stats.nodes_after), (7, 3));
+    assert_eq!(out.stats.absorbed_weight, 1300 + 1200 + 1300);
+    assert!((out.stats.explained_time - 0.62).abs() < 1e-12);
+    // The budget of 3 keeps the same three heaviest nodes.
+    let o = Options {
+        max_nodes: Some(3),
+        ..Options::default()
+    };
+    let budget = run(&t, &cx(&funcs, &m, &[]), &o.passes(), Parameters::default());
+    assert_eq!(budget.tree, out.tree);
+}
+
+#[test]
+fn recursion_joins_the_first_call_on_the_path() {
+    let mut funcs = FuncTable::default();
+    // main -> f -> g -> f -> h, and main -> f (a second, plain call).
+    let t = tree_of(
+        &mut funcs,
+        &[
+            (1, "main", 1),
+            (2, "f", 10),
+            (3, "g", 20),
+            (4, "f", 30),
+            (5, "h", 40),
+            (2, "f", 5),
+        ],
+    );
+    let folded = recursion::fold_recursion(&t, &funcs);
+    assert_eq!(
+        render(&folded, &funcs),
+        "main (1 / 106)\n  f (40 / 100)\n    g (20 / 20)\n    h (40 / 40)\n  f (5 / 5)\n"
+    );
+    // On contexts the two calls of f are one node.
+    let contexts = crate::calltree::fold_paths(&t, &funcs);
+    let folded = recursion::fold_recursion(&contexts, &funcs);
+    assert_eq!(
+        render(&folded, &funcs),
+        "main (1 / 106)\n  f (45 / 105) x2\n    g (20 / 20)\n    h (40 / 40)\n"
+    );
+}
+
+#[test]
+fn chains_are_drawn_as_one_node_without_losing_time() {
+    let mut funcs = FuncTable::default();
+    let t = tree_of(
+        &mut funcs,
+        &[
+            (1, "main", 50),
+            (2, "a", 0),
+            (3, "b", 1),
+            (4, "c", 49),
+            (2, "d", 0),
+        ],
+    );
+    let drawn = chains::fold_chains(&t, &funcs, 2);
+    let names = crate::symbols::names_without_binary(&funcs);
+    let hidden: Vec<Vec<&str>> = drawn
+        .hidden
+        .iter()
+        .map(|h| h.iter().map(|&f| names[f as usize].name.as_str()).collect())
+        .collect();
+    // a and b have one callee and < 2 self: drawn inside c, which gets a's total.
+    assert_eq!(hidden, [vec![], vec![], vec!["a", "b"], vec![]]);
+    assert_eq!(
+        render(&drawn.tree, &funcs),
+        "main (50 / 100)\n  c (50 / 50)\n  d (0 / 0)\n"
+    );
+}
+
+/// Random abstraction options over f0..f5.
+fn arb_options() -> impl Strategy<Value = Options> {
+    (
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(0.0f64..0.5),
+        prop::option::of(0usize..12),
+        prop::option::of(0u8..6),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(merge, fold, min_total, max_nodes, keep, contexts)| Options {
+                merge,
+                fold_recursion: fold,
+                min_total,
+                max_nodes,
+                keep: keep.map(|k| vec![format!("f{k}")]).unwrap_or_default(),
+                view: Some(if contexts {
+                    crate::calltree::View::Contexts
+                } else {
+                    crate::calltree::View::Calls
+                }),
+                ..Options::default()
+            },
+        )
+}
+
+/// The tree in the options' view, and `protected` from their `--keep`.
+fn prepare(rows: &[(u32, u8, u64)], o: &Options) -> (Tree, FuncTable, Vec<bool>) {
+    let (t, funcs) = build(rows);
+    let t = match o.view() {
+        crate::calltree::View::Contexts => crate::calltree::fold_paths(&t, &funcs),
+        crate::calltree::View::Calls => t,
+    };
+    let names = crate::symbols::names_without_binary(&funcs);
+    let keep = trace::keep_set(&o.keep).unwrap();
+    let protected = trace::protect(&keep, &funcs, &names);
+    (t, funcs, protected)
+}
+
+proptest! {
+    #[test]
+    fn pipelines_keep_self_times_summing_to_the_root(rows in arb_tree(), o in arb_options()) {
+        let (t, funcs, protected) = prepare(&rows, &o);
+        let m = modules(&funcs, AB);
+        let out = run(&t, &cx(&funcs, &m, &protected), &o.passes(), Parameters::default());
+        prop_assert!(consistent(&out.tree));
+        prop_assert_eq!(out.tree.total(0), t.total(0));
+        let selves: u64 = (0..out.tree.len() as NodeId).map(|n| out.tree.self_time(n)).sum();
+        prop_assert_eq!(selves, t.total(0));
+        prop_assert_eq!(out.stats.nodes_before, rows.len() as u64);
+    }
+
+    #[test]
+    fn keep_is_honoured_and_the_budget_respected(rows in arb_tree(), o in arb_options()) {
+        let (t, funcs, protected) = prepare(&rows, &o);
+        let m = modules(&funcs, AB);
+        let out = run(&t, &cx(&funcs, &m, &protected), &o.passes(), Parameters::default());
+        let before = names_of(&t, &funcs);
+        let after = names_of(&out.tree, &funcs);
+        for f in before.iter().filter(|&&f| protected[f as usize]) {
+            prop_assert!(after.contains(f), "kept function {f} is gone");
+        }
+        if let (Some(n), false) = (o.max_nodes, protected.contains(&true)) {
+            prop_assert!(out.stats.nodes_after <= n);
+        }
+    }
+
+    #[test]
+    fn min_total_keeps_exactly_the_heavy_paths_and_explains_their_self_time(
+        rows in arb_tree(), p in 0.0f64..0.6, contexts in any::<bool>()
+    ) {
+        let o = Options { min_total: Some(p), view: Some(if contexts { crate::calltree::View::Contexts } else { crate::calltree::View::Calls }), ..Options::default() };
+        let (t, funcs, none) = prepare(&rows, &o);
+        let m = modules(&funcs, AB);
+        let out = run(&t, &cx(&funcs, &m, &none), &o.passes(), Parameters::default());
+        // Independently: the kept set is every node at or above the floor.
+        let floor = p * t.total(0) as f64;
+        let kept: Vec<NodeId> = (0..t.len() as NodeId)
+            .filter(|&n| n == 0 || t.total(n) as f64 >= floor)
+            .collect();
+        let before = paths(&t, &funcs);
+        let mut expected: Vec<_> = kept.iter().map(|&n| before[n as usize].clone()).collect();
+        let mut got = paths(&out.tree, &funcs);
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(&got, &expected);
+        // Ancestor-closed: every kept path's parent path is kept.
+        for path in &got[1..] {
+            prop_assert!(got.contains(&path[..path.len() - 1].to_vec()));
+        }
+        let own: u64 = kept.iter().map(|&n| t.self_time(n)).sum();
+        let explained = if t.total(0) == 0 { 1.0 } else { own as f64 / t.total(0) as f64 };
+        prop_assert!((out.stats.explained_time - explained).abs() < 1e-9);
+    }
+
+    #[test]
+    fn budget_keeps_the_heaviest_nodes(rows in arb_tree(), n in 0usize..15) {
+        let (t, funcs) = build(&rows);
+        let m = modules(&funcs, AB);
+        let out = budget::MaxNodes(n).apply(&t, &cx(&funcs, &m, &[]));
+        prop_assert_eq!(out.tree.call_nodes(&funcs), n.min(rows.len()));
+        // Independently: sort by total (heaviest first, then preorder), take n.
+        let mut order: Vec<NodeId> = (1..t.len() as NodeId).collect();
+        order.sort_by_key(|&x| (std::cmp::Reverse(t.total(x)), x));
+        let kept: Vec<NodeId> = std::iter::once(0).chain(order.into_iter().take(n)).collect();
+        let before = paths(&t, &funcs);
+        let mut expected: Vec<_> = kept.iter().map(|&x| before[x as usize].clone()).collect();
+        let mut got = paths(&out.tree, &funcs);
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(got, expected);
+        let own: u64 = kept.iter().map(|&x| t.self_time(x)).sum();
+        prop_assert_eq!(own + out.eliminated, t.total(0), "explained + absorbed = all");
+    }
+
+    #[test]
+    fn recursion_folding_is_idempotent_and_leaves_no_repeats(rows in arb_tree(), contexts in any::<bool>()) {
+        let (t, funcs) = build(&rows);
+        let t = if contexts { crate::calltree::fold_paths(&t, &funcs) } else { t };
+        let once = recursion::fold_recursion(&t, &funcs);
+        prop_assert_eq!(&recursion::fold_recursion(&once, &funcs), &once);
+        for path in paths(&once, &funcs) {
+            let distinct: BTreeSet<_> = path.iter().collect();
+            prop_assert_eq!(distinct.len(), path.len(), "a function twice on one path");
+        }
+        prop_assert!(consistent(&once));
+        prop_assert_eq!(once.total(0), t.total(0));
+    }
+
+    #[test]
+    fn protected_nodes_are_ancestor_closed(rows in arb_tree(), k in 0u8..6) {
+        let (t, funcs) = build(&rows);
+        let m = modules(&funcs, AB);
+        let names = crate::symbols::names_without_binary(&funcs);
+        let protected = trace::protect(&trace::keep_set(&[format!("f{k}")]).unwrap(), &funcs, &names);
+        let prot = protected_nodes(&t, &cx(&funcs, &m, &protected));
+        let parents = t.parents();
+        for n in 1..t.len() {
+            if prot[n] {
+                prop_assert!(prot[parents[n] as usize]);
+            }
+        }
+    }
+}

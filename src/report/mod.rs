@@ -294,7 +294,8 @@ mod tests {
                 "merge",
                 "merge+threshold",
                 "global",
-                "merge+global"
+                "merge+global",
+                "merge+fold+global"
             ]
         );
         assert!(Stage::all().enumerate().all(|(i, s)| s.index() == i));

@@ -135,3 +135,115 @@ fn user_errors_name_the_file_line_or_flag() {
         .failure();
     assert!(msg.contains("--modules: unknown `auto:function`"), "{msg}");
 }
+
+/// The printer's fax pattern through the recommended pipeline.
+fn fax_default(dir: &std::path::Path, extra: &[&str]) -> (Output, String) {
+    let p = root().join("testdata/printer");
+    let stats = dir.join("stats.json");
+    let out = calltrace(["abstract"])
+        .args([p.join("traces/printer")])
+        .args(["--trace".as_ref(), p.join("traces/fax.trace").as_os_str()])
+        .args(["--stats".as_ref(), stats.as_os_str()])
+        .args(extra)
+        .run()
+        .success();
+    (out, std::fs::read_to_string(stats).unwrap())
+}
+
+#[test]
+fn no_method_runs_the_recommended_pipeline_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("fax.dot");
+    let (out, stats) = fax_default(dir.path(), &["-o", dot.to_str().unwrap()]);
+    assert!(
+        out.stderr.contains("no method given: using the recommended pipeline: --view contexts, --merge-modules (modules: auto picked auto:file"),
+        "{}",
+        out.stderr
+    );
+    assert_golden("abstract-default", "stdout.txt", &out.text());
+    assert_golden("abstract-default", "stats.json", &stats);
+    let json: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let num = |k: &str| json[k].as_f64().unwrap();
+    assert_eq!(num("nodes_before"), 1618.0, "the fax pattern's call nodes");
+    assert!(num("contexts") < num("nodes_before"));
+    assert!((num("explained_time") + num("absorbed_time") - 1.0).abs() < 1e-12);
+    assert_eq!(json["parameters"]["min_total"], 0.001);
+    let dot = std::fs::read_to_string(&dot).unwrap();
+    assert!(dot.contains(" → "), "a chain drawn as one node:\n{dot}");
+    assert_golden(
+        "abstract-default",
+        "fax.dot",
+        &dot.replace(root().to_str().unwrap(), "<root>"),
+    );
+}
+
+#[test]
+fn summary_line_is_honest_about_small_shares() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _) = fax_default(dir.path(), &["--max-nodes", "1"]);
+    // One node of 1,618 is 0.06%, never 0.00%.
+    assert!(
+        out.text()
+            .starts_with("kept 1 of 1,618 call nodes (0.06%), explaining "),
+        "{}",
+        out.text()
+    );
+}
+
+#[test]
+fn keep_budget_and_fold_compose_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree_out = dir.path().join("t.txt");
+    let (_, stats) = fax_default(
+        dir.path(),
+        &[
+            "--fold-recursion",
+            "--max-nodes",
+            "5",
+            "--keep",
+            "xcalloc",
+            "--tree-out",
+            tree_out.to_str().unwrap(),
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let passes: Vec<&str> = json["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(passes, ["fold-recursion", "max-nodes"]);
+    let text = std::fs::read_to_string(&tree_out).unwrap();
+    assert!(text.contains("xcalloc"), "--keep honoured:\n{text}");
+    assert_eq!(json["nodes_after"], 5, "the kept path fits in the budget");
+}
+
+#[test]
+fn auto_prefix_modules_and_broken_table_quoting() {
+    let trace = data("fig1", "trace.txt");
+    let out = calltrace([
+        "abstract",
+        "--modules",
+        "auto:prefix",
+        "--merge-modules",
+        "--trace",
+    ])
+    .args([&trace])
+    .run()
+    .success();
+    // funcA..funcF share the prefix `func`; Main is alone, so `(other)`:
+    // every func* callee of a func* caller merges.
+    assert!(
+        out.text().starts_with("merge: 7 nodes -> 3 nodes"),
+        "{}",
+        out.text()
+    );
+    let (_d, bad) = temp_file("m.csv", "Main,m1\n\"funcA,m1\n");
+    let msg = calltrace(["abstract", "--merge-modules", "--trace"])
+        .args([&trace])
+        .args(["--modules".as_ref(), bad.as_os_str()])
+        .run()
+        .failure();
+    assert!(msg.contains("m.csv:2: expected a closing quote"), "{msg}");
+}

@@ -128,7 +128,7 @@ fn tables_have_the_documented_headers_and_order() {
         assert_eq!(run.file(f).lines().next(), Some(h), "{f}");
     }
     let rates = rows(&run.file("rates.csv"));
-    assert_eq!(rates.len(), 19 * 5, "19 patterns, 5 methods");
+    assert_eq!(rates.len(), 19 * 6, "19 patterns, 6 methods");
     let methods: Vec<&str> = rates[..5].iter().map(|r| r["method"].as_str()).collect();
     assert_eq!(
         methods,
@@ -148,7 +148,7 @@ fn tables_have_the_documented_headers_and_order() {
     );
     let names: Vec<&str> = rates
         .iter()
-        .step_by(5)
+        .step_by(6)
         .map(|r| r["pattern"].as_str())
         .collect();
     let mut sorted = names.clone();
@@ -201,7 +201,7 @@ fn the_figures_are_well_formed_svg_with_one_line_per_pattern() {
     let run = shipped();
     let patterns: Vec<String> = rows(&run.file("rates.csv"))
         .iter()
-        .step_by(5)
+        .step_by(6)
         .map(|r| r["pattern"].clone())
         .collect();
     for (file, axis) in [
@@ -283,7 +283,8 @@ fn a_unique_function_is_listed_in_features() {
          a,only_in_a,merge,false\n\
          a,only_in_a,merge+threshold,false\n\
          a,only_in_a,global,true\n\
-         a,only_in_a,merge+global,false\n"
+         a,only_in_a,merge+global,false\n\
+         a,only_in_a,merge+fold+global,false\n"
     );
     let groups = std::fs::read_to_string(dir.path().join("out/groups.csv")).unwrap();
     let threshold: Vec<String> = rows(&groups)
@@ -311,7 +312,7 @@ fn keep_features_protects_distinguishing_functions_and_counts_the_cost() {
         .into_iter()
         .map(|r| format!("{} {} {}", r["pattern"], r["function"], r["kept"]))
         .collect();
-    assert_eq!(kept.len(), 3 * 6, "3 features at 6 stages");
+    assert_eq!(kept.len(), 3 * 7, "3 features at 7 stages");
     assert!(kept.iter().all(|k| k.ends_with("true")), "{kept:?}");
     let groups = std::fs::read_to_string(dir.path().join("out/groups.csv")).unwrap();
     assert!(
@@ -333,7 +334,8 @@ fn keep_features_protects_distinguishing_functions_and_counts_the_cost() {
             "merge 1",
             "merge+threshold 1",
             "global 0",
-            "merge+global 1"
+            "merge+global 1",
+            "merge+fold+global 1"
         ]
     );
     assert!(

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Evaluates the abstraction methods on a real program with several test
+# patterns: SQLite (the amalgamation, fetched by scripts/third-party.sh)
+# built with -finstrument-functions and the bundled runtime, driven by a
+# small program that runs one SQL workload per pattern. Prints, per
+# pattern, the call nodes and for every method the nodes kept and the
+# explained time, side by side; then runs `calltrace compare` with
+# --keep-features for groups and distinguishing functions.
+#   scripts/eval-abstraction.sh [OUT_DIR]      (default eval-out/)
+# CALLTRACE=path/to/calltrace uses that binary (default: cargo build).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+out="$(mkdir -p "${1:-eval-out}" && cd "${1:-eval-out}" && pwd)"
+if [ -z "${CALLTRACE:-}" ]; then
+  cargo build --quiet --release --manifest-path "$root/Cargo.toml"
+  CALLTRACE="$root/target/release/calltrace"
+fi
+src="$("$here/third-party.sh" sqlite)"
+bin="$out/sqlite-eval"
+if [ ! -x "$bin" ]; then
+  echo "building SQLite with -finstrument-functions (a minute or two)..." >&2
+  "$CALLTRACE" runtime > "$out/calltrace.c"
+  gcc -O1 -g -finstrument-functions -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+    -I"$src" "$src/sqlite3.c" "$here/eval/sqlite-driver.c" "$out/calltrace.c" -o "$bin" -lm
+fi
+mkdir -p "$out/sql" "$out/traces" "$out/stats"
+patterns=$(python3 "$here/eval/workloads.py" "$out/sql")
+for p in $patterns; do
+  CALLTRACE_OUT="$out/traces/$p.trace" CALLTRACE_FORMAT=binary "$bin" "$out/sql/$p.sql"
+done
+
+# name|flags: each method as `calltrace abstract` flags.
+methods=(
+  "method1-0.9|--view calls --threshold 0.9"
+  "merge|--view contexts --merge-modules --modules auto"
+  "merge+threshold|--view contexts --merge-modules --modules auto --threshold 0.9"
+  "global|--min-total 0.1%"
+  "readable|"
+)
+printf '%-13s %10s %9s' pattern calls contexts
+for m in "${methods[@]}"; do printf ' %22s' "${m%%|*}"; done
+printf '\n'
+for p in $patterns; do
+  line=""
+  for m in "${methods[@]}"; do
+    name="${m%%|*}"; flags="${m#*|}"
+    json="$out/stats/$p.$name.json"
+    # shellcheck disable=SC2086
+    "$CALLTRACE" abstract "$bin" --trace "$out/traces/$p.trace" $flags --stats "$json" >/dev/null 2>&1
+    line+=$(python3 - "$json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f" {s['nodes_after']:>7} ({100*s['nodes_after']/s['nodes_before']:5.2f}%) {100*s['explained_time']:5.1f}%", end="")
+PY
+)
+  done
+  read -r calls contexts < <(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["nodes_before"], s["contexts"])' "$out/stats/$p.readable.json")
+  printf '%-13s %10s %9s%s\n' "$p" "$calls" "$contexts" "$line"
+done
+echo
+echo "each method: nodes kept (% of call nodes) and explained time; readable = the default pipeline"
+echo "(contexts, merge by auto modules, fold recursion, min-total 0.1%)"
+echo
+"$CALLTRACE" compare --binary "$bin" --modules auto --view contexts --sweep 0.9:0.9:0.1 \
+  --keep-features --out-dir "$out/compare" "$out/traces"

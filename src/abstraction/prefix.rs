@@ -1,9 +1,11 @@
 //! Modules without a table, from function names: `auto:prefix` groups
-//! functions by their name prefix (`sqlite3VdbeExec` → `sqlite3Vdbe`,
-//! `luaH_getint` → `luaH`, `ns::Parser::run` → `ns::Parser`), which works
-//! on amalgamated sources where `auto:file` sees one file. A prefix that
-//! only one function has falls back to its first word, and then to
-//! `(other)`. `auto` picks the first of file, directory and prefix that
+//! functions by a name word, which works on amalgamated sources where
+//! `auto:file` sees one file. The first word (before `_`, or the first
+//! camel-case word) names the module, except for the project's namespace
+//! word that a quarter of the functions share (`sqlite3`, `lua`), where the
+//! next word does: `sqlite3VdbeExec` and `vdbeMemClear` are both `vdbe`,
+//! `luaH_getint` is `h`, `ns::Parser::run` is `ns::Parser`. A key that only
+//! one function has goes to `(other)`. `auto` picks the first of file, directory and prefix that
 //! gives a useful partition and says which it picked.
 
 use std::collections::HashMap;
@@ -18,49 +20,87 @@ pub const OTHER: &str = "(other)";
 
 /// Modules from function-name prefixes.
 pub fn by_prefix(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
-    let keys: Vec<Option<(String, String)>> = names
+    let words: Vec<Option<Words>> = names
         .iter()
         .enumerate()
-        .map(|(f, info)| (!funcs.is_synthetic(f as u32)).then(|| prefixes(&info.name)))
+        .map(|(f, info)| (!funcs.is_synthetic(f as u32)).then(|| words(&info.name)))
+        .collect();
+    let ns = namespace(&words);
+    let keys: Vec<Option<String>> = words
+        .iter()
+        .map(|w| w.as_ref().map(|w| key(w, ns.as_deref())))
         .collect();
     let mut count: HashMap<&str, usize> = HashMap::new();
-    for (long, short) in keys.iter().flatten() {
-        *count.entry(long).or_default() += 1;
-        if short != long {
-            *count.entry(short).or_default() += 1;
-        }
+    for k in keys.iter().flatten() {
+        *count.entry(k).or_default() += 1;
     }
-    let pick = |(long, short): &(String, String)| {
-        if count[long.as_str()] >= 2 {
-            long.clone()
-        } else if count[short.as_str()] >= 2 {
-            short.clone()
-        } else {
-            OTHER.to_string()
-        }
+    let pick = |k: &String| match count[k.as_str()] {
+        1 => OTHER.to_string(),
+        _ => k.clone(),
     };
     Modules::from_names(keys.iter().map(|k| k.as_ref().map(pick)))
 }
 
-/// (up to two words, first word) of a function name.
-pub fn prefixes(name: &str) -> (String, String) {
+/// What a name's module can come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// The C++ scope (`ns::Class` of `ns::Class::f`), if any.
+    pub scope: Option<String>,
+    /// First word: before the first `_`, or the first camel-case word.
+    pub first: String,
+    /// The word after it, if any.
+    pub second: Option<String>,
+}
+
+/// Splits a function name into the words its module is named from.
+pub fn words(name: &str) -> Words {
     let base = name.split('(').next().unwrap_or(name);
     if let Some(i) = base.rfind("::") {
         let scope = &base[..i];
-        let first = scope.split("::").next().unwrap_or(scope);
-        return (scope.to_string(), first.to_string());
+        return Words {
+            scope: Some(scope.to_string()),
+            first: scope.to_string(),
+            second: None,
+        };
     }
-    if let Some(i) = base.find('_').filter(|&i| i > 0 && i + 1 < base.len()) {
-        let w = &base[..i];
-        return (w.to_string(), camel_words(w)[0].to_string());
-    }
-    let words = camel_words(base);
-    let long = match words.len() {
-        0 | 1 => base.len(),
-        2 => words[0].len(),
-        _ => words[0].len() + words[1].len(),
+    let seg = match base.find('_') {
+        Some(i) if i > 0 => &base[..i],
+        _ => base,
     };
-    (base[..long].to_string(), words[0].to_string())
+    let w = camel_words(seg);
+    Words {
+        scope: None,
+        first: w[0].to_string(),
+        second: w.get(1).map(|s| s.to_string()),
+    }
+}
+
+/// The project's namespace word (`sqlite3`, `lua`): a first word that a
+/// quarter or more of the functions (at least 4) share.
+fn namespace(words: &[Option<Words>]) -> Option<String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    let mut total = 0;
+    for w in words.iter().flatten().filter(|w| w.scope.is_none()) {
+        *count.entry(w.first.as_str()).or_default() += 1;
+        total += 1;
+    }
+    let (best, n) = count
+        .into_iter()
+        .max_by_key(|&(w, n)| (n, std::cmp::Reverse(w)))?;
+    (n >= 4 && n * 4 >= total).then(|| best.to_string())
+}
+
+/// The module key: the scope, else the word after the namespace, else the
+/// first word; lower-cased, so `sqlite3VdbeExec` and `vdbeMemClear` meet.
+fn key(w: &Words, ns: Option<&str>) -> String {
+    if let Some(scope) = &w.scope {
+        return scope.clone();
+    }
+    let word = match (&w.second, ns) {
+        (Some(second), Some(ns)) if w.first == ns => second,
+        _ => &w.first,
+    };
+    word.to_ascii_lowercase()
 }
 
 /// Splits `sqlite3VdbeMemSetStr` into `sqlite3`, `Vdbe`, `Mem`, `Set`, `Str`.
@@ -159,37 +199,52 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prefixes_of_real_names() {
-        let p = |n: &str| prefixes(n).0;
-        assert_eq!(p("sqlite3VdbeExec"), "sqlite3Vdbe");
-        assert_eq!(p("sqlite3VdbeMemSetStr"), "sqlite3Vdbe");
-        assert_eq!(p("sqlite3BtreeNext"), "sqlite3Btree");
-        assert_eq!(p("sqlite3_step"), "sqlite3");
-        assert_eq!(p("luaH_getint"), "luaH");
-        assert_eq!(p("ns::Parser::run(int)"), "ns::Parser");
-        assert_eq!(p("main"), "main");
-        assert_eq!(prefixes("luaH_getint").1, "lua");
+    fn words_of_real_names() {
+        let w = |n: &str| {
+            let w = words(n);
+            (w.first, w.second.unwrap_or_default())
+        };
+        assert_eq!(w("sqlite3VdbeExec"), ("sqlite3".into(), "Vdbe".into()));
+        assert_eq!(w("sqlite3_step"), ("sqlite3".into(), String::new()));
+        assert_eq!(w("luaH_getint"), ("lua".into(), "H".into()));
+        assert_eq!(w("vdbeMemClear"), ("vdbe".into(), "Mem".into()));
+        assert_eq!(
+            words("ns::Parser::run(int)").scope.as_deref(),
+            Some("ns::Parser")
+        );
     }
 
     #[test]
-    fn lone_prefixes_fall_back_to_first_word_then_other() {
+    fn namespace_words_are_skipped_and_lone_keys_are_other() {
         let mut funcs = FuncTable::default();
-        for n in [
+        let names = [
             "sqlite3VdbeExec",
             "sqlite3VdbeHalt",
+            "vdbeMemClear",
             "sqlite3BtreeNext",
+            "btreeNext",
+            "sqlite3_step",
             "sqlite3Malloc",
+            "sqlite3MallocSize",
+            "sqlite3PagerGet",
             "main",
-        ] {
+        ];
+        for n in names {
             funcs.name(n);
         }
-        let names = crate::symbols::names_without_binary(&funcs);
-        let m = by_prefix(&funcs, &names);
+        let infos = crate::symbols::names_without_binary(&funcs);
+        let m = by_prefix(&funcs, &infos);
         let of = |f: u32| m.names[m.of[f as usize] as usize].as_str();
-        assert_eq!((of(1), of(2)), ("sqlite3Vdbe", "sqlite3Vdbe"));
-        assert_eq!((of(3), of(4)), ("sqlite3", "sqlite3"));
-        assert_eq!(of(5), OTHER);
-        let a = auto(&funcs, &names);
+        let got: Vec<&str> = (1..=names.len() as u32).map(of).collect();
+        assert_eq!(
+            got,
+            [
+                "vdbe", "vdbe", "vdbe", "btree", "btree", OTHER, "malloc", "malloc", OTHER, OTHER
+            ]
+        );
+        // sqlite3_step (no word after the namespace), sqlite3PagerGet and
+        // main are alone under their keys.
+        let a = auto(&funcs, &infos);
         assert!(a.picked.unwrap().starts_with("auto:prefix"));
     }
 }

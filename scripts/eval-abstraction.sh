@@ -26,8 +26,12 @@ if [ ! -x "$bin" ]; then
 fi
 mkdir -p "$out/sql" "$out/traces" "$out/stats"
 patterns=$(python3 "$here/eval/workloads.py" "$out/sql")
+# Traces are recorded once (times are wall-clock: record on a quiet
+# machine, preemption inflates random functions); delete OUT/traces to
+# record them again.
 for p in $patterns; do
-  CALLTRACE_OUT="$out/traces/$p.trace" CALLTRACE_FORMAT=binary "$bin" "$out/sql/$p.sql"
+  t="$out/traces/$p.trace"
+  [ -s "$t" ] || CALLTRACE_OUT="$t" CALLTRACE_FORMAT=binary "$bin" "$out/sql/$p.sql"
 done
 
 # name|flags: each method as `calltrace abstract` flags.

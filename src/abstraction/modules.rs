@@ -75,6 +75,8 @@ pub struct Modules {
     pub names: Vec<String>,
     /// For `auto`: which source it picked, e.g. `auto:file (7 modules)`.
     pub picked: Option<String>,
+    /// Id of each name, so assigning modules stays linear in the functions.
+    index: HashMap<String, ModuleId>,
 }
 
 impl ModuleSource {
@@ -113,9 +115,12 @@ impl ModuleSource {
             of: Vec::with_capacity(names.len()),
             names: Vec::new(),
             picked: None,
+            index: HashMap::new(),
         };
         if let ModuleSource::Table(t) = self {
-            m.names = t.order.clone();
+            for name in &t.order {
+                m.intern(name.clone());
+            }
         }
         for (id, info) in names.iter().enumerate() {
             if funcs.is_synthetic(id as FuncId) {
@@ -154,6 +159,7 @@ impl Modules {
             of: Vec::new(),
             names: Vec::new(),
             picked: None,
+            index: HashMap::new(),
         };
         for name in names {
             let id = name.map_or(NO_MODULE, |n| m.intern(n));
@@ -163,13 +169,13 @@ impl Modules {
     }
 
     pub(crate) fn intern(&mut self, name: String) -> ModuleId {
-        match self.names.iter().position(|n| *n == name) {
-            Some(i) => i as ModuleId,
-            None => {
-                self.names.push(name);
-                (self.names.len() - 1) as ModuleId
-            }
+        if let Some(&id) = self.index.get(&name) {
+            return id;
         }
+        let id = self.names.len() as ModuleId;
+        self.names.push(name.clone());
+        self.index.insert(name, id);
+        id
     }
 
     /// Module of function `f`.

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use crate::abstraction::pipeline::{Stats, summary_line as pipeline_line};
+use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Abstracted, Method, Options, Summary};
 use crate::emit;
@@ -110,6 +110,10 @@ fn describe_options(a: &Abstraction) -> String {
     let mut parts = Vec::new();
     for s in &a.outcome.stats.passes {
         match s.params.first() {
+            Some((k, v)) if k == "min_total" || k == "threshold" => {
+                let share = v.parse::<f64>().unwrap_or(0.0);
+                parts.push(format!("{} {}", s.name, percent(share, 1)));
+            }
             Some((_, v)) => parts.push(format!("{} {v}", s.name)),
             None => parts.push(s.name.clone()),
         }

@@ -519,3 +519,39 @@ proptest! {
         }
     }
 }
+
+/// Every node as (call path, self, total, calls), sorted: equal trees up to sibling order.
+fn canonical(t: &Tree, funcs: &FuncTable) -> Vec<(Vec<FuncId>, u64, u64, u64)> {
+    let p = paths(t, funcs);
+    let mut v: Vec<_> = (0..t.len() as NodeId)
+        .map(|n| {
+            (
+                p[n as usize].clone(),
+                t.self_time(n),
+                t.total(n),
+                t.calls(n),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+proptest! {
+    /// What lets contexts pipelines skip the per-call tree: merging and
+    /// folding recursion on the contexts give the contexts of the result
+    /// on the calls (siblings may come in another order).
+    #[test]
+    fn merge_and_fold_commute_with_building_contexts(rows in arb_tree()) {
+        let (t, funcs) = build(&rows);
+        let m = modules(&funcs, AB);
+        let c = cx(&funcs, &m, &[]);
+        let contexts = crate::calltree::fold_paths(&t, &funcs);
+        let on_calls = crate::calltree::fold_paths(&merge::Merge.apply(&t, &c).tree, &funcs);
+        let on_contexts = merge::Merge.apply(&contexts, &c).tree;
+        prop_assert_eq!(canonical(&on_calls, &funcs), canonical(&on_contexts, &funcs));
+        let folded_calls = crate::calltree::fold_paths(&recursion::fold_recursion(&t, &funcs), &funcs);
+        let folded_contexts = recursion::fold_recursion(&contexts, &funcs);
+        prop_assert_eq!(canonical(&folded_calls, &funcs), canonical(&folded_contexts, &funcs));
+    }
+}

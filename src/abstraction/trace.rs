@@ -69,6 +69,12 @@ pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstractio
     };
     let params = parameters(&options, &modules, recommended);
     let outcome = pipeline::run(tree, &cx, &options.passes(), params);
+    if let Some(n) = options.max_nodes.filter(|&n| outcome.stats.nodes_after > n) {
+        notes.push(format!(
+            "--keep needs {} nodes, more than --max-nodes {n}: the kept functions win",
+            outcome.stats.nodes_after
+        ));
+    }
     Ok(Abstraction {
         modules,
         options,

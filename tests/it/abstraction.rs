@@ -217,6 +217,13 @@ fn keep_budget_and_fold_compose_in_order() {
     let text = std::fs::read_to_string(&tree_out).unwrap();
     assert!(text.contains("xcalloc"), "--keep honoured:\n{text}");
     assert_eq!(json["nodes_after"], 5, "the kept path fits in the budget");
+    let (out, _) = fax_default(dir.path(), &["--max-nodes", "1", "--keep", "xcalloc"]);
+    assert!(
+        out.stderr
+            .contains("more than --max-nodes 1: the kept functions win"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

@@ -4,8 +4,9 @@
 # built with -finstrument-functions and the bundled runtime, driven by a
 # small program that runs one SQL workload per pattern. Prints, per
 # pattern, the call nodes and for every method the nodes kept and the
-# explained time, side by side; then runs `calltrace compare` with
-# --keep-features for groups and distinguishing functions.
+# explained time, side by side; then runs `calltrace compare` without and
+# with --keep-features for groups and distinguishing functions, and checks
+# the targets of the readable pipeline (exit 1 when one is missed).
 #   scripts/eval-abstraction.sh [OUT_DIR]      (default eval-out/)
 # CALLTRACE=path/to/calltrace uses that binary (default: cargo build).
 set -euo pipefail
@@ -66,5 +67,33 @@ echo
 echo "each method: nodes kept (% of call nodes) and explained time; readable = the default pipeline"
 echo "(contexts, merge by auto modules, fold recursion, min-total 0.1%)"
 echo
-"$CALLTRACE" compare --binary "$bin" --modules auto --view contexts --sweep 0.9:0.9:0.1 \
-  --keep-features --out-dir "$out/compare" "$out/traces"
+for keep in "" --keep-features; do
+  dir="$out/compare${keep:+-kept}"
+  echo "== compare --modules auto --view contexts $keep"
+  # shellcheck disable=SC2086
+  "$CALLTRACE" compare --binary "$bin" --modules auto --view contexts --sweep 0.9:0.9:0.1 \
+    $keep --out-dir "$dir" "$out/traces" 2>/dev/null | sed -n '/^before:/,$p'
+done
+
+# The targets, for the readable pipeline (merge + contexts + fold + min-total 0.1%).
+python3 - "$out" $patterns <<'PY'
+import csv, json, sys
+out, patterns = sys.argv[1], sys.argv[2:]
+ok = True
+print("\ntargets (readable pipeline): <= 250 nodes, <= 2% of call nodes, >= 90% explained")
+for p in patterns:
+    s = json.load(open(f"{out}/stats/{p}.readable.json"))
+    share = s["nodes_after"] / s["nodes_before"]
+    good = s["nodes_after"] <= 250 and share <= 0.02 and s["explained_time"] >= 0.9
+    ok &= good
+    print(f"  {p:<13} {s['nodes_after']:>4} nodes {100*share:6.3f}% {100*s['explained_time']:5.1f}%  {'ok' if good else 'MISSED'}")
+stage = "merge+fold+global"
+groups = [r for r in csv.DictReader(open(f"{out}/compare/groups.csv")) if r["stage"] == stage]
+changed = [r["pattern"] for r in groups if r["changed"] == "true"]
+print(f"  distinguishable ({stage}, no protection): {'ok' if not changed else 'MISSED: ' + ', '.join(changed)}")
+feats = [r for r in csv.DictReader(open(f"{out}/compare-kept/features.csv")) if r["stage"] == stage]
+lost = [r["function"] for r in feats if r["kept"] != "true"]
+print(f"  features kept with --keep-features: {len(feats) - len(lost)}/{len(feats)} {'ok' if not lost else 'MISSED'}")
+ok &= not changed and not lost
+sys.exit(0 if ok else 1)
+PY

@@ -6,7 +6,8 @@
 //! next word does: `sqlite3VdbeExec` and `vdbeMemClear` are both `vdbe`,
 //! `luaH_getint` is `h`, `ns::Parser::run` is `ns::Parser`. A key that only
 //! one function has goes to `(other)`. `auto` picks the first of file, directory and prefix that
-//! gives a useful partition and says which it picked.
+//! gives a useful partition and says which it picked; when none does, every
+//! function is its own module (merging then changes nothing).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -151,7 +152,21 @@ pub fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
     } else {
         tried.join(", ")
     };
-    picked(m, format!("auto:prefix ({used} modules; {why})"))
+    if useful(&m, real) {
+        return picked(m, format!("auto:prefix ({used} modules; {why})"));
+    }
+    // Nothing splits the program usefully: merging by a partition of one
+    // or two big modules would fold everything away, so merge nothing.
+    let own = Modules::from_names(
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (!funcs.is_synthetic(i as u32)).then(|| n.name.clone())),
+    );
+    picked(
+        own,
+        format!("one module per function ({why}, auto:prefix gives {used})"),
+    )
 }
 
 fn picked(mut m: Modules, note: String) -> Modules {
@@ -246,5 +261,14 @@ mod tests {
         // main are alone under their keys.
         let a = auto(&funcs, &infos);
         assert!(a.picked.unwrap().starts_with("auto:prefix"));
+        // Three functions in one prefix module is no partition.
+        let mut small = FuncTable::default();
+        for n in ["funcA", "funcB", "funcC"] {
+            small.name(n);
+        }
+        let infos = crate::symbols::names_without_binary(&small);
+        let a = auto(&small, &infos);
+        assert!(a.picked.unwrap().starts_with("one module per function"));
+        assert_eq!(a.of[1..], [0, 1, 2]);
     }
 }

@@ -435,10 +435,19 @@ mod tests {
             ("ABCDEF0123456", "12345678901234567", "123456789", "\n"),
             ("123456789abcdef0", "99", "42", "\n"),
         ];
-        for (addr, time, tid, end) in shapes {
+        // Each shape with both columns, the timestamp only, and neither
+        // (the seed format).
+        let variants = shapes.into_iter().flat_map(|(addr, time, tid, end)| {
+            [
+                (addr, format!(" {time} {tid}"), end),
+                (addr, format!(" {time}"), end),
+                (addr, String::new(), end),
+            ]
+        });
+        for (addr, cols, end) in variants {
             let line = |k: usize| {
                 let kind = if k.is_multiple_of(3) { 'X' } else { 'E' };
-                format!("{kind}0x{addr} {time} {tid}{end}")
+                format!("{kind}0x{addr}{cols}{end}")
             };
             let before: String = (0..20).map(line).collect();
             let after: String = (21..40).map(line).collect();
@@ -465,8 +474,8 @@ mod tests {
     }
 
     /// One line of a generated trace: mostly well-formed lines of varying
-    /// shape, some malformed ones.
-    fn line_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+    /// shape with `columns` columns after the address, some malformed ones.
+    fn line_strategy(columns: u8) -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
         let event = (
             prop::bool::ANY,
@@ -476,12 +485,16 @@ mod tests {
             1u64..100_000,
             prop::bool::ANY,
         )
-            .prop_map(|(enter, addr, shift, time, tid, crlf)| {
+            .prop_map(move |(enter, addr, shift, time, tid, crlf)| {
                 let kind = if enter { 'E' } else { 'X' };
                 let addr = addr >> (16 * shift);
                 let time = time >> (time % 64);
                 let end = if crlf { "\r\n" } else { "\n" };
-                format!("{kind}0x{addr:x} {time} {tid}{end}")
+                match columns {
+                    0 => format!("{kind}0x{addr:x}{end}"),
+                    1 => format!("{kind}0x{addr:x} {time}{end}"),
+                    _ => format!("{kind}0x{addr:x} {time} {tid}{end}"),
+                }
             });
         let odd = prop::sample::select(vec![
             "\n",
@@ -503,7 +516,9 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         #[test]
         fn chunked_parsing_matches_one_sequential_pass(
-            lines in proptest::collection::vec(line_strategy(), 1..120),
+            lines in proptest::strategy::Strategy::prop_flat_map(0u8..3, |c| {
+                proptest::collection::vec(line_strategy(c), 1..120)
+            }),
             chunk in 1usize..300,
             lenient in proptest::bool::ANY,
         ) {

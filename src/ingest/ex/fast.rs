@@ -70,6 +70,10 @@ pub(crate) struct Scanner {
     /// The predicted shape of the next line, once a line had one.
     shape: Option<Shape>,
     tid_index: FxHashMap<u64, u32>,
+    /// The chunk's local id of each address read so far: an address whose
+    /// cache slot another one took keeps its id (summarisers tell frames
+    /// apart by id).
+    addr_index: FxHashMap<u64, u32>,
 }
 
 impl Default for Scanner {
@@ -79,20 +83,24 @@ impl Default for Scanner {
             tid: TidCache::default(),
             shape: None,
             tid_index: FxHashMap::default(),
+            addr_index: FxHashMap::default(),
         }
     }
 }
 
-/// Where the fields of a line `[EX]0x<hex> <time> <tid>[\r]\n` are, as
-/// offsets from its first byte, and the masks reading them takes: worked
-/// out once for a run of lines of the same shape rather than for every
-/// line. Only shapes whose line fits a window's first 64 bytes are kept
-/// (up to 15 hex digits, 16 timestamp digits, 8 thread id digits).
+/// Where the fields of a line `[EX]0x<hex>[ <time>[ <tid>]][\r]\n` are,
+/// as offsets from its first byte, and the masks reading them takes:
+/// worked out once for a run of lines of the same shape rather than for
+/// every line. Only shapes whose line fits a window's first 64 bytes are
+/// kept (up to 15 hex digits, 16 timestamp digits, 8 thread id digits).
 #[derive(Clone, Copy)]
 struct Shape {
-    /// The space after the address.
+    /// Columns after the address: 0 (`instrument.c`), 1 (timestamp) or 2
+    /// (timestamp and thread id).
+    cols: u8,
+    /// The byte after the address: a space, or the line end without columns.
     sp1: usize,
-    /// The space after the timestamp.
+    /// The space after the timestamp (two columns only).
     sp2: usize,
     /// The two bytes ending with the line end, masked, and what they must be
     /// (`\r\n`, or a digit and `\n`).
@@ -115,31 +123,50 @@ fn low_bytes(n: usize) -> u64 {
 }
 
 impl Shape {
-    /// The shape of the three-column line `line` (without its `\n`), if it is one.
+    /// The shape of the event line `line` (without its `\n`), if it is one
+    /// that fits.
     fn of(line: &[u8]) -> Option<Shape> {
         let (body, cr) = match line.strip_suffix(b"\r") {
             Some(body) => (body, true),
             None => (line, false),
         };
         let mut fields = body.split(|&c| c == b' ');
-        let (a, t, th) = (fields.next()?, fields.next()?, fields.next()?);
+        let a = fields.next()?;
+        let t = fields.next();
+        let th = fields.next();
         if fields.next().is_some() || a.len() < 4 {
             return None;
         }
-        let (hex, time, tid) = (a.len() - 3, t.len(), th.len());
-        if hex > 15 || !(1..=16).contains(&time) || !(1..=8).contains(&tid) {
+        let hex = a.len() - 3;
+        let time = t.map_or(0, <[u8]>::len);
+        let tid = th.map_or(0, <[u8]>::len);
+        if hex > 15
+            || time > 16
+            || tid > 8
+            || (t.is_some() && time == 0)
+            || (th.is_some() && tid == 0)
+        {
             return None;
         }
+        let cols = t.is_some() as u8 + th.is_some() as u8;
         let sp1 = 3 + hex;
         let sp2 = sp1 + 1 + time;
-        let nl = sp2 + 1 + tid + cr as usize;
+        // The byte after the last field.
+        let after = match cols {
+            0 => sp1,
+            1 => sp2,
+            _ => sp2 + 1 + tid,
+        };
         let end = if cr {
-            (nl - 1, u16::MAX, u16::from_le_bytes(*b"\r\n"))
+            (after, u16::MAX, u16::from_le_bytes(*b"\r\n"))
         } else {
-            (nl - 1, 0xff00, u16::from_le_bytes([0, b'\n']))
+            (after - 1, 0xff00, u16::from_le_bytes([0, b'\n']))
         };
         let zeros = u128::from_le_bytes([b'0'; 16]);
+        // Masks for absent columns are never used; keep their shifts in range.
+        let (time, tid) = (time.max(1), tid.max(1));
         Some(Shape {
+            cols,
             sp1,
             sp2,
             end,
@@ -240,21 +267,24 @@ impl Scanner {
         self.slots.fill(Slot::default());
         self.tid = TidCache::default();
         self.tid_index.clear();
+        self.addr_index.clear();
         out.local.clear();
         out.columns = None;
         let mut lines = 0u64;
         let mut i = 0;
         while i < b.len() {
             // Runs of lines of the predicted shape, once the chunk's first
-            // event line said the trace has both columns.
-            if let (Some(sh), Some((true, true, _))) = (self.shape, out.columns) {
-                while let Some((e, next)) = self.predicted(&sh, b, i, &mut out.local) {
-                    if !consumer.event(e) {
-                        return Err(Stop::Consumer);
-                    }
-                    lines += 1;
-                    i = next;
-                }
+            // event line said the trace has the shape's columns.
+            if let (Some(sh), Some((t, th, _))) = (self.shape, out.columns)
+                && sh.cols == t as u8 + th as u8
+            {
+                let (next, n) = match sh.cols {
+                    0 => self.run::<0, C>(&sh, b, i, &mut out.local, consumer)?,
+                    1 => self.run::<1, C>(&sh, b, i, &mut out.local, consumer)?,
+                    _ => self.run::<2, C>(&sh, b, i, &mut out.local, consumer)?,
+                };
+                lines += n;
+                i = next;
                 if i >= b.len() {
                     break;
                 }
@@ -289,16 +319,48 @@ impl Scanner {
         Ok(out)
     }
 
-    /// The line at `i` if it has the shape `sh`: its event and where the
-    /// next line starts. None when the prediction does not hold (or the
-    /// line is not an event, or ends within a window of the chunk's end),
-    /// which the general path then sorts out.
+    /// Reads the run of lines of shape `sh` (with `COLS` columns) that
+    /// starts at `i`, handing their events to `consumer`: where the run
+    /// ends and how many lines it had.
     #[inline(always)]
-    fn predicted(
+    fn run<const COLS: u8, C: EventConsumer>(
+        &mut self,
+        sh: &Shape,
+        b: &[u8],
+        mut i: usize,
+        local: &mut LocalEvents,
+        consumer: &mut C,
+    ) -> Result<(usize, u64), Stop> {
+        // Without a thread column every event is thread 0's, which the
+        // chunk's first event line has already given a local index.
+        let thread0 = if COLS < 2 {
+            self.thread(0, &mut local.tids)
+        } else {
+            0
+        };
+        let mut lines = 0;
+        while let Some((e, next)) = self.predicted::<COLS>(sh, b, i, thread0, local) {
+            if !consumer.event(e) {
+                return Err(Stop::Consumer);
+            }
+            lines += 1;
+            i = next;
+        }
+        Ok((i, lines))
+    }
+
+    /// The line at `i` if it has the shape `sh` (with `COLS` columns): its
+    /// event and where the next line starts. None when the prediction does
+    /// not hold (or the line is not an event, or ends within a window of
+    /// the chunk's end), which the general path then sorts out. `thread0`
+    /// is the local index of thread 0, for lines without a thread column.
+    #[inline(always)]
+    fn predicted<const COLS: u8>(
         &mut self,
         sh: &Shape,
         b: &[u8],
         i: usize,
+        thread0: u32,
         local: &mut LocalEvents,
     ) -> Option<(Event, usize)> {
         let win = window(b, i)?;
@@ -308,8 +370,8 @@ impl Scanner {
         let end = u16::from_le_bytes([win[sh.end.0 & 63], win[(sh.end.0 + 1) & 63]]);
         let ok = (enter | (win[0] == b'X'))
             & (u16::from_le_bytes([win[1], win[2] | 0x20]) == u16::from_le_bytes(*b"0x"))
-            & (win[sh.sp1 & 63] == b' ')
-            & (win[sh.sp2 & 63] == b' ')
+            & (COLS == 0 || win[sh.sp1 & 63] == b' ')
+            & (COLS < 2 || win[sh.sp2 & 63] == b' ')
             & (end & sh.end.1 == sh.end.2);
         if !ok {
             return None;
@@ -322,22 +384,31 @@ impl Scanner {
             Some(id) => id,
             None => self.miss(b, i + 3, key, &mut local.addrs)?,
         };
-        // The timestamp, shifted to end at the top byte with `0`s below it:
-        // 16 digits whichever its length.
-        let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
-        let (high, low) = (t as u64, (t >> 64) as u64);
-        if any_non_digit(high) | any_non_digit(low) {
-            return None;
-        }
-        let time = eight(high) * 100_000_000 + eight(low);
-        let text = word_at(win, sh.sp2 + 1) & sh.tid_mask;
-        if text != self.tid.text {
-            self.new_tid(sh, text, &mut local.tids)?;
-        }
+        let time = if COLS == 0 {
+            0
+        } else {
+            // The timestamp, shifted to end at the top byte with `0`s below
+            // it: 16 digits whichever its length.
+            let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
+            let (high, low) = (t as u64, (t >> 64) as u64);
+            if any_non_digit(high) | any_non_digit(low) {
+                return None;
+            }
+            eight(high) * 100_000_000 + eight(low)
+        };
+        let thread = if COLS < 2 {
+            thread0
+        } else {
+            let text = word_at(win, sh.sp2 + 1) & sh.tid_mask;
+            if text != self.tid.text {
+                self.new_tid(sh, text, &mut local.tids)?;
+            }
+            self.tid.local
+        };
         let e = Event {
             time,
             func,
-            thread: self.tid.local,
+            thread,
             kind: if enter {
                 EventKind::Enter
             } else {
@@ -408,11 +479,9 @@ impl Scanner {
     /// address costs two loads and a compare instead of a hex conversion.
     fn func(&mut self, b: &[u8], j: usize, addrs: &mut Vec<u64>) -> Option<(u32, usize)> {
         let Some((key, len)) = hex_key(b, j) else {
-            // Near the chunk end or 16 digits: no caching; a fresh local id
-            // is still correct (the consumer maps it to the same global id).
+            // Near the chunk end or 16 digits: no caching.
             let (addr, end) = hex(b, j)?;
-            addrs.push(addr);
-            return Some((addrs.len() as u32 - 1, end));
+            return Some((self.local_addr(addr, addrs), end));
         };
         let id = self.lookup(key).or_else(|| self.miss(b, j, key, addrs))?;
         Some((id, j + len))
@@ -440,12 +509,20 @@ impl Scanner {
         if end != j + len {
             return None;
         }
-        // A colliding address evicts this one; seen again, it gets a second
-        // local id, which the consumer maps to the same global id.
-        let id = addrs.len() as u32;
-        addrs.push(addr);
+        // A colliding address may have evicted this one: it keeps its id.
+        let id = self.local_addr(addr, addrs);
         self.slots[Self::slot(key)] = Slot { key, id };
         Some(id)
+    }
+
+    /// The chunk-local id of address `addr`.
+    fn local_addr(&mut self, addr: u64, addrs: &mut Vec<u64>) -> u32 {
+        let next = addrs.len() as u32;
+        let id = *self.addr_index.entry(addr).or_insert(next);
+        if id == next {
+            addrs.push(addr);
+        }
+        id
     }
 
     /// The chunk-local index of thread `tid`.
@@ -518,6 +595,43 @@ mod tests {
             assert!(scan(text).is_none(), "{text:?}");
         }
         assert!(scan("# note\n\r\nE0x10\nX0X10\r").is_some());
+    }
+
+    #[test]
+    fn an_address_keeps_one_local_id_whatever_the_cache_evicted() {
+        // More addresses than cache slots: some evict others.
+        let n = 3 * SLOTS;
+        let mut text = String::new();
+        for _ in 0..2 {
+            for a in 0..n {
+                text.push_str(&format!("E0x{:x}\n", 0x5555_0000_0000u64 + 16 * a as u64));
+            }
+        }
+        let c = scan(&text).unwrap();
+        assert_eq!(c.local.addrs.len(), n);
+        let ids: Vec<u32> = c.local.events.iter().map(|e| e.func).collect();
+        assert_eq!(ids[..n], ids[n..]);
+    }
+
+    #[test]
+    fn reads_untimed_and_timestamp_only_lines() {
+        for (text, time) in [
+            ("E0x10\nE0x20\r\nX0x20\nX0x10\n", 0),
+            ("E0x10 5\nE0x20 5\r\nX0x20 5\nX0x10 5\n", 5),
+        ] {
+            let text = text.repeat(50);
+            let c = scan(&text).unwrap();
+            assert_eq!(c.local.events.len(), 200);
+            assert_eq!(c.local.addrs, [0x10, 0x20]);
+            assert_eq!(c.local.tids, [0]);
+            assert!(
+                c.local
+                    .events
+                    .iter()
+                    .all(|e| e.time == time && e.thread == 0)
+            );
+            assert_eq!(c.columns, Some((time > 0, false, 0)));
+        }
     }
 
     /// Counts the events it is fed; gives up at the `limit`-th.

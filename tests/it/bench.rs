@@ -1,6 +1,6 @@
-//! A smoke run of `scripts/bench.sh` on a tiny workload: the benchmark
-//! itself (a >= 3 GB trace) stays out of `cargo test`, but the script must
-//! keep working and keep printing every target.
+//! A smoke run of `scripts/bench.sh` on a tiny trace: the benchmark itself
+//! (a 3.4 GB trace) stays out of `cargo test`, but the script must keep
+//! working and keep printing every target and trace shape.
 
 use std::process::Command;
 
@@ -14,7 +14,7 @@ fn bench_script_smoke_run_prints_every_target() {
     }
     let out = Command::new("bash")
         .arg(root().join("scripts/bench.sh"))
-        .env("BENCH_MB", "0.02")
+        .env("BENCH_MB", "0.05")
         .env("BENCH_RUNS", "1")
         .env("BENCH_FUNCS", "300")
         .env("CALLTRACE_BIN", env!("CARGO_BIN_EXE_calltrace"))
@@ -26,11 +26,28 @@ fn bench_script_smoke_run_prints_every_target() {
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for target in ["1 ", "2 ", "3 ", "4 ", "5 "] {
+    for target in ["1 ", "2 ", "3 ", "i5-2 ", "i5-3 ", "i5-5 "] {
         assert!(
             text.lines().any(|l| l.starts_with(target)),
             "no row for target {target}:\n{text}"
         );
+    }
+    // One graph row and one contexts row per trace shape.
+    for shape in [
+        "addr untimed",
+        "addr+time",
+        "addr+time+tid",
+        "symbolic",
+        "indented",
+        "binary",
+    ] {
+        for command in ["graph", "tree --view contexts"] {
+            let row = format!("{command}, {shape} ");
+            let rows = text
+                .lines()
+                .filter(|l| l.starts_with("1 ") && l.contains(&row));
+            assert_eq!(rows.count(), 1, "no row `{row}`:\n{text}");
+        }
     }
     assert!(text.contains("same output: PASS"), "{text}");
     assert!(text.contains("(300 named)"), "{text}");

@@ -7,8 +7,6 @@
 //! version 2 on every record starts with a marker and a checksum, so a
 //! lenient read skips a damaged block and picks up at the next intact one.
 
-use std::sync::Mutex;
-
 use rustc_hash::FxHashMap;
 
 use super::chunked::{self, LocalEvents};
@@ -161,15 +159,6 @@ impl TraceFormat for BinaryFormat {
         };
         let (meta, layout) = r.header()?;
         let mut seq = InOrder::new(data, input.name(), opts, funcs, meta, layout);
-        // Buffers go back and forth between workers and the consumer.
-        let pool: Mutex<Vec<LocalEvents>> = Mutex::new(Vec::new());
-        let take = || pool.lock().expect("pool lock").pop().unwrap_or_default();
-        let threads = chunked::thread_count(opts).max(1);
-        let work: Mutex<Vec<_>> = Mutex::new((0..threads).map(|_| sink.chunk_work()).collect());
-        let make_worker = || {
-            let w = work.lock().expect("work lock").pop().flatten();
-            (Decoder::default(), w)
-        };
         // Binary events are ~2 bytes each: smaller chunks keep the decoded
         // events of the chunks in flight in cache.
         let size = match opts.chunk_bytes {
@@ -181,19 +170,22 @@ impl TraceFormat for BinaryFormat {
             _ => cut_records_v2 as super::input::Cut,
         };
         let chunks = input.chunks_cut_by(r.pos, size, cut);
-        chunked::run(
+        chunked::run_workers(
             input,
             chunks,
             opts,
-            make_worker,
-            |(decoder, work), bytes| {
-                let mut local = decoder.decode(bytes, layout, take())?;
-                if let Some(w) = work {
-                    local.summary = w.summarise(&local.events);
+            sink,
+            Decoder::default,
+            |w, bytes| {
+                let mut local = w.parser.decode(bytes, layout, w.buffers.take())?;
+                if let Some(work) = w.work.as_mut() {
+                    local.summary = work.summarise(&local.events);
                 }
                 Some(local)
             },
-            |chunk, local| seq.chunk(chunk.start, chunk.bytes.len(), local, sink, &pool),
+            |chunk, local, sink, buffers| {
+                seq.chunk(chunk.start, chunk.bytes.len(), local, sink, buffers)
+            },
         )?;
         Ok(seq.finish())
     }
@@ -285,12 +277,12 @@ impl<'a> InOrder<'a> {
         len: usize,
         local: Option<LocalEvents>,
         sink: &mut dyn Sink,
-        pool: &Mutex<Vec<LocalEvents>>,
+        buffers: &chunked::Recycle<LocalEvents>,
     ) -> Result<()> {
         let end = start + len;
         let local = match local {
             Some(local) if self.resume > start || self.stopped => {
-                pool.lock().expect("pool lock").push(local);
+                buffers.give(local);
                 None
             }
             other => other,
@@ -301,7 +293,7 @@ impl<'a> InOrder<'a> {
         match local {
             Some(mut local) => {
                 local.merge(self.funcs, &mut self.threads, &mut self.maps, sink);
-                pool.lock().expect("pool lock").push(local);
+                buffers.give(local);
                 self.resume = end;
                 Ok(())
             }

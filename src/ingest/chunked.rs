@@ -17,7 +17,7 @@ use std::sync::{Condvar, Mutex};
 use std::any::Any;
 
 use super::input::{Chunk, Chunks};
-use super::{Event, FuncTable, Input, ParseOptions, Sink, ThreadIds};
+use super::{ChunkWork, Event, FuncTable, Input, ParseOptions, Sink, ThreadIds};
 use crate::error::Result;
 
 /// Default chunk size: large enough to amortise hand-over costs, small
@@ -50,8 +50,11 @@ pub(crate) fn chunk_size(opts: &ParseOptions) -> usize {
 pub(crate) struct LocalEvents {
     /// Events with chunk-local ids.
     pub events: Vec<Event>,
-    /// Address of each local function id (an address may have several).
+    /// Address of each local function id.
     pub addrs: Vec<u64>,
+    /// Name of each local function id, for chunks of function names
+    /// (which have no addresses).
+    pub names: Vec<String>,
     /// Thread id of each local thread index.
     pub tids: Vec<u64>,
     /// What the sink's [`ChunkWork`](super::ChunkWork) made of the events.
@@ -63,6 +66,7 @@ impl LocalEvents {
     pub fn clear(&mut self) {
         self.events.clear();
         self.addrs.clear();
+        self.names.clear();
         self.tids.clear();
         self.summary = None;
     }
@@ -79,6 +83,7 @@ impl LocalEvents {
         let (func_map, thread_map) = maps;
         func_map.clear();
         func_map.extend(self.addrs.iter().map(|&a| funcs.addr(a)));
+        func_map.extend(self.names.iter().map(|n| funcs.name(n)));
         thread_map.clear();
         thread_map.extend(self.tids.iter().map(|&t| threads.index(t)));
         if let Some(summary) = self.summary.take() {
@@ -91,6 +96,66 @@ impl LocalEvents {
         }
         sink.events(&self.events);
     }
+}
+
+/// Buffers that go back and forth between the workers and the consumer, so
+/// that chunks after the first few reuse their allocations.
+pub(crate) struct Recycle<B>(Mutex<Vec<B>>);
+
+impl<B: Default> Recycle<B> {
+    /// A buffer given back earlier, or a new one.
+    pub fn take(&self) -> B {
+        self.0
+            .lock()
+            .expect("recycle lock")
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// Gives a buffer back for a later chunk.
+    pub fn give(&self, buffer: B) {
+        self.0.lock().expect("recycle lock").push(buffer);
+    }
+}
+
+/// What a parsing thread works with in [`run_workers`].
+pub(crate) struct Worker<'p, P, B> {
+    /// The reader's own per-thread state (scanner, decoder).
+    pub parser: P,
+    /// One of the sink's chunk summarisers, if it makes them.
+    pub work: Option<Box<dyn ChunkWork>>,
+    /// Buffers shared with the consumer.
+    pub buffers: &'p Recycle<B>,
+}
+
+/// The worker-pool setup of the chunked readers (E/X text and binary):
+/// [`run`] with a [`Worker`] per parsing thread, made of `parser()` and one
+/// of `sink`'s chunk summarisers, and one [`Recycle`] of buffers that
+/// `consume` gets back with the sink.
+pub(crate) fn run_workers<'a, P, B, R>(
+    input: &'a Input,
+    chunks: Chunks<'a>,
+    opts: &ParseOptions,
+    sink: &mut dyn Sink,
+    parser: impl Fn() -> P + Sync,
+    work: impl Fn(&mut Worker<'_, P, B>, &[u8]) -> R + Sync,
+    mut consume: impl FnMut(&Chunk<'a>, R, &mut dyn Sink, &Recycle<B>) -> Result<()>,
+) -> Result<()>
+where
+    B: Default + Send,
+    R: Send,
+{
+    let buffers = Recycle(Mutex::new(Vec::new()));
+    let threads = thread_count(opts).max(1);
+    let works: Mutex<Vec<_>> = Mutex::new((0..threads).map(|_| sink.chunk_work()).collect());
+    let make_worker = || Worker {
+        parser: parser(),
+        work: works.lock().expect("work lock").pop().flatten(),
+        buffers: &buffers,
+    };
+    run(input, chunks, opts, make_worker, work, |chunk, r| {
+        consume(chunk, r, sink, &buffers)
+    })
 }
 
 /// Parses `chunks` of `input` with `work` on [`thread_count`] threads (the

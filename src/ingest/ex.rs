@@ -20,11 +20,9 @@ mod digits;
 mod fast;
 mod seq;
 
-use std::sync::Mutex;
-
 use super::{EventKind, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::error::Result;
-use fast::{FastChunk, Scanner};
+use fast::Scanner;
 pub use fast::{TextScan, TextScanned};
 use seq::Seq;
 
@@ -80,31 +78,24 @@ fn parse_ex(
     sink: &mut dyn Sink,
 ) -> Result<TraceMeta> {
     let mut seq = Seq::new(format, symbolic, input.name(), opts, funcs);
-    // Buffers go back and forth between workers and the consumer.
-    let pool: Mutex<Vec<FastChunk>> = Mutex::new(Vec::new());
-    let take = || pool.lock().expect("pool lock").pop().unwrap_or_default();
-    // One summariser per parsing thread, if the sink has them.
-    let threads = super::chunked::thread_count(opts).max(1);
-    let work: Mutex<Vec<_>> = Mutex::new((0..threads).map(|_| sink.chunk_work()).collect());
-    let make_worker = || {
-        let w = work.lock().expect("work lock").pop().flatten();
-        (Scanner::default(), w)
-    };
     let chunks = input.chunks(super::chunked::chunk_size(opts));
-    super::chunked::run(
+    super::chunked::run_workers(
         input,
         chunks,
         opts,
-        make_worker,
-        |(scanner, work), bytes| match work {
-            Some(w) => w.scan_text(TextScan::new(scanner, bytes, take())).0,
-            None => scanner.scan(bytes, take()),
+        sink,
+        || Scanner::new(symbolic),
+        |w, bytes| match w.work.as_mut() {
+            Some(work) => {
+                let scan = TextScan::new(&mut w.parser, bytes, w.buffers.take());
+                work.scan_text(scan).0
+            }
+            None => w.parser.scan(bytes, w.buffers.take()),
         },
-        |chunk, fast| {
-            let mut fast = fast;
+        |chunk, mut fast, sink, buffers| {
             seq.chunk(&chunk.bytes, fast.as_mut(), sink)?;
             if let Some(f) = fast {
-                pool.lock().expect("pool lock").push(f);
+                buffers.give(f);
             }
             Ok(())
         },
@@ -367,13 +358,19 @@ mod tests {
     /// [`outcome`] of the line-by-line parser alone, without fast scanning
     /// or chunking: the reference.
     fn sequential(input: &Input, lenient: bool) -> String {
+        sequential_as(&AddrFormat, input, lenient)
+    }
+
+    /// [`sequential`] for `fmt` (addresses or names).
+    fn sequential_as(fmt: &dyn TraceFormat, input: &Input, lenient: bool) -> String {
         let opts = ParseOptions {
             lenient,
             ..Default::default()
         };
         let mut funcs = FuncTable::default();
         let mut sink = crate::ingest::testing::Collect::default();
-        let mut seq = Seq::new("addr", false, "t.txt", &opts, &mut funcs);
+        let symbolic = fmt.name() == "symbolic";
+        let mut seq = Seq::new(fmt.name(), symbolic, "t.txt", &opts, &mut funcs);
         let result = seq.chunk(input, None, &mut sink).map(|()| seq.finish());
         match result {
             Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),
@@ -470,6 +467,68 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Symbolic lines as the fast scanner reads them, one byte of a line in
+    /// the middle changed: the result must be the line parser's.
+    #[test]
+    fn symbolic_lines_agree_with_the_line_parser_whatever_byte_is_off() {
+        let names = ["main", "f", "deflate_slow", "a_name_of_15_ch", "operator<<"];
+        for cols in ["", " 12", " 1234567890 22808"] {
+            for end in ["\n", "\r\n"] {
+                let line = |k: usize| {
+                    let kind = if k.is_multiple_of(3) { 'X' } else { 'E' };
+                    format!("{kind} {}{cols}{end}", names[k % names.len()])
+                };
+                let before: String = (0..20).map(line).collect();
+                let after: String = (21..40).map(line).collect();
+                let middle = line(20).into_bytes();
+                for pos in 0..middle.len() {
+                    for c in *b" xX0g/:9E\n\r\t\x01" {
+                        let mut bad = middle.clone();
+                        bad[pos] = c;
+                        let mut text = before.clone().into_bytes();
+                        text.extend_from_slice(&bad);
+                        text.extend_from_slice(after.as_bytes());
+                        let input = Input::from_bytes("t.txt", text);
+                        for lenient in [false, true] {
+                            let opts = ParseOptions {
+                                lenient,
+                                threads: 1,
+                                chunk_bytes: 1 << 30,
+                            };
+                            assert_eq!(
+                                crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
+                                sequential_as(&SymbolicFormat, &input, lenient),
+                                "{:?} lenient {lenient}",
+                                String::from_utf8_lossy(&bad)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symbolic_chunks_match_one_sequential_pass() {
+        let text = "E main 1 7\nE f 2 7\nE 0x40 3 7\nX 0x40 4 7\nE g 5 9\nX g 6 9\nX f 7 7\n"
+            .repeat(40)
+            + "E a_function_name_longer_than_sixteen_bytes 8 7\nX a_function_name_longer_than_sixteen_bytes 9 7\n";
+        let input = Input::from_bytes("t.txt", text.into_bytes());
+        let reference = sequential_as(&SymbolicFormat, &input, false);
+        for (threads, chunk) in [(1, 1 << 30), (2, 7), (2, 100), (3, 1000)] {
+            let opts = ParseOptions {
+                lenient: false,
+                threads,
+                chunk_bytes: chunk,
+            };
+            assert_eq!(
+                crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
+                reference,
+                "threads {threads} chunk {chunk}"
+            );
         }
     }
 

@@ -74,6 +74,12 @@ pub(crate) struct Scanner {
     /// cache slot another one took keeps its id (summarisers tell frames
     /// apart by id).
     addr_index: FxHashMap<u64, u32>,
+    /// Reading a symbolic trace: event lines carry function names.
+    symbolic: bool,
+    /// The chunk's local id of each function name read so far.
+    name_index: FxHashMap<Box<[u8]>, u32>,
+    /// The last thread id [`Scanner::thread`] looked up, and its local index.
+    last_thread: Option<(u64, u32)>,
 }
 
 impl Default for Scanner {
@@ -84,6 +90,20 @@ impl Default for Scanner {
             shape: None,
             tid_index: FxHashMap::default(),
             addr_index: FxHashMap::default(),
+            symbolic: false,
+            name_index: FxHashMap::default(),
+            last_thread: None,
+        }
+    }
+}
+
+impl Scanner {
+    /// A scanner for E/X lines with function names (`symbolic`) or
+    /// addresses: the chunks it reads have either, never both.
+    pub fn new(symbolic: bool) -> Self {
+        Scanner {
+            symbolic,
+            ..Scanner::default()
         }
     }
 }
@@ -180,6 +200,26 @@ impl Shape {
     }
 }
 
+/// How far ahead of the line being read the scanner asks for the bytes.
+const PREFETCH: usize = 1024;
+
+/// Asks the CPU to bring the bytes at `b[i]` (if any) into the cache, and
+/// does not wait for them: the scanner reads lines faster than the memory
+/// answers a miss, and the hardware prefetcher stops at page borders.
+#[inline(always)]
+fn prefetch(b: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p = b.as_ptr().wrapping_add(i).cast::<i8>();
+        // SAFETY: SSE is part of x86_64; a prefetch reads nothing and never
+        // faults, even past the end of `b`.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (b, i);
+}
+
 /// Why a scan stopped before the chunk's end.
 enum Stop {
     /// A line the scanner does not take: the chunk goes to the line parser.
@@ -267,7 +307,9 @@ impl Scanner {
         self.slots.fill(Slot::default());
         self.tid = TidCache::default();
         self.tid_index.clear();
+        self.last_thread = None;
         self.addr_index.clear();
+        self.name_index.clear();
         out.local.clear();
         out.columns = None;
         let mut lines = 0u64;
@@ -275,7 +317,20 @@ impl Scanner {
         while i < b.len() {
             // Runs of lines of the predicted shape, once the chunk's first
             // event line said the trace has the shape's columns.
-            if let (Some(sh), Some((t, th, _))) = (self.shape, out.columns)
+            if self.symbolic
+                && let Some((t, th, _)) = out.columns
+            {
+                let (next, n) = match (t, th) {
+                    (false, _) => self.run_names::<0, C>(b, i, &mut out.local, consumer)?,
+                    (true, false) => self.run_names::<1, C>(b, i, &mut out.local, consumer)?,
+                    (true, true) => self.run_names::<2, C>(b, i, &mut out.local, consumer)?,
+                };
+                lines += n;
+                i = next;
+                if i >= b.len() {
+                    break;
+                }
+            } else if let (Some(sh), Some((t, th, _))) = (self.shape, out.columns)
                 && sh.cols == t as u8 + th as u8
             {
                 let (next, n) = match sh.cols {
@@ -306,7 +361,9 @@ impl Scanner {
                 if !consumer.event(e) {
                     return Err(Stop::Consumer);
                 }
-                self.shape = Shape::of(&b[i..end]).or(self.shape);
+                if !self.symbolic {
+                    self.shape = Shape::of(&b[i..end]).or(self.shape);
+                }
             }
             i = end + 1;
             lines += 1;
@@ -340,6 +397,7 @@ impl Scanner {
         };
         let mut lines = 0;
         while let Some((e, next)) = self.predicted::<COLS>(sh, b, i, thread0, local) {
+            prefetch(b, i + PREFETCH);
             if !consumer.event(e) {
                 return Err(Stop::Consumer);
             }
@@ -447,10 +505,16 @@ impl Scanner {
         } else {
             EventKind::Exit
         };
-        if b.get(i + 1) != Some(&b'0') || !matches!(b.get(i + 2), Some(b'x' | b'X')) {
-            return None;
-        }
-        let (func, mut j) = self.func(b, i + 3, &mut local.addrs)?;
+        let glued = b.get(i + 1) == Some(&b'0') && matches!(b.get(i + 2), Some(b'x' | b'X'));
+        // A chunk has either addresses or names (local ids index one of
+        // the two lists), and a trace of addresses no names at all.
+        let (func, mut j) = match (self.symbolic, glued) {
+            (false, true) => self.func(b, i + 3, &mut local.addrs)?,
+            (true, false) if b.get(i + 1) == Some(&b' ') => {
+                self.name(b, i + 2, end, &mut local.names)?
+            }
+            _ => return None,
+        };
         let (mut time, mut tid) = (None, None);
         if b.get(j) == Some(&b' ') {
             let (t, k) = dec(b, j + 1)?;
@@ -472,6 +536,135 @@ impl Scanner {
             kind,
         };
         Some((e, (time.is_some(), tid.is_some())))
+    }
+
+    /// The chunk-local id of the function name that starts at `j` (and
+    /// ends before a space or the line end at `end`), and where it ends.
+    /// Names that the line parser would read otherwise (`0x...` tokens,
+    /// control bytes) are left to it.
+    fn name(
+        &mut self,
+        b: &[u8],
+        j: usize,
+        end: usize,
+        names: &mut Vec<String>,
+    ) -> Option<(u32, usize)> {
+        let line = b.get(j..end)?;
+        let len = line.iter().position(|&c| c <= b' ').unwrap_or(line.len());
+        let name = &line[..len];
+        if name.is_empty()
+            || name.starts_with(b"0x")
+            || name.starts_with(b"0X")
+            || !matches!(line.get(len), None | Some(b' ' | b'\r'))
+        {
+            return None;
+        }
+        Some((self.name_id(name, names), j + len))
+    }
+
+    /// The chunk-local id of function name `name`.
+    fn name_id(&mut self, name: &[u8], names: &mut Vec<String>) -> u32 {
+        if let Some(&id) = self.name_index.get(name) {
+            return id;
+        }
+        let id = names.len() as u32;
+        names.push(String::from_utf8_lossy(name).into_owned());
+        self.name_index.insert(name.into(), id);
+        id
+    }
+
+    /// Reads the run of symbolic event lines with `COLS` columns that
+    /// starts at `i`, as [`Scanner::run`] does for address lines.
+    #[inline(always)]
+    fn run_names<const COLS: u8, C: EventConsumer>(
+        &mut self,
+        b: &[u8],
+        mut i: usize,
+        local: &mut LocalEvents,
+        consumer: &mut C,
+    ) -> Result<(usize, u64), Stop> {
+        let thread0 = if COLS < 2 {
+            self.thread(0, &mut local.tids)
+        } else {
+            0
+        };
+        let mut lines = 0;
+        while let Some((e, next)) = self.named::<COLS>(b, i, thread0, local) {
+            prefetch(b, i + PREFETCH);
+            if !consumer.event(e) {
+                return Err(Stop::Consumer);
+            }
+            lines += 1;
+            i = next;
+        }
+        Ok((i, lines))
+    }
+
+    /// The symbolic event line at `i` with exactly `COLS` columns
+    /// (`E main 120 1`, single spaces, a name of at most 15 bytes): its
+    /// event and where the next line starts. Names are cached by their
+    /// text, like addresses. None for anything else, which the general
+    /// path then sorts out.
+    #[inline(always)]
+    fn named<const COLS: u8>(
+        &mut self,
+        b: &[u8],
+        i: usize,
+        thread0: u32,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize)> {
+        let win = window(b, i)?;
+        let enter = win[0] == b'E';
+        let (key, len) = hex_key(b, i + 2)?;
+        // `0x...` is an address token to the line parser.
+        let hex_prefix = (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x");
+        if !((enter | (win[0] == b'X')) & (win[1] == b' ') & !hex_prefix) {
+            return None;
+        }
+        let func = match self.lookup(key) {
+            Some(id) => id,
+            None => {
+                let id = self.name_id(&win[2..2 + len], &mut local.names);
+                self.slots[Self::slot(key)] = Slot { key, id };
+                id
+            }
+        };
+        let mut j = i + 2 + len;
+        let mut time = 0;
+        let mut thread = thread0;
+        if COLS > 0 {
+            if b[j] != b' ' {
+                return None;
+            }
+            (time, j) = dec(b, j + 1)?;
+        }
+        if COLS > 1 {
+            if b[j] != b' ' {
+                return None;
+            }
+            let (tid, k) = dec(b, j + 1)?;
+            thread = self.thread(tid, &mut local.tids);
+            j = k;
+        }
+        let next = match (b[j], b.get(j + 1)) {
+            (b'\n', _) => j + 1,
+            (b'\r', Some(b'\n')) => j + 2,
+            _ => return None,
+        };
+        let kind = if enter {
+            EventKind::Enter
+        } else {
+            EventKind::Exit
+        };
+        Some((
+            Event {
+                time,
+                func,
+                thread,
+                kind,
+            },
+            next,
+        ))
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and
@@ -527,11 +720,17 @@ impl Scanner {
 
     /// The chunk-local index of thread `tid`.
     fn thread(&mut self, tid: u64, tids: &mut Vec<u64>) -> u32 {
+        if let Some((last, i)) = self.last_thread
+            && last == tid
+        {
+            return i;
+        }
         let next = tids.len() as u32;
         let i = *self.tid_index.entry(tid).or_insert(next);
         if i == next {
             tids.push(tid);
         }
+        self.last_thread = Some((tid, i));
         i
     }
 }
@@ -632,6 +831,27 @@ mod tests {
             );
             assert_eq!(c.columns, Some((time > 0, false, 0)));
         }
+    }
+
+    #[test]
+    fn reads_symbolic_lines_with_local_names() {
+        let text = "E main 1 7\nE deflate 2 7\r\nX deflate 3 9\nX main 4 7\n".repeat(40);
+        let c = Scanner::new(true)
+            .scan(text.as_bytes(), FastChunk::default())
+            .unwrap();
+        assert_eq!(c.local.names, ["main", "deflate"]);
+        assert!(c.local.addrs.is_empty());
+        assert_eq!(c.local.tids, [7, 9]);
+        let e = &c.local.events[2];
+        assert_eq!(
+            (e.kind, e.func, e.thread, e.time),
+            (EventKind::Exit, 1, 1, 3)
+        );
+        // Addresses in a symbolic chunk, names in an address one: the line
+        // parser reads the chunk.
+        let mixed = Scanner::new(true).scan(b"E main 1 7\nE0x40 2 7\n", FastChunk::default());
+        assert!(mixed.is_none());
+        assert!(scan("E main 1 7\n").is_none());
     }
 
     /// Counts the events it is fed; gives up at the `limit`-th.

@@ -1,11 +1,13 @@
 //! Parser micro-benchmarks: the E/X text reader (one thread and every
-//! core) and the binary reader, on an in-memory trace shaped like the
-//! runtime's output (`E0x55d4c3a2c1c9 1234 4242`). Throughput is in bytes
-//! of trace per second. Run with `cargo bench --bench ingest`.
+//! core) on every E/X shape of the same events (the runtime's
+//! `E0x55d4c3a2c1c9 1234 4242`, the timestamp only, the untimed seed
+//! format `E0x55d4c3a2c1c9`, symbolic `E f12 1234 4242`) and the binary
+//! reader. Throughput is in bytes of trace per second. Run with
+//! `cargo bench --bench ingest`.
 
 use calltrace::ingest::{
     AddrFormat, BinaryFormat, Event, EventKind, FuncTable, Input, NodeRecord, ParseOptions, Sink,
-    TraceFormat, binary,
+    SymbolicFormat, TraceFormat, binary,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -39,11 +41,26 @@ fn events(calls: u64) -> Vec<(EventKind, u64, u64)> {
     out
 }
 
-fn text(events: &[(EventKind, u64, u64)]) -> Vec<u8> {
+/// The trace shapes of the E/X text reader.
+#[derive(Clone, Copy)]
+enum Shape {
+    Full,
+    Timed,
+    Untimed,
+    Symbolic,
+}
+
+fn trace_text(events: &[(EventKind, u64, u64)], shape: Shape) -> Vec<u8> {
     let mut t = b"# calltrace 1 text\n# base 0x55d4c3a2b000 /tmp/app\n".to_vec();
     for &(kind, addr, time) in events {
         let k = if kind == EventKind::Enter { 'E' } else { 'X' };
-        t.extend_from_slice(format!("{k}0x{addr:x} {time} 4242\n").as_bytes());
+        let line = match shape {
+            Shape::Full => format!("{k}0x{addr:x} {time} 4242\n"),
+            Shape::Timed => format!("{k}0x{addr:x} {time}\n"),
+            Shape::Untimed => format!("{k}0x{addr:x}\n"),
+            Shape::Symbolic => format!("{k} f{:x} {time} 4242\n", addr & 0xfff),
+        };
+        t.extend_from_slice(line.as_bytes());
     }
     t
 }
@@ -62,10 +79,10 @@ fn parse(format: &dyn TraceFormat, input: &Input, threads: usize) -> u64 {
 
 fn parsers(c: &mut Criterion) {
     let evs = events(250_000);
-    let text = Input::from_bytes("bench.txt", text(&evs));
+    let text = Input::from_bytes("bench.txt", trace_text(&evs, Shape::Full));
     let bin = Input::from_bytes(
         "bench.bin",
-        binary::encode(0x55d4_c3a2_b000, "/tmp/app", &[(4242, evs)]),
+        binary::encode(0x55d4_c3a2_b000, "/tmp/app", &[(4242, evs.clone())]),
     );
     let mut g = c.benchmark_group("parse");
     g.sample_size(20);
@@ -76,6 +93,21 @@ fn parsers(c: &mut Criterion) {
     g.bench_function("text, all cores", |b| {
         b.iter(|| parse(&AddrFormat, &text, 0))
     });
+    for (name, shape, format) in [
+        (
+            "text, timestamp only",
+            Shape::Timed,
+            &AddrFormat as &dyn TraceFormat,
+        ),
+        ("text, untimed", Shape::Untimed, &AddrFormat),
+        ("text, symbolic", Shape::Symbolic, &SymbolicFormat),
+    ] {
+        let input = Input::from_bytes("bench.txt", trace_text(&evs, shape));
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        g.bench_function(format!("{name}, 1 thread"), |b| {
+            b.iter(|| parse(format, &input, 1))
+        });
+    }
     g.throughput(Throughput::Bytes(bin.len() as u64));
     g.bench_function("binary", |b| b.iter(|| parse(&BinaryFormat, &bin, 1)));
     g.finish();

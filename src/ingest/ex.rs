@@ -513,22 +513,30 @@ mod tests {
 
     #[test]
     fn symbolic_chunks_match_one_sequential_pass() {
-        let text = "E main 1 7\nE f 2 7\nE 0x40 3 7\nX 0x40 4 7\nE g 5 9\nX g 6 9\nX f 7 7\n"
-            .repeat(40)
-            + "E a_function_name_longer_than_sixteen_bytes 8 7\nX a_function_name_longer_than_sixteen_bytes 9 7\n";
-        let input = Input::from_bytes("t.txt", text.into_bytes());
-        let reference = sequential_as(&SymbolicFormat, &input, false);
-        for (threads, chunk) in [(1, 1 << 30), (2, 7), (2, 100), (3, 1000)] {
-            let opts = ParseOptions {
-                lenient: false,
-                threads,
-                chunk_bytes: chunk,
-            };
-            assert_eq!(
-                crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
-                reference,
-                "threads {threads} chunk {chunk}"
-            );
+        // Column widths that change from line to line, and line ends too;
+        // with and without address lines (a chunk with one is read line by line).
+        let lines = "E main 1 7\nE f 2 7\nE g 5 9\nX g 6 9\nX f 7 7\n\
+                     E h 12345 123\r\nX h 123456 1234\nE h 1234567 12\nX h 1234567 12\n";
+        let long = "E a_function_name_longer_than_sixteen_bytes 8 7\n\
+                    X a_function_name_longer_than_sixteen_bytes 9 7\n";
+        for text in [
+            lines.repeat(40) + long,
+            format!("{lines}E 0x40 3 7\nX 0x40 4 7\n").repeat(40) + long,
+        ] {
+            let input = Input::from_bytes("t.txt", text.into_bytes());
+            let reference = sequential_as(&SymbolicFormat, &input, false);
+            for (threads, chunk) in [(1, 1 << 30), (2, 7), (2, 100), (3, 1000)] {
+                let opts = ParseOptions {
+                    lenient: false,
+                    threads,
+                    chunk_bytes: chunk,
+                };
+                assert_eq!(
+                    crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
+                    reference,
+                    "threads {threads} chunk {chunk}"
+                );
+            }
         }
     }
 

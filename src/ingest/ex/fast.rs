@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
 use super::super::{Event, EventConsumer, EventKind};
-use super::digits::{any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
+use super::digits::{WINDOW, any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
 use super::seq::is_header;
 
 /// What the scanner read from one chunk.
@@ -78,6 +78,8 @@ pub(crate) struct Scanner {
     symbolic: bool,
     /// The chunk's local id of each function name read so far.
     name_index: FxHashMap<Box<[u8]>, u32>,
+    /// The predicted shape of the columns after the next symbolic line's name.
+    tail_shape: Option<Shape>,
     /// The last thread id [`Scanner::thread`] looked up, and its local index.
     last_thread: Option<(u64, u32)>,
 }
@@ -92,6 +94,7 @@ impl Default for Scanner {
             addr_index: FxHashMap::default(),
             symbolic: false,
             name_index: FxHashMap::default(),
+            tail_shape: None,
             last_thread: None,
         }
     }
@@ -157,7 +160,33 @@ impl Shape {
         if fields.next().is_some() || a.len() < 4 {
             return None;
         }
-        let hex = a.len() - 3;
+        Shape::fields(a.len() - 3, t, th, cr)
+    }
+
+    /// The shape of the columns after a symbolic line's name (`tail`: from
+    /// the name's end to the line end, without the `\n`), as if the line
+    /// were an address line with a zero-digit address: offsets are from
+    /// three bytes before the name's end.
+    fn of_tail(tail: &[u8]) -> Option<Shape> {
+        let (body, cr) = match tail.strip_suffix(b"\r") {
+            Some(body) => (body, true),
+            None => (tail, false),
+        };
+        if body.is_empty() {
+            return Shape::fields(0, None, None, cr);
+        }
+        let mut fields = body.strip_prefix(b" ")?.split(|&c| c == b' ');
+        let t = fields.next();
+        let th = fields.next();
+        if fields.next().is_some() {
+            return None;
+        }
+        Shape::fields(0, t, th, cr)
+    }
+
+    /// The shape of a line with `hex` address digits, columns `t` and `th`
+    /// and a `\r` before its `\n` if `cr`.
+    fn fields(hex: usize, t: Option<&[u8]>, th: Option<&[u8]>, cr: bool) -> Option<Shape> {
         let time = t.map_or(0, <[u8]>::len);
         let tid = th.map_or(0, <[u8]>::len);
         if hex > 15
@@ -425,12 +454,9 @@ impl Scanner {
         // One branch for all the checks (`&`, not `&&`): entries and exits
         // alternate irregularly, so a branch on the letter would mispredict.
         let enter = win[0] == b'E';
-        let end = u16::from_le_bytes([win[sh.end.0 & 63], win[(sh.end.0 + 1) & 63]]);
         let ok = (enter | (win[0] == b'X'))
             & (u16::from_le_bytes([win[1], win[2] | 0x20]) == u16::from_le_bytes(*b"0x"))
-            & (COLS == 0 || win[sh.sp1 & 63] == b' ')
-            & (COLS < 2 || win[sh.sp2 & 63] == b' ')
-            & (end & sh.end.1 == sh.end.2);
+            & Self::tail_fits::<COLS>(sh, win);
         if !ok {
             return None;
         }
@@ -442,6 +468,41 @@ impl Scanner {
             Some(id) => id,
             None => self.miss(b, i + 3, key, &mut local.addrs)?,
         };
+        let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
+        let e = Event {
+            time,
+            func,
+            thread,
+            kind: if enter {
+                EventKind::Enter
+            } else {
+                EventKind::Exit
+            },
+        };
+        Some((e, i + sh.end.0 + 2))
+    }
+
+    /// Whether the separators and the line end of `win` are where `sh`
+    /// (with `COLS` columns) puts them.
+    #[inline(always)]
+    fn tail_fits<const COLS: u8>(sh: &Shape, win: &[u8; WINDOW]) -> bool {
+        let end = u16::from_le_bytes([win[sh.end.0 & 63], win[(sh.end.0 + 1) & 63]]);
+        (COLS == 0 || win[sh.sp1 & 63] == b' ')
+            & (COLS < 2 || win[sh.sp2 & 63] == b' ')
+            & (end & sh.end.1 == sh.end.2)
+    }
+
+    /// The timestamp and local thread of a line of shape `sh` (with `COLS`
+    /// columns) whose separators [`Scanner::tail_fits`] checked; None when
+    /// a column has something else than digits.
+    #[inline(always)]
+    fn tail<const COLS: u8>(
+        &mut self,
+        sh: &Shape,
+        win: &[u8; WINDOW],
+        thread0: u32,
+        tids: &mut Vec<u64>,
+    ) -> Option<(u64, u32)> {
         let time = if COLS == 0 {
             0
         } else {
@@ -459,21 +520,11 @@ impl Scanner {
         } else {
             let text = word_at(win, sh.sp2 + 1) & sh.tid_mask;
             if text != self.tid.text {
-                self.new_tid(sh, text, &mut local.tids)?;
+                self.new_tid(sh, text, tids)?;
             }
             self.tid.local
         };
-        let e = Event {
-            time,
-            func,
-            thread,
-            kind: if enter {
-                EventKind::Enter
-            } else {
-                EventKind::Exit
-            },
-        };
-        Some((e, i + sh.end.0 + 2))
+        Some((time, thread))
     }
 
     /// Reads the thread id text `text` of a predicted line (another
@@ -629,42 +680,57 @@ impl Scanner {
                 id
             }
         };
-        let mut j = i + 2 + len;
-        let mut time = 0;
-        let mut thread = thread0;
-        if COLS > 0 {
-            if b[j] != b' ' {
-                return None;
-            }
-            (time, j) = dec(b, j + 1)?;
-        }
-        if COLS > 1 {
-            if b[j] != b' ' {
-                return None;
-            }
-            let (tid, k) = dec(b, j + 1)?;
-            thread = self.thread(tid, &mut local.tids);
-            j = k;
-        }
-        let next = match (b[j], b.get(j + 1)) {
-            (b'\n', _) => j + 1,
-            (b'\r', Some(b'\n')) => j + 2,
-            _ => return None,
-        };
+        let j = i + 2 + len;
         let kind = if enter {
             EventKind::Enter
         } else {
             EventKind::Exit
         };
-        Some((
-            Event {
-                time,
-                func,
-                thread,
-                kind,
-            },
-            next,
-        ))
+        // The columns after the name, where the last line had them.
+        if let Some(sh) = self.tail_shape
+            && sh.cols == COLS
+        {
+            let win = window(b, j - 3)?;
+            if Self::tail_fits::<COLS>(&sh, win)
+                && let Some((time, thread)) = self.tail::<COLS>(&sh, win, thread0, &mut local.tids)
+            {
+                let e = Event {
+                    time,
+                    func,
+                    thread,
+                    kind,
+                };
+                return Some((e, j - 3 + sh.end.0 + 2));
+            }
+        }
+        let (mut time, mut thread, mut k) = (0, thread0, j);
+        if COLS > 0 {
+            if b[k] != b' ' {
+                return None;
+            }
+            (time, k) = dec(b, k + 1)?;
+        }
+        if COLS > 1 {
+            if b[k] != b' ' {
+                return None;
+            }
+            let (tid, after) = dec(b, k + 1)?;
+            thread = self.thread(tid, &mut local.tids);
+            k = after;
+        }
+        let next = match (b[k], b.get(k + 1)) {
+            (b'\n', _) => k + 1,
+            (b'\r', Some(b'\n')) => k + 2,
+            _ => return None,
+        };
+        self.tail_shape = Shape::of_tail(&b[j..next - 1]);
+        let e = Event {
+            time,
+            func,
+            thread,
+            kind,
+        };
+        Some((e, next))
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and

@@ -214,7 +214,7 @@ rm -f "$tmp/seed.trace"
 
 # --- target 2 and 4: the runtime on a real program -------------------------
 if [[ -f "$root/scripts/bench-runtime.sh" ]]; then
-    BENCH_MB=$mb BENCH_RUNS=$runs CALLTRACE_BIN=$ct bash "$root/scripts/bench-runtime.sh" | grep -v '^target ' || true
+    CALLTRACE_BIN=$ct bash "$root/scripts/bench-runtime.sh" | grep -v '^target ' || true
 else
     row 2 "runtime overhead" - "scripts/bench-runtime.sh" - - "(not present)"
 fi

@@ -579,8 +579,74 @@ mod tests {
         prop_oneof![20 => event, 1 => odd]
     }
 
+    /// One line of a generated symbolic trace with `columns` columns:
+    /// mostly well-formed lines of varying widths, some odd ones.
+    fn symbolic_line_strategy(columns: u8) -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let name = prop::sample::select(vec![
+            "main",
+            "f",
+            "deflate_stored",
+            "a_name_of_15_ch",
+            "a_name_of_sixteen",
+            "operator()",
+            "0x40",
+            "é",
+        ]);
+        let event = (
+            prop::bool::ANY,
+            name,
+            prop::num::u64::ANY,
+            1u64..1_000_000_000,
+            prop::bool::ANY,
+        )
+            .prop_map(move |(enter, name, time, tid, crlf)| {
+                let kind = if enter { 'E' } else { 'X' };
+                let time = time >> (time % 64);
+                let end = if crlf { "\r\n" } else { "\n" };
+                match columns {
+                    0 => format!("{kind} {name}{end}"),
+                    1 => format!("{kind} {name} {time}{end}"),
+                    _ => format!("{kind} {name} {time} {tid}{end}"),
+                }
+            });
+        let odd = prop::sample::select(vec![
+            "\n",
+            "# note\n",
+            "E  main 5 6\n",
+            "E\tmain 5 6\n",
+            "E main 5\n",
+            "X main\t5 6\n",
+            "E main 5 6 \n",
+            "E0x10 5 6\n",
+            "E main\x01x 5 6\n",
+        ])
+        .prop_map(str::to_string);
+        prop_oneof![20 => event, 1 => odd]
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn symbolic_chunked_parsing_matches_one_sequential_pass(
+            lines in proptest::strategy::Strategy::prop_flat_map(0u8..3, |c| {
+                proptest::collection::vec(symbolic_line_strategy(c), 1..120)
+            }),
+            chunk in 1usize..300,
+            lenient in proptest::bool::ANY,
+        ) {
+            let text = lines.concat();
+            let input = Input::from_bytes("t.txt", text.into_bytes());
+            let reference = sequential_as(&SymbolicFormat, &input, lenient);
+            for (threads, chunk) in [(1, 1 << 30), (2, chunk)] {
+                let opts = ParseOptions { lenient, threads, chunk_bytes: chunk };
+                proptest::prop_assert_eq!(
+                    &crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
+                    &reference
+                );
+            }
+        }
+
         #[test]
         fn chunked_parsing_matches_one_sequential_pass(
             lines in proptest::strategy::Strategy::prop_flat_map(0u8..3, |c| {

@@ -1,6 +1,7 @@
 //! The `calltrace` binary: parse the command line, run the library, print
 //! warnings once, map errors to exit codes (0 ok, 2 bad usage or input).
-//! A closed output pipe (`calltrace tree | head`) is not an error.
+//! A closed output pipe (`calltrace tree | head`) is not an error. Every
+//! command's outputs are checked against its inputs before it runs.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,15 +9,16 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use calltrace::cli::{Cli, Command};
+use calltrace::run::files::run_checked;
 use calltrace::run::{self, Outcome};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Graph(args) => run::graph::run(&args.into_options()),
-        Command::Tree(args) => run::tree::run(&args.into_options()),
-        Command::Abstract(args) => run::abstract_cmd::run(&args.into_options()),
-        Command::Compare(args) => run::compare::run(&args.into_options()),
+        Command::Graph(args) => run_checked(&args.into_options(), run::graph::run),
+        Command::Tree(args) => run_checked(&args.into_options(), run::tree::run),
+        Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
+        Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Runtime => print_runtime(),
         Command::Live(args) => run::live::run(&args.into_options()),
     };

@@ -20,4 +20,5 @@ mod it {
     mod rules;
     mod runtime;
     mod symbols;
+    mod safety;
 }

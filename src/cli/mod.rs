@@ -106,7 +106,7 @@ pub struct InputArgs {
     #[arg(long)]
     pub lenient: bool,
     /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
     #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
@@ -286,6 +286,18 @@ pub struct CompareArgs {
     /// Directory for the CSV and SVG files (created if missing)
     #[arg(long, value_name = "DIR", default_value = "compare-out")]
     pub out_dir: PathBuf,
+}
+
+/// Most parsing threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 0 (one per core) to {MAX_THREADS}, found `{s}`"
+        )),
+    }
 }
 
 fn parse_sweep(s: &str) -> Result<Sweep, String> {
@@ -614,5 +626,19 @@ mod tests {
             panic!("tree")
         };
         assert_eq!(t.into_options().input.symbols.demangle, Demangle::None);
+    }
+
+    #[test]
+    fn out_of_range_threads_name_the_flag() {
+        for bad in ["4000000000", "1025", "x"] {
+            let err = Cli::try_parse_from(["calltrace", "graph", "--threads", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("--threads") && err.contains("1024"), "{err}");
+        }
+        let Command::Graph(g) = parse(&["graph", "--threads", "1024"]) else {
+            panic!("graph")
+        };
+        assert_eq!(g.into_options().input.parse.threads, 1024);
     }
 }

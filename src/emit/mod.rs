@@ -9,8 +9,9 @@ pub mod edges_csv;
 pub mod output;
 pub mod plot;
 pub mod report_csv;
+pub mod signals;
 pub mod text;
 pub mod tree;
 pub mod tree_dot;
 
-pub use output::{write_atomic, write_atomic_with};
+pub use output::{write_atomic, write_atomic_set, write_atomic_with};

@@ -1,11 +1,26 @@
 //! Atomic output: write to a temporary file beside the target, then rename.
 //! `-` means standard output; devices and FIFOs (`/dev/null`) are written
-//! directly. [`write_atomic_with`] streams big outputs the same way.
+//! directly. [`write_atomic_with`] streams big outputs the same way, and
+//! [`write_atomic_set`] puts several files in place all or nothing.
+//!
+//! The temporary file is created by the `tempfile` crate in the target's
+//! directory with `O_EXCL` under an unpredictable name (so a planted
+//! symlink is never followed), gets the target's permissions when the
+//! target exists, is synced to disk and only then renamed over the target.
+//! Live temporary files are listed in a registry that a SIGINT or SIGTERM
+//! empties before the process dies ([`super::signals`]), so an
+//! interrupted run leaves nothing behind.
 
-use std::io::Write;
-use std::path::Path;
+use std::fs::Permissions;
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
+
+/// Temporary files being written, removed on SIGINT/SIGTERM.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Writes `bytes` to `path` atomically, or to stdout when `path` is `-`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -18,38 +33,160 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    stage_with(path, fill)?.commit()
+}
+
+/// Writes every `(path, bytes)` to a temporary file first and renames them
+/// into place only when all were written: a failure leaves every target
+/// as it was.
+pub fn write_atomic_set(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    let staged = files
+        .iter()
+        .map(|(path, bytes)| stage_with(path, |out| out.write_all(bytes)))
+        .collect::<Result<Vec<_>>>()?;
+    staged.into_iter().try_for_each(Staged::commit)
+}
+
+/// An output written to its temporary file but not yet in place. Dropping
+/// it removes the temporary file.
+pub struct Staged {
+    /// The temporary file and the target it will be renamed to; None when
+    /// the output went straight to stdout or a device.
+    pending: Option<(tempfile::NamedTempFile, PathBuf)>,
+}
+
+impl Staged {
+    /// Renames the temporary file over the target.
+    pub fn commit(mut self) -> Result<()> {
+        let Some((tmp, target)) = self.pending.take() else {
+            return Ok(());
+        };
+        let tmp_path = tmp.path().to_path_buf();
+        let result = tmp
+            .persist(&target)
+            .map_err(|e| Error::io(&target, e.error));
+        forget(&tmp_path);
+        result?;
+        sync_dir(&target);
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some((tmp, _)) = self.pending.take() {
+            let path = tmp.path().to_path_buf();
+            drop(tmp);
+            forget(&path);
+        }
+    }
+}
+
+/// Writes `fill`'s output to a synced temporary file beside `path` (or
+/// straight to stdout / a device), ready for [`Staged::commit`].
+pub fn stage_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<Staged> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
-        return fill(&mut out)
+        fill(&mut out)
             .and_then(|()| out.flush())
-            .map_err(|e| Error::io("<stdout>", e));
+            .map_err(|e| Error::io("<stdout>", e))?;
+        return Ok(Staged { pending: None });
     }
     if is_special(path) {
         // /dev/null, /dev/stdout, a FIFO: renaming over them would replace
         // the device or pipe with a regular file, so write into them.
-        return write_file(path, fill).map_err(|e| Error::io(path, e));
+        write_file(path, fill).map_err(|e| Error::io(path, e))?;
+        return Ok(Staged { pending: None });
     }
-    // Replace the file a symlink points to, not the link itself.
-    let resolved = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).ok(),
-        _ => None,
+    let target = resolve_link(path);
+    let tmp = temp_beside(&target).map_err(|e| Error::io(&target, e))?;
+    let staged = Staged {
+        pending: Some((tmp, target.clone())),
     };
-    let path = resolved.as_deref().unwrap_or(path);
-    let dir = match path.parent() {
+    let (tmp, _) = staged.pending.as_ref().expect("just set");
+    fill_synced(tmp.as_file(), fill).map_err(|e| Error::io(&target, e))?;
+    Ok(staged)
+}
+
+/// The file a symlinked output points to (we replace it, not the link).
+fn resolve_link(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A new temporary file in `target`'s directory, registered for removal
+/// on SIGINT/SIGTERM, with `target`'s permissions when it exists (else the
+/// usual 0666 less the umask).
+fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    super::signals::install();
+    let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = write_file(&tmp, fill).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
+    let existing = std::fs::metadata(target).ok().map(|m| m.permissions());
+    let mut live = lock_live();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    live.push(tmp.path().to_path_buf());
+    drop(live);
+    if let Some(perm) = existing {
+        tmp.as_file().set_permissions(perm)?;
     }
-    Ok(())
+    Ok(tmp)
+}
+
+/// Runs `fill` on `file` through a buffer, then flushes and syncs it.
+fn fill_synced(
+    file: &std::fs::File,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 16, file);
+    fill(&mut out)?;
+    out.flush()?;
+    drop(out);
+    file.sync_all()
+}
+
+/// Syncs the directory holding `target` so the rename itself is durable
+/// (best effort: some file systems refuse to sync directories).
+fn sync_dir(target: &Path) {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn forget(path: &Path) {
+    lock_live().retain(|p| p != path);
+}
+
+/// Removes every live temporary file (on SIGINT/SIGTERM); returns how many.
+pub fn remove_live_temporaries() -> usize {
+    let live = std::mem::take(&mut *lock_live());
+    live.iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count()
 }
 
 /// Creates (or truncates) `path` and writes it with `fill`.
@@ -103,5 +240,93 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = write_atomic(&dir.path().join("missing/out.dot"), b"x").unwrap_err();
         assert!(err.to_string().contains("missing/out.dot"), "{err}");
+    }
+
+    #[test]
+    fn the_targets_permissions_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.csv");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"new").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+    }
+
+    #[test]
+    fn a_new_file_is_not_private_to_the_owner() {
+        // tempfile creates 0600 files by default; an output is an ordinary file.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("new.dot");
+        write_atomic(&p, b"x").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_ne!(
+            mode & 0o044,
+            0,
+            "readable by others per the umask: {mode:o}"
+        );
+    }
+
+    #[test]
+    fn a_failed_fill_removes_its_temporary_and_keeps_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        std::fs::write(&p, "old").unwrap();
+        let err = write_atomic_with(&p, |out| {
+            out.write_all(b"partial")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("disk full"), "{err}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(!lock_live().iter().any(|t| t.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn a_set_is_written_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.csv");
+        std::fs::write(&a, "old a").unwrap();
+        let files = vec![
+            (a.clone(), b"new a".to_vec()),
+            (dir.path().join("missing/b.csv"), b"new b".to_vec()),
+        ];
+        assert!(write_atomic_set(&files).is_err());
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let files = vec![
+            (a.clone(), b"new a".to_vec()),
+            (dir.path().join("b.csv"), b"new b".to_vec()),
+        ];
+        write_atomic_set(&files).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.csv")).unwrap(),
+            "new b"
+        );
+    }
+
+    #[test]
+    fn temporary_names_are_unpredictable_and_registered_while_live() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.dot");
+        let mut names = Vec::new();
+        for _ in 0..2 {
+            let staged = stage_with(&p, |out| out.write_all(b"x")).unwrap();
+            let (tmp, _) = staged.pending.as_ref().unwrap();
+            assert!(lock_live().contains(&tmp.path().to_path_buf()));
+            names.push(tmp.path().to_path_buf());
+        }
+        assert_ne!(names[0], names[1]);
+        assert!(
+            !names[0]
+                .to_string_lossy()
+                .contains(&std::process::id().to_string())
+        );
+        assert!(
+            names.iter().all(|n| !n.exists()),
+            "dropped stages are removed"
+        );
     }
 }

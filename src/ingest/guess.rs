@@ -31,6 +31,9 @@ pub fn meaningful_lines(head: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// Picks the format: the one named by `forced`, or the first that sniffs the input as its own.
 pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceFormat> {
+    if let Some(problem) = super::input::encoding_problem(input.head(4)) {
+        return Err(Error::Input(format!("{}: {problem}", input.name())));
+    }
     if let Some(name) = forced {
         return format_by_name(name).ok_or_else(|| {
             let names: Vec<_> = formats().iter().map(|f| f.name()).collect();

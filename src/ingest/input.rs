@@ -4,11 +4,13 @@
 //! at line ends, so a trace of many gigabytes never has to be resident:
 //! mapped pages are handed back to the page cache once parsed
 //! ([`Input::release`]) and standard input is read block by block into
-//! reused buffers.
+//! reused buffers. Pipes, FIFOs and `--trace <(cmd)` are streamed like
+//! standard input; a directory or a device is refused with a clear message.
 
 use std::fs::File;
 use std::io::Read;
 use std::ops::Deref;
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -48,13 +50,30 @@ impl Input {
         }
         let name = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        if len == 0 {
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        let kind = meta.file_type();
+        if kind.is_dir() {
+            return Err(Error::Input(format!(
+                "{name}: is a directory; expected a trace file"
+            )));
+        }
+        if kind.is_fifo() || kind.is_socket() {
+            // A pipe or `<(cmd)`: no size and no mapping, so stream it.
+            return Input::from_reader(&name, Box::new(file));
+        }
+        if !kind.is_file() {
+            return Err(Error::Input(format!(
+                "{name}: is a device, not a trace file (use `--trace -` to read standard input)"
+            )));
+        }
+        if meta.len() == 0 {
             return Ok(Input::from_bytes(&name, Vec::new()));
         }
-        // SAFETY: the map is read-only; a trace modified while we read it can
-        // give wrong results but not undefined behaviour beyond what any
-        // reader of a changing file sees (documented limitation).
+        truncation::install();
+        // SAFETY: the map is read-only. A trace rewritten while we read it
+        // can give wrong results, as for any reader of a changing file; one
+        // truncated under us makes reads past its new end raise SIGBUS,
+        // which `truncation` turns into a clean error exit.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let _ = map.advise(memmap2::Advice::Sequential);
         Ok(Input::new(name, Data::Mapped(map)))
@@ -313,6 +332,62 @@ fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize>
     memchr::memchr(b'\n', &buf[from..]).map(|i| from + i + 1)
 }
 
+/// Why `head` cannot be a trace in any of our formats because of its text
+/// encoding (a byte-order mark or UTF-16), or None. Our text formats are
+/// ASCII/UTF-8 without a BOM.
+pub fn encoding_problem(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(b"\xEF\xBB\xBF") {
+        return Some(
+            "starts with a UTF-8 byte-order mark (EF BB BF); save the trace without it \
+             (e.g. `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
+        );
+    }
+    let utf16 = head.starts_with(b"\xFF\xFE")
+        || head.starts_with(b"\xFE\xFF")
+        || (head.len() >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0)
+        || (head.len() >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0);
+    utf16.then_some(
+        "is UTF-16 text; convert it to UTF-8 without a byte-order mark \
+         (e.g. `iconv -f UTF-16 -t UTF-8`)",
+    )
+}
+
+/// A mapped file truncated by another process while we read it raises
+/// SIGBUS on the first access past its new end. Rust cannot recover from
+/// that fault, so the handler reports it and ends the process with exit
+/// code 2, as for any bad input, instead of dying with a bus error. Reads
+/// happen before any output is written, so no output file is left behind.
+mod truncation {
+    use std::sync::Once;
+
+    const MESSAGE: &[u8] =
+        b"calltrace: error: an input file was truncated while it was being read \
+(SIGBUS on its memory map); run again once the file is complete\n";
+
+    static INSTALL: Once = Once::new();
+
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        // SAFETY: write(2) and _exit(2) are async-signal-safe.
+        unsafe {
+            libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
+            libc::_exit(2);
+        }
+    }
+
+    /// Installs the SIGBUS handler (once).
+    pub fn install() {
+        INSTALL.call_once(|| {
+            // SAFETY: a plain sigaction with an async-signal-safe handler.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,5 +439,102 @@ mod tests {
         let input = input.unwrap();
         assert_eq!(input.head(6), b"E main");
         assert_eq!(&input[..], &text[..]);
+    }
+
+    #[test]
+    fn a_directory_and_a_device_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Input::open(dir.path()).err().unwrap().to_string();
+        assert!(
+            err.ends_with("is a directory; expected a trace file"),
+            "{err}"
+        );
+        let err = Input::open(Path::new("/dev/zero"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("/dev/zero: is a device"), "{err}");
+    }
+
+    #[test]
+    fn a_fifo_is_streamed() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a fresh path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let text = b"E main\nX main\n".repeat(20_000);
+        let writer = {
+            let (fifo, text) = (fifo.clone(), text.clone());
+            std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+        };
+        let input = Input::open(&fifo).unwrap();
+        assert_eq!(input.head(6), b"E main");
+        assert_eq!(&input[..], &text[..]);
+        writer.join().unwrap();
+    }
+
+    #[test]
+    fn a_file_truncated_while_mapped_ends_with_an_error_not_a_bus_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, b"E main\nX main\n".repeat(4096)).unwrap();
+        let mut fds = [0; 2];
+        // SAFETY: pipe(2) into a local array.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the child only maps, truncates and reads, then exits.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            unsafe { libc::dup2(fds[1], 2) };
+            let input = Input::open(&path).unwrap();
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(0)
+                .unwrap();
+            let byte = std::hint::black_box(input[40_000]);
+            unsafe { libc::_exit(i32::from(byte)) };
+        }
+        unsafe { libc::close(fds[1]) };
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        let mut err = String::new();
+        let mut pipe = unsafe { <File as std::os::fd::FromRawFd>::from_raw_fd(fds[0]) };
+        pipe.read_to_string(&mut err).unwrap();
+        assert!(
+            libc::WIFEXITED(status),
+            "killed by signal {}",
+            libc::WTERMSIG(status)
+        );
+        assert_eq!(libc::WEXITSTATUS(status), 2);
+        assert!(err.contains("truncated while it was being read"), "{err}");
+    }
+
+    #[test]
+    fn byte_order_marks_and_utf16_are_named() {
+        let utf16le: Vec<u8> = "E main\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let utf16be: Vec<u8> = "E main\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let cases: [(&[u8], &str); 5] = [
+            (b"\xEF\xBB\xBFE main\n", "UTF-8 byte-order mark"),
+            (b"\xFF\xFEE\0", "UTF-16"),
+            (b"\xFE\xFF\0E", "UTF-16"),
+            (&utf16le, "UTF-16"),
+            (&utf16be, "UTF-16"),
+        ];
+        for (head, want) in cases {
+            let got = encoding_problem(head).unwrap_or_default();
+            assert!(got.contains(want), "{head:?}: {got}");
+        }
+        for fine in [&b"E main\n"[..], b"CALLTRC\0\x01\0", b"", b"m"] {
+            assert_eq!(encoding_problem(fine), None, "{fine:?}");
+        }
     }
 }

@@ -33,7 +33,7 @@ pub struct AbstractOptions {
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     let a = abstract_trace(&opts.input, &opts.abstraction)?;
-    println!("{}", line(&a));
+    emit::write_atomic("-".as_ref(), format!("{}\n", line(&a)).as_bytes())?;
     let mut notes = a.notes.clone();
     if let Some(path) = &opts.tree_out {
         let text = emit::tree::indented(&a.outcome.tree, &a.loaded.names);

@@ -151,10 +151,11 @@ fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    for (name, bytes) in files {
-        emit::write_atomic(&dir.join(name), bytes)?;
-    }
-    Ok(())
+    let set: Vec<_> = files
+        .iter()
+        .map(|(n, b)| (dir.join(n), b.clone()))
+        .collect();
+    emit::write_atomic_set(&set) // all or nothing
 }
 
 fn written(dir: &Path, files: &[(&str, Vec<u8>)]) -> String {
@@ -237,7 +238,7 @@ fn align(heads: &[String], rows: &[Vec<String>]) -> String {
                 .map(|r| r[c].chars().count())
                 .chain([heads[c].chars().count()])
                 .max()
-                .unwrap_or(0)
+                .map_or(0, |w| w.min(u16::MAX as usize)) // fmt widths are u16
         })
         .collect();
     let mut out = String::new();

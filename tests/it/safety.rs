@@ -1,0 +1,261 @@
+//! Nothing lost, no crash, no surprise: outputs never overwrite inputs or
+//! each other, are written atomically (permissions kept, no temporary file
+//! left behind, even when the run is killed), inputs that are not plain
+//! files (pipes, directories, devices, BOM and UTF-16 text) get a clear
+//! answer, and no option makes the binary panic or abort.
+
+use std::fs::Permissions;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::util::*;
+
+const TRACE: &str = "E main\nE f\nX f\nE g\nX g\nX main\n";
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_output_that_is_the_trace_is_refused_before_anything_is_read() {
+    let (dir, trace) = temp_file("t.txt", TRACE);
+    std::os::unix::fs::symlink(&trace, dir.path().join("link.txt")).unwrap();
+    std::fs::write(dir.path().join("m.csv"), "main,app\n").unwrap();
+    let cases: &[&[&str]] = &[
+        &["graph", "--trace", "t.txt", "-o", "t.txt"],
+        &["graph", "--trace", "t.txt", "-o", "link.txt"],
+        &["graph", "--trace", "t.txt", "--csv", "./t.txt"],
+        &["tree", "--trace", "t.txt", "-o", "t.txt"],
+        &["abstract", "--trace", "t.txt", "--tree-out", "t.txt"],
+        &[
+            "abstract",
+            "--trace",
+            "t.txt",
+            "--modules",
+            "m.csv",
+            "-o",
+            "m.csv",
+        ],
+    ];
+    for args in cases {
+        let msg = calltrace(*args).current_dir(dir.path()).run().failure();
+        assert!(
+            msg.contains("is the same file as the input"),
+            "{args:?}: {msg}"
+        );
+        assert_eq!(std::fs::read_to_string(&trace).unwrap(), TRACE, "{args:?}");
+    }
+    assert_eq!(listing(dir.path()), ["link.txt", "m.csv", "t.txt"]);
+}
+
+#[test]
+fn two_outputs_to_one_file_are_refused() {
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    let msg = calltrace(["graph", "--trace", "t.txt", "-o", "g.dot", "--csv", "g.dot"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert!(
+        msg.starts_with("--csv: g.dot is the same file as the output --output"),
+        "{msg}"
+    );
+    assert_eq!(listing(dir.path()), ["t.txt"]);
+}
+
+#[test]
+fn compare_refuses_an_out_dir_that_holds_a_trace_it_would_overwrite() {
+    let (dir, _trace) = temp_file("rates.csv", TRACE);
+    let msg = calltrace(["compare", "--out-dir", ".", "rates.csv"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert!(
+        msg.starts_with("--out-dir: ") && msg.contains("input TRACE"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("rates.csv")).unwrap(),
+        TRACE
+    );
+}
+
+#[test]
+fn an_overwritten_output_keeps_its_permissions() {
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    let out = dir.path().join("graph.dot");
+    std::fs::write(&out, "old").unwrap();
+    std::fs::set_permissions(&out, Permissions::from_mode(0o604)).unwrap();
+    calltrace(["graph", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(std::fs::read_to_string(&out).unwrap().contains("digraph"));
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o604);
+    assert_eq!(listing(dir.path()), ["graph.dot", "t.txt"]);
+}
+
+/// A chain of `depth` nested calls, `times` times: small to read, big to
+/// print (indentation grows with the square of the depth).
+fn deep_trace(depth: usize, times: usize) -> String {
+    let one = "E f\n".repeat(depth) + &"X f\n".repeat(depth);
+    format!("E main\n{}X main\n", one.repeat(times))
+}
+
+#[test]
+fn a_killed_run_leaves_no_temporary_file() {
+    let (dir, _trace) = temp_file("t.txt", deep_trace(6000, 3));
+    let mut child = Command::new(BIN)
+        .args(["tree", "--trace", "t.txt", "-o", "out.txt"])
+        .current_dir(dir.path())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut seen = false;
+    while start.elapsed() < Duration::from_secs(20) && child.try_wait().unwrap().is_none() {
+        if listing(dir.path()).iter().any(|n| n.ends_with(".tmp")) {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert!(
+        seen,
+        "the run ended ({status}) before its temporary file was seen"
+    );
+    assert_eq!(
+        listing(dir.path()),
+        ["t.txt"],
+        "killed by SIGTERM: {status}"
+    );
+}
+
+#[test]
+fn a_pipe_trace_is_streamed_not_empty() {
+    let script = format!(
+        "exec '{BIN}' tree --trace <(printf '{}')",
+        TRACE.replace('\n', "\\n")
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout, "main (1 / 3)\n  f (1 / 1)\n  g (1 / 1)\n");
+}
+
+#[test]
+fn a_directory_trace_is_named_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = calltrace(["graph", "--trace", ".", "-o", "-"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert_eq!(msg, ".: is a directory; expected a trace file");
+}
+
+#[test]
+fn dev_zero_read_as_binary_ends_quickly_with_an_error() {
+    let start = Instant::now();
+    let msg = calltrace([
+        "graph",
+        "--trace",
+        "/dev/zero",
+        "--format",
+        "binary",
+        "-o",
+        "-",
+    ])
+    .run()
+    .failure();
+    assert!(msg.starts_with("/dev/zero: "), "{msg}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn byte_order_marks_and_utf16_get_a_clear_message() {
+    let utf16: Vec<u8> = TRACE.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let bom = [&b"\xEF\xBB\xBF"[..], TRACE.as_bytes()].concat();
+    for (bytes, want) in [(utf16, "is UTF-16 text"), (bom, "UTF-8 byte-order mark")] {
+        let (dir, _t) = temp_file("t.txt", &bytes);
+        let msg = calltrace(["tree", "--trace", "t.txt"])
+            .current_dir(dir.path())
+            .run()
+            .failure();
+        assert!(msg.starts_with("t.txt: ") && msg.contains(want), "{msg}");
+    }
+}
+
+#[test]
+fn huge_thread_counts_are_refused_naming_the_flag() {
+    let out = calltrace(["graph", "--threads", "4000000000"]).run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("--threads") && out.stderr.contains("1024"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn abstract_with_a_full_or_closed_stdout_does_not_panic() {
+    let (dir, _t) = temp_file("t.txt", TRACE);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(BIN)
+        .args(["abstract", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("<stdout>: No space left on device"),
+        "{stderr}"
+    );
+    let mut child = Command::new(BIN)
+        .args(["abstract", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a closed pipe is not an error: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn compare_takes_a_pattern_name_longer_than_65535_bytes() {
+    let (dir, _t) = temp_file("t.txt", TRACE);
+    let arg = format!("{}=t.txt", "p".repeat(70_000));
+    let out = calltrace(["compare", "--out-dir", "out", &arg])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(out.text().contains(&"p".repeat(70_000)));
+    assert_eq!(listing(&dir.path().join("out")).len(), 6);
+}

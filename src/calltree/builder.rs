@@ -31,6 +31,9 @@ pub struct RepairStats {
     pub orphan_exits: u64,
     /// Frames still open at the end of the trace, closed at its last timestamp.
     pub unclosed: u64,
+    /// Exits timed before their entry (timestamps going backwards); such a
+    /// call weighs 0 rather than a negative or wrapped-around time.
+    pub backwards: u64,
 }
 
 impl RepairStats {
@@ -54,6 +57,10 @@ impl std::fmt::Display for RepairStats {
             (
                 self.unclosed,
                 "frame(s) still open at the end closed at the last timestamp",
+            ),
+            (
+                self.backwards,
+                "exit(s) timed before their entry (timestamps going backwards) weighed 0",
             ),
         ];
         let shown: Vec<String> = parts
@@ -86,6 +93,10 @@ trait Store {
 struct Stacks<S> {
     store: S,
     stacks: Vec<Vec<Frame>>,
+    /// Per thread, how many frames of each function are open: an exit of a
+    /// function with none open is an orphan at once, without searching a
+    /// stack that may be 10^5 frames deep.
+    open: Vec<Vec<u32>>,
     /// Time of each thread's first event, to order threads by start.
     first_time: Vec<u64>,
     last_time: u64,
@@ -97,6 +108,7 @@ impl<S: Store> Stacks<S> {
         Stacks {
             store,
             stacks: Vec::new(),
+            open: Vec::new(),
             first_time: Vec::new(),
             last_time: 0,
             stats: RepairStats::default(),
@@ -106,24 +118,21 @@ impl<S: Store> Stacks<S> {
     #[inline]
     fn event(&mut self, e: &Event) {
         let t = e.thread as usize;
-        if t >= self.stacks.len() {
-            self.stacks.resize_with(t + 1, Vec::new);
-            self.first_time.resize(t + 1, u64::MAX);
-        }
-        if self.first_time[t] == u64::MAX {
-            self.first_time[t] = e.time;
-        }
+        self.touch(e.thread, e.time);
         self.last_time = self.last_time.max(e.time);
         match e.kind {
             EventKind::Enter => {
                 let parent = self.stacks[t].last().map(|f| f.node);
                 let node = self.store.open(e.thread, parent, e.func);
-                self.stacks[t].push(Frame {
-                    node,
-                    func: e.func,
-                    start: e.time,
-                    child_total: 0,
-                });
+                self.push(
+                    e.thread,
+                    Frame {
+                        node,
+                        func: e.func,
+                        start: e.time,
+                        child_total: 0,
+                    },
+                );
             }
             EventKind::Exit => self.exit(e.thread, e.func, e.time),
         }
@@ -134,6 +143,7 @@ impl<S: Store> Stacks<S> {
         let t = t as usize;
         if t >= self.stacks.len() {
             self.stacks.resize_with(t + 1, Vec::new);
+            self.open.resize_with(t + 1, Vec::new);
             self.first_time.resize(t + 1, u64::MAX);
         }
         if self.first_time[t] == u64::MAX {
@@ -141,17 +151,37 @@ impl<S: Store> Stacks<S> {
         }
     }
 
+    /// Pushes an open frame on `thread`'s stack.
+    #[inline]
+    fn push(&mut self, thread: u32, f: Frame) {
+        let open = &mut self.open[thread as usize];
+        let i = f.func as usize;
+        if i >= open.len() {
+            open.resize(i + 1, 0);
+        }
+        open[i] += 1;
+        self.stacks[thread as usize].push(f);
+    }
+
     /// Adds `child_total` to the top frame of `thread` (calls that closed
     /// below it) and returns that frame's node, if there is one.
     fn settle(&mut self, thread: u32, child_total: u64) -> Option<NodeId> {
         let top = self.stacks[thread as usize].last_mut()?;
-        top.child_total += child_total;
+        top.child_total = top.child_total.saturating_add(child_total);
         Some(top.node)
     }
 
     fn exit(&mut self, thread: u32, func: FuncId, time: u64) {
         let stack = &self.stacks[thread as usize];
-        let Some(pos) = stack.iter().rposition(|f| f.func == func) else {
+        let none_open = self.open[thread as usize]
+            .get(func as usize)
+            .is_none_or(|&n| n == 0);
+        let found = if none_open {
+            None
+        } else {
+            stack.iter().rposition(|f| f.func == func)
+        };
+        let Some(pos) = found else {
             self.stats.orphan_exits += 1;
             return;
         };
@@ -164,9 +194,11 @@ impl<S: Store> Stacks<S> {
     fn pop(&mut self, thread: u32, time: u64) {
         let stack = &mut self.stacks[thread as usize];
         let Some(f) = stack.pop() else { return };
+        self.open[thread as usize][f.func as usize] -= 1;
+        self.stats.backwards += u64::from(time < f.start);
         let total = time.saturating_sub(f.start);
         if let Some(parent) = stack.last_mut() {
-            parent.child_total += total;
+            parent.child_total = parent.child_total.saturating_add(total);
         }
         self.store
             .close(thread, f.node, total, total.saturating_sub(f.child_total));
@@ -351,9 +383,11 @@ fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
         if meta.timed && !synthetic {
             continue;
         }
-        let below: u64 = tree.children(n).map(|c| tree.total(c)).sum();
+        let below = tree
+            .children(n)
+            .fold(0u64, |sum, c| sum.saturating_add(tree.total(c)));
         let own = if synthetic { 0 } else { tree.calls(n) };
-        tree.total[n as usize] = own + below;
+        tree.total[n as usize] = own.saturating_add(below);
         if !tree.derived_self {
             tree.self_time[n as usize] = own;
         }
@@ -443,8 +477,8 @@ impl ContextStore {
     fn add(&mut self, node: NodeId, calls: u64, total: u64, self_time: u64) {
         let n = node as usize;
         self.calls[n] += calls;
-        self.total[n] += total;
-        self.self_time[n] += self_time;
+        self.total[n] = self.total[n].saturating_add(total);
+        self.self_time[n] = self.self_time[n].saturating_add(self_time);
     }
 }
 

@@ -197,6 +197,9 @@ pub struct TreeArgs {
     /// Output file, `-` for standard output
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
+    /// Leave out calls deeper than N (top-level calls are depth 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
 }
 
 /// Abstraction flags, shared by every command that abstracts a tree.
@@ -249,6 +252,9 @@ pub struct AbstractArgs {
     /// Write node counts, explained time and the parameters used as JSON
     #[arg(long, value_name = "FILE.json")]
     pub stats: Option<PathBuf>,
+    /// Leave calls deeper than N out of --tree-out (top-level calls are depth 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
 }
 
 /// Flags of `calltrace compare`.
@@ -377,6 +383,7 @@ impl TreeArgs {
             input: self.input.into_options(),
             view: self.view.into(),
             output: self.output,
+            max_depth: self.max_depth,
         }
     }
 }
@@ -407,6 +414,7 @@ impl AbstractArgs {
             dot: self.output,
             tree_out: self.tree_out,
             stats: self.stats,
+            max_depth: self.max_depth,
         }
     }
 }

@@ -1,13 +1,23 @@
 //! The indented `name (self / total)` text of a call tree, the abstraction
 //! paper's format (fig. 1), which `calltrace` reads back unchanged: two
 //! spaces per level, the synthetic root not printed, thread nodes printed as
-//! `[thread N]`, and ` xN` after nodes that stand for N > 1 calls.
+//! `[thread N]`, ` xN` after nodes that stand for N > 1 calls, and names
+//! escaped so that any name reads back ([`crate::ingest::indented::escape_name`]).
+//!
+//! The text is streamed, never built in memory. Its indentation still
+//! grows with the square of the depth (a chain of d calls costs d(d-1)
+//! bytes of spaces), so [`depth_warning`] says when that gets huge and
+//! `max_depth` cuts the output below a depth.
 
 use std::io::{self, Write};
 
 use super::text::weight;
 use crate::calltree::{NodeId, Tree};
+use crate::ingest::indented::escape_name;
 use crate::symbols::FuncInfo;
+
+/// Indentation above which [`depth_warning`] speaks up (1 GiB).
+pub const HUGE_INDENT: u64 = 1 << 30;
 
 /// Renders `tree` (every node below the root) as indented text.
 pub fn indented(tree: &Tree, names: &[FuncInfo]) -> Vec<u8> {
@@ -20,7 +30,33 @@ pub fn indented(tree: &Tree, names: &[FuncInfo]) -> Vec<u8> {
 /// calls never exists as text in memory. The tree is stored in preorder,
 /// so this is one pass with a stack as deep as the tree.
 pub fn write_indented(tree: &Tree, names: &[FuncInfo], out: &mut dyn Write) -> io::Result<()> {
+    write_indented_to(tree, names, None, out)
+}
+
+/// Like [`write_indented`], leaving out nodes deeper than `max_depth`
+/// (top-level calls are depth 1); their time stays in their ancestors'
+/// totals.
+pub fn write_indented_to(
+    tree: &Tree,
+    names: &[FuncInfo],
+    max_depth: Option<u32>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    let limit = max_depth.map_or(usize::MAX, |d| d as usize);
+    let mut result = Ok(());
+    walk(tree, |n, depth| {
+        if depth < limit && result.is_ok() {
+            result = line(&mut out, tree, names, n, depth);
+        }
+    });
+    result?;
+    out.flush()
+}
+
+/// Calls `visit(node, depth)` for every node below the root in preorder
+/// (depth 0 for top-level calls).
+fn walk(tree: &Tree, mut visit: impl FnMut(NodeId, usize)) {
     // Ends (exclusive) of the subtrees the current node is in; its depth
     // is how many there are.
     let mut open: Vec<NodeId> = Vec::new();
@@ -28,10 +64,35 @@ pub fn write_indented(tree: &Tree, names: &[FuncInfo], out: &mut dyn Write) -> i
         while open.last().is_some_and(|&end| end <= n) {
             open.pop();
         }
-        line(&mut out, tree, names, n, open.len())?;
+        visit(n, open.len());
         open.push(n + tree.size(n));
     }
-    out.flush()
+}
+
+/// Bytes of indentation the text of `tree` would hold, and its depth.
+pub fn indentation(tree: &Tree, max_depth: Option<u32>) -> (u64, usize) {
+    let limit = max_depth.map_or(usize::MAX, |d| d as usize);
+    let (mut bytes, mut deepest) = (0u64, 0);
+    walk(tree, |_, depth| {
+        if depth < limit {
+            bytes = bytes.saturating_add(2 * depth as u64);
+            deepest = deepest.max(depth + 1);
+        }
+    });
+    (bytes, deepest)
+}
+
+/// A warning when the indented text would hold more than [`HUGE_INDENT`]
+/// bytes of indentation, suggesting `--max-depth`.
+pub fn depth_warning(tree: &Tree, max_depth: Option<u32>) -> Option<String> {
+    let (bytes, depth) = indentation(tree, max_depth);
+    (bytes > HUGE_INDENT).then(|| {
+        format!(
+            "the indented tree is {depth} levels deep and holds {:.1} GiB of indentation alone \
+             (depth d costs about d*d bytes); pass --max-depth N (e.g. --max-depth 1000) to cut it",
+            bytes as f64 / (1u64 << 30) as f64
+        )
+    })
 }
 
 fn line(
@@ -42,10 +103,14 @@ fn line(
     depth: usize,
 ) -> io::Result<()> {
     let d = tree.decimals;
-    for _ in 0..depth {
-        out.write_all(b"  ")?;
+    const SPACES: [u8; 512] = [b' '; 512];
+    let mut left = 2 * depth;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.write_all(&SPACES[..n])?;
+        left -= n;
     }
-    let name = &names[tree.func(n) as usize].name;
+    let name = escape_name(&names[tree.func(n) as usize].name);
     write!(
         out,
         "{name} ({} / {})",

@@ -6,6 +6,16 @@
 //! `xN` gives the number of calls a line stands for (calling-context trees).
 //! `[thread N]` lines are the synthetic per-thread nodes that `calltrace
 //! tree` prints for multi-threaded traces.
+//!
+//! Names are escaped so that any name reads back unchanged ([`escape_name`],
+//! [`unescape_name`]): `\\` for a backslash, `\#` for a leading `#` (else
+//! the line is a comment), `\xHH` for control characters (newline, tab,
+//! NUL...) and for a space at either end, `\u{H}` for other white space
+//! such as NBSP (which trimming would eat). A backslash not starting one of
+//! these escapes stands for itself.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::{
     FuncTable, Input, NodeRecord, ParseOptions, Sink, TraceFormat, TraceMeta, skip_or_fail,
@@ -50,9 +60,10 @@ impl TraceFormat for IndentedFormat {
             .unwrap_or(0);
         meta.decimals = decimals as u8;
         for r in &rows {
-            let func = match thread_id(r.line.name) {
+            let name = unescape_name(r.line.name);
+            let func = match thread_id(&name) {
                 Some(tid) if r.depth == 0 => funcs.thread(tid),
-                _ => funcs.name(r.line.name),
+                _ => funcs.name(&name),
             };
             sink.node(NodeRecord {
                 depth: r.depth,
@@ -222,6 +233,70 @@ fn fixed(s: &str, decimals: usize) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
+/// `name` as written in an indented line: see the module docs.
+pub fn escape_name(name: &str) -> Cow<'_, str> {
+    let last = name.chars().count().saturating_sub(1);
+    let plain = |(i, c): (usize, char)| match c {
+        '\\' => false,
+        '#' => i != 0,
+        ' ' => i != 0 && i != last,
+        c => !c.is_control() && !c.is_whitespace() || c == ' ',
+    };
+    if name.chars().enumerate().all(plain) {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    for (i, c) in name.chars().enumerate() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '#' if i == 0 => out.push_str("\\#"),
+            c if plain((i, c)) => out.push(c),
+            c if (c as u32) < 0x80 => write!(out, "\\x{:02x}", c as u32).expect("String"),
+            c => write!(out, "\\u{{{:x}}}", c as u32).expect("String"),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Undoes [`escape_name`].
+pub fn unescape_name(s: &str) -> Cow<'_, str> {
+    if !s.contains('\\') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 1..];
+        let (c, used) = unescape_one(tail).unwrap_or(('\\', 0));
+        out.push(c);
+        rest = &tail[used..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// The character escaped at the start of `tail` (after a backslash) and
+/// how many bytes of `tail` the escape used.
+fn unescape_one(tail: &str) -> Option<(char, usize)> {
+    match tail.as_bytes().first()? {
+        b'\\' => Some(('\\', 1)),
+        b'#' => Some(('#', 1)),
+        b'x' => {
+            let hex = tail.get(1..3)?;
+            let v = u8::from_str_radix(hex, 16).ok().filter(|v| *v < 0x80)?;
+            Some((char::from(v), 3))
+        }
+        b'u' => {
+            let body = tail.strip_prefix("u{")?;
+            let end = body.find('}')?;
+            let v = u32::from_str_radix(&body[..end], 16).ok()?;
+            Some((char::from_u32(v)?, end + 3))
+        }
+        _ => None,
+    }
+}
+
 /// The thread id of a `[thread N]` line.
 fn thread_id(name: &str) -> Option<u64> {
     name.strip_prefix("[thread ")?
@@ -285,5 +360,64 @@ mod tests {
             err.starts_with("fig1.txt:3: expected an indentation of an enclosing line"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn awkward_names_are_escaped_and_read_back() {
+        let names = [
+            "#hash",
+            "f x3",
+            "g (a / b)",
+            "nb\u{a0}",
+            "\u{a0}lead",
+            "new\nline",
+            "tab\there",
+            "nul\0",
+            " spaced ",
+            "back\\slash",
+            "\\x41",
+            "operator()(int) const",
+        ];
+        let mut text = String::new();
+        for (i, n) in names.iter().enumerate() {
+            text.push_str(&format!("{} (1 / 1) x{}\n", escape_name(n), i + 2));
+        }
+        let (sink, _, funcs) =
+            crate::ingest::testing::parse(&IndentedFormat, "t", text.as_bytes(), false).unwrap();
+        let got: Vec<&str> = sink
+            .nodes
+            .iter()
+            .map(|n| match &funcs.keys()[n.func as usize] {
+                crate::ingest::FuncKey::Name(s) => &**s,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(got, names, "{text}");
+        let calls: Vec<u64> = sink.nodes.iter().map(|n| n.calls).collect();
+        assert_eq!(calls, (2..2 + names.len() as u64).collect::<Vec<_>>());
+        assert!(!text.contains('\u{a0}') && text.lines().count() == names.len());
+    }
+
+    #[test]
+    fn plain_names_are_written_as_they_are() {
+        for n in ["main", "f(int, char*)", "ns::a<b>::c", "a#b", "[thread 3]"] {
+            assert!(matches!(escape_name(n), Cow::Borrowed(_)), "{n}");
+        }
+        assert_eq!(
+            unescape_name("a\\qb\\x4"),
+            "a\\qb\\x4",
+            "unknown escapes stand for themselves"
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn any_name_round_trips(name in "\\PC{1,12}|[ #\\\\x()/\u{a0}\n\t0-9]{1,12}") {
+            let line = format!("  {} (3 / 4) x2", escape_name(&name));
+            let parsed = parse_line(line.trim_start()).map_err(proptest::test_runner::TestCaseError::fail)?;
+            proptest::prop_assert_eq!(unescape_name(parsed.name), name.as_str());
+            proptest::prop_assert_eq!(parsed.calls, 2);
+        }
     }
 }

@@ -17,7 +17,7 @@ mod chunked;
 mod ex;
 mod funcs;
 pub mod guess;
-mod indented;
+pub mod indented;
 mod input;
 pub mod rules;
 

@@ -28,6 +28,8 @@ pub struct AbstractOptions {
     pub tree_out: Option<PathBuf>,
     /// JSON file of the numbers. Default is none.
     pub stats: Option<PathBuf>,
+    /// Deepest call written to `tree_out`. Default is none (every call).
+    pub max_depth: Option<u32>,
 }
 
 /// Runs `calltrace abstract`.
@@ -36,8 +38,9 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     emit::write_atomic("-".as_ref(), format!("{}\n", line(&a)).as_bytes())?;
     let mut notes = a.notes.clone();
     if let Some(path) = &opts.tree_out {
-        let text = emit::tree::indented(&a.outcome.tree, &a.loaded.names);
-        emit::write_atomic(path, &text)?;
+        emit::write_atomic_with(path, |w| {
+            emit::tree::write_indented_to(&a.outcome.tree, &a.loaded.names, opts.max_depth, w)
+        })?;
         notes.push(format!("wrote {}", path.display()));
     }
     if let Some(path) = &opts.dot {
@@ -47,10 +50,13 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
         emit::write_atomic(path, &stats_json(&a.outcome.stats)?)?;
         notes.push(format!("wrote {}", path.display()));
     }
-    Ok(Outcome {
-        warnings: a.loaded.warnings,
-        notes,
-    })
+    let mut warnings = a.loaded.warnings.clone();
+    warnings.extend(
+        opts.tree_out
+            .as_ref()
+            .and_then(|_| emit::tree::depth_warning(&a.outcome.tree, opts.max_depth)),
+    );
+    Ok(Outcome { warnings, notes })
 }
 
 /// The paper's methods alone keep their historical summary line; anything

@@ -18,6 +18,9 @@ pub struct TreeOptions {
     pub view: View,
     /// Where the text goes, `-` for stdout. Default is `-`.
     pub output: PathBuf,
+    /// Leave out calls deeper than this (top-level calls are depth 1).
+    /// Default is none (every call).
+    pub max_depth: Option<u32>,
 }
 
 impl Default for TreeOptions {
@@ -26,6 +29,7 @@ impl Default for TreeOptions {
             input: InputOptions::default(),
             view: View::Calls,
             output: PathBuf::from("-"),
+            max_depth: None,
         }
     }
 }
@@ -34,11 +38,13 @@ impl Default for TreeOptions {
 pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let loaded = pipeline::load(&opts.input, opts.view)?;
     let (tree, names) = (&loaded.built.tree, &loaded.names);
+    let mut warnings = loaded.warnings;
+    warnings.extend(emit::tree::depth_warning(tree, opts.max_depth));
     emit::write_atomic_with(&opts.output, |out| {
-        emit::tree::write_indented(tree, names, out)
+        emit::tree::write_indented_to(tree, names, opts.max_depth, out)
     })?;
     Ok(Outcome {
-        warnings: loaded.warnings,
+        warnings,
         notes: Vec::new(),
     })
 }

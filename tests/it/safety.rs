@@ -259,3 +259,134 @@ fn compare_takes_a_pattern_name_longer_than_65535_bytes() {
     assert!(out.text().contains(&"p".repeat(70_000)));
     assert_eq!(listing(&dir.path().join("out")).len(), 6);
 }
+
+#[test]
+fn the_indented_format_round_trips_awkward_names() {
+    // Written escaped, as `calltrace tree` prints them: `#hash` (a comment
+    // if unescaped), a trailing ` x3`, `(a / b)`, NBSP, a newline, a tab.
+    let text = "main (1 / 9)\n  \\#hash (1 / 1)\n  f x3 (1 / 1)\n  g (a / b) (1 / 1)\n  \
+                nbsp\\u{a0} (1 / 1) x2\n  new\\x0aline (1 / 1)\n  tab\\x09 (2 / 3)\n    \\\\ (1 / 1)\n";
+    let (dir, _t) = temp_file("t.txt", text);
+    let once = calltrace(["tree", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .run()
+        .success()
+        .text();
+    assert_eq!(once, text);
+    let out = calltrace(["graph", "--trace", "t.txt", "--csv", "-", "-o", "/dev/null"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let callees: Vec<String> = csv_rows(&out.stdout)
+        .into_iter()
+        .map(|r| r[1].clone())
+        .collect();
+    for name in [
+        "#hash",
+        "f x3",
+        "g (a / b)",
+        "nbsp\u{a0}",
+        "new\nline",
+        "tab\t",
+        "\\",
+    ] {
+        assert!(callees.iter().any(|c| c == name), "{name:?} in {callees:?}");
+    }
+}
+
+/// Peak resident memory (KiB) and exit code of `calltrace ARGS` in `dir`.
+#[allow(clippy::zombie_processes)] // reaped by wait4, which also gives its rusage
+fn peak_rss(dir: &Path, args: &[&str]) -> (i64, i32) {
+    let child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; we wait for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    (usage.ru_maxrss, libc::WEXITSTATUS(status))
+}
+
+#[test]
+fn deep_indented_output_is_streamed_and_warned_about() {
+    // 33,000 levels: 264 KB of trace, 1 GiB of indentation.
+    let (dir, _t) = temp_file("t.txt", deep_trace(33_000, 1));
+    let args = ["abstract", "--trace", "t.txt", "--tree-out", "/dev/null"];
+    let (rss, code) = peak_rss(dir.path(), &args);
+    assert_eq!(code, 0);
+    // It used to be built in memory: 1 GB resident for this input.
+    assert!(rss < 200 * 1024, "peak RSS {rss} KiB");
+    let out = calltrace(["tree", "--trace", "t.txt", "-o", "/dev/null"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(out.stderr.contains("--max-depth"), "{}", out.stderr);
+    let out = calltrace(["tree", "--trace", "t.txt", "--max-depth", "3"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert_eq!(out.text().lines().count(), 3);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
+
+#[test]
+fn orphan_exits_against_a_deep_stack_stay_linear() {
+    let d = 100_000;
+    let text = "E f\n".repeat(d) + &"X g\n".repeat(d) + &"X f\n".repeat(d);
+    let (dir, _t) = temp_file("t.txt", text);
+    let start = Instant::now();
+    for view in ["calls", "contexts"] {
+        let out = calltrace([
+            "tree",
+            "--trace",
+            "t.txt",
+            "--max-depth",
+            "1",
+            "--view",
+            view,
+        ])
+        .current_dir(dir.path())
+        .run()
+        .success();
+        assert!(
+            out.stderr
+                .contains("100000 exit(s) without a matching entry"),
+            "{}",
+            out.stderr
+        );
+    }
+    // Minutes with a stack search per orphan exit.
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn backwards_timestamps_are_counted_and_totals_never_wrap() {
+    // f exits before it entered; main's two calls last 2^64 - 1 ns each,
+    // which a 64-bit sum cannot hold.
+    let text = "E main 0 1\nE f 200 1\nX f 150 1\nX main 18446744073709551615 1\n\
+                E main 0 1\nX main 18446744073709551615 1\n";
+    let (dir, _t) = temp_file("t.txt", text);
+    let out = calltrace(["tree", "--trace", "t.txt", "--view", "contexts"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(
+        out.stderr.contains("1 exit(s) timed before their entry"),
+        "{}",
+        out.stderr
+    );
+    let max = u64::MAX;
+    assert_eq!(
+        out.text(),
+        format!("main ({max} / {max}) x2\n  f (0 / 0)\n")
+    );
+}

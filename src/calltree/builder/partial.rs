@@ -69,6 +69,8 @@ struct LocalThread {
     exits: Vec<(u32, FuncId, u64)>,
     /// Frames opened in the chunk and still open at its end (summary nodes).
     stack: Vec<Frame>,
+    /// Exits timed before their entry.
+    backwards: u64,
 }
 
 /// A parsing thread's summariser; its lookup tables are reused across chunks.
@@ -208,6 +210,7 @@ fn new_thread<'a>(
         anchor: anchors.len() as u32 - 1,
         exits: Vec::new(),
         stack: Vec::new(),
+        backwards: 0,
     });
     threads.last_mut()
 }
@@ -216,15 +219,19 @@ fn new_thread<'a>(
 #[inline(always)]
 fn pop(th: &mut LocalThread, anchors: &mut [Anchor], nodes: &mut [Node], time: u64) {
     let Some(f) = th.stack.pop() else { return };
+    th.backwards += u64::from(time < f.start);
     let total = time.saturating_sub(f.start);
-    match th.stack.last_mut() {
-        Some(parent) => parent.child_total += total,
-        None => anchors[th.anchor as usize].child_total += total,
-    }
+    let below = match th.stack.last_mut() {
+        Some(parent) => &mut parent.child_total,
+        None => &mut anchors[th.anchor as usize].child_total,
+    };
+    *below = below.saturating_add(total);
     let n = &mut nodes[f.node as usize];
     n.calls += 1;
-    n.total += total;
-    n.self_time += total.saturating_sub(f.child_total);
+    n.total = n.total.saturating_add(total);
+    n.self_time = n
+        .self_time
+        .saturating_add(total.saturating_sub(f.child_total));
 }
 
 /// The summary node for `func` called from `parent`, created if new.
@@ -257,6 +264,7 @@ impl ContextsBuilder {
         let st = &mut self.stacks;
         st.last_time = st.last_time.max(s.last_time);
         st.stats.unwound += s.unwound;
+        st.stats.backwards += s.threads.iter().map(|t| t.backwards).sum::<u64>();
         let mut global: Vec<NodeId> = Vec::with_capacity(s.nodes.len());
         for n in &s.nodes {
             let p = n.parent;
@@ -274,12 +282,14 @@ impl ContextsBuilder {
             global.push(id);
         }
         for (lt, th) in s.threads.iter().enumerate() {
-            let stack = &mut st.stacks[threads[lt] as usize];
-            stack.extend(th.stack.iter().map(|f| Frame {
-                node: global[f.node as usize],
-                func: funcs[f.func as usize],
-                ..*f
-            }));
+            for f in &th.stack {
+                let frame = Frame {
+                    node: global[f.node as usize],
+                    func: funcs[f.func as usize],
+                    ..*f
+                };
+                st.push(threads[lt], frame);
+            }
         }
     }
 

@@ -113,7 +113,8 @@ fn longjmp_exit_unwinds_skipped_frames() {
         RepairStats {
             unwound: 2,
             orphan_exits: 1,
-            unclosed: 1
+            unclosed: 1,
+            backwards: 0,
         }
     );
     assert_eq!(
@@ -252,6 +253,7 @@ fn repair_summary_names_only_what_happened() {
         unwound: 3,
         orphan_exits: 0,
         unclosed: 1,
+        backwards: 0,
     };
     assert_eq!(
         s.to_string(),
@@ -402,4 +404,74 @@ proptest::proptest! {
             proptest::prop_assert_eq!(bin_tree, tree_and_keys);
         }
     }
+}
+
+#[test]
+fn backwards_timestamps_are_counted_and_weigh_zero() {
+    // f2 exits at 5 after entering at 50; f1's total stays 100, not wrapped.
+    let events = [
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 50, 0),
+        ev(Exit, 2, 5, 0),
+        ev(Exit, 1, 100, 0),
+    ];
+    let mut b = CallsBuilder::default();
+    b.events(&events);
+    let (t, stats) = b.finish(&meta(true, vec![1]), &mut funcs(2));
+    assert_eq!(stats.backwards, 1);
+    assert_eq!(
+        rows(&t),
+        [(0, 0, 100, 0, 1), (1, 1, 100, 100, 1), (2, 2, 0, 0, 1)]
+    );
+    assert!(
+        stats
+            .to_string()
+            .contains("1 exit(s) timed before their entry")
+    );
+    let mut b = ContextsBuilder::default();
+    b.events(&events);
+    let (t, stats) = b.finish(&meta(true, vec![1]), &mut funcs(2));
+    assert_eq!(stats.backwards, 1);
+    assert_eq!(t.total(1), 100);
+}
+
+#[test]
+fn huge_timestamps_saturate_instead_of_wrapping() {
+    // Two calls of u64::MAX - 1 each: their sum does not fit in 64 bits.
+    let mut b = ContextsBuilder::default();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Exit, 1, u64::MAX - 1, 0),
+        ev(Enter, 1, 0, 1),
+        ev(Exit, 1, u64::MAX - 1, 1),
+    ]);
+    let (t, _) = b.finish(&meta(true, vec![1, 2]), &mut funcs(1));
+    assert!(
+        (0..t.len() as NodeId).all(|n| t.total(n) >= u64::MAX - 1),
+        "{:?}",
+        rows(&t)
+    );
+}
+
+#[test]
+fn orphan_exits_against_a_deep_stack_cost_no_search() {
+    // 200,000 frames deep, then 200,000 exits of a function never entered:
+    // with a search of the stack per exit this took minutes.
+    const DEEP: u32 = 200_000;
+    let mut events: Vec<Event> = (0..DEEP).map(|i| ev(Enter, 1, u64::from(i), 0)).collect();
+    events.extend((0..DEEP).map(|i| ev(Exit, 2, u64::from(DEEP + i), 0)));
+    events.extend((0..DEEP).map(|i| ev(Exit, 1, u64::from(2 * DEEP + i), 0)));
+    let start = std::time::Instant::now();
+    let mut b = CallsBuilder::default();
+    b.events(&events);
+    let (t, stats) = b.finish(&meta(true, vec![1]), &mut funcs(2));
+    assert_eq!(
+        (stats.orphan_exits, t.len()),
+        (u64::from(DEEP), DEEP as usize + 1)
+    );
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
 }

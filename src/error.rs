@@ -2,6 +2,8 @@
 //! the file and line for bad trace input, the flag for a bad option, the
 //! binary for symbol trouble. The binary maps every `Error` to exit code 2.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
@@ -69,8 +71,48 @@ impl Error {
         }
     }
 
+    /// The message with control characters escaped (see [`escape_controls`]).
+    pub fn display_escaped(&self) -> String {
+        escape_controls(&self.to_string()).into_owned()
+    }
+
     /// True when the error is a closed pipe on output (`calltrace ... | head`).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// `s` with every control character (ESC, NUL, newline, DEL, C1 controls...)
+/// written as `\x1b` or `\u{9b}`, so that names and file contents echoed in
+/// messages, tables and labels cannot move the cursor, recolour the
+/// terminal or break the line.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c as u32 {
+            _ if !c.is_control() => out.push(c),
+            v if v < 0x80 => write!(out, "\\x{v:02x}").expect("String"),
+            v => write!(out, "\\u{{{v:x}}}").expect("String"),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_visibly() {
+        assert_eq!(
+            escape_controls("a\x1b[31mb\0\n\u{9b}é"),
+            "a\\x1b[31mb\\x00\\x0a\\u{9b}é"
+        );
+        assert!(matches!(escape_controls("plain ünïcode"), Cow::Borrowed(_)));
+        let e = Error::parse("t\x1b.txt", 3, "found `\x07`");
+        assert_eq!(e.display_escaped(), "t\\x1b.txt:3: found `\\x07`");
     }
 }

@@ -37,4 +37,4 @@ pub mod report;
 pub mod run;
 pub mod symbols;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, escape_controls};

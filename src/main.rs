@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use calltrace::cli::{Cli, Command};
+use calltrace::escape_controls;
 use calltrace::run::files::run_checked;
 use calltrace::run::{self, Outcome};
 
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
         }
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("calltrace: error: {e}");
+            eprintln!("calltrace: error: {}", e.display_escaped());
             ExitCode::from(2)
         }
     }
@@ -43,9 +44,9 @@ fn print_runtime() -> calltrace::Result<Outcome> {
 fn report(outcome: &Outcome) {
     let mut err = std::io::stderr().lock();
     for w in &outcome.warnings {
-        let _ = writeln!(err, "calltrace: warning: {w}");
+        let _ = writeln!(err, "calltrace: warning: {}", escape_controls(w));
     }
     for n in &outcome.notes {
-        let _ = writeln!(err, "calltrace: {n}");
+        let _ = writeln!(err, "calltrace: {}", escape_controls(n));
     }
 }

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::abstraction::registry::{MethodParams, Shown};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, escape_controls};
 use crate::report::{PatternReport, Report, Stage};
 
 const FONT: &str = "sans-serif";
@@ -65,7 +65,8 @@ type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64
 
 /// `sweep.svg`: nodes kept (% of before) against the threshold, method 1.
 pub fn sweep_svg(report: &Report) -> Result<Vec<u8>> {
-    let names: Vec<&str> = report.patterns.iter().map(|p| p.name.as_str()).collect();
+    let names = shown_names(report);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let legend_w = legend_width(&names);
     let size = (
         640 + legend_w,
@@ -153,7 +154,8 @@ fn threshold_marker(chart: &mut Chart, area: &Area, t: f64) -> Result<()> {
 
 /// `rates.svg`: per pattern, nodes before and after each method at the threshold.
 pub fn rates_svg(report: &Report) -> Result<Vec<u8>> {
-    let names: Vec<&str> = report.patterns.iter().map(|p| p.name.as_str()).collect();
+    let names = shown_names(report);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let labels = stage_labels(&report.config.params());
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let legend_w = legend_width(&label_refs);
@@ -229,12 +231,22 @@ fn rates_plot(area: &Area, report: &Report, names: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// A name as drawn: control characters are not allowed in XML even as
+/// character references, so they are shown escaped (`\x01`).
+fn shown(name: &str) -> String {
+    escape_controls(name).into_owned()
+}
+
+fn shown_names(report: &Report) -> Vec<String> {
+    report.patterns.iter().map(|p| shown(&p.name)).collect()
+}
+
 /// A pattern's name left of the axis and its four bars in its band.
 fn draw_pattern(chart: &mut Chart, area: &Area, band: f64, p: &PatternReport) -> Result<()> {
     // Drawn by hand: plotters labels float axes only at its own tick positions.
     let style = TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
     let (x, y) = chart.backend_coord(&(0.0, band + 0.5));
-    area.draw(&Text::new(p.name.clone(), (x - 8, y), style))
+    area.draw(&Text::new(shown(&p.name), (x - 8, y), style))
         .map_err(draw_err)?;
     for s in Stage::all() {
         let nodes = p.rate(s).map_or(p.nodes_before, |r| r.nodes_after);

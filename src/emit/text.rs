@@ -1,6 +1,8 @@
 //! Formatting shared by the writers: weights as text (exact fixed-point,
 //! human durations) and DOT string escaping.
 
+use crate::error::escape_controls;
+
 /// A fixed-point weight with `decimals` places, trailing zeros trimmed.
 pub fn weight(v: u64, decimals: u8) -> String {
     if decimals == 0 {
@@ -52,6 +54,10 @@ pub fn dot_escape(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
             '\r' => {}
+            // Graphviz rejects NUL and chokes on other controls: show them.
+            c if c.is_control() => {
+                out.push_str(&escape_controls(&c.to_string()).replace('\\', "\\\\"))
+            }
             c => out.push(c),
         }
     }
@@ -84,6 +90,7 @@ mod tests {
             dot_escape("operator\"\"_x\\n\r\n"),
             "operator\\\"\\\"_x\\\\n\\n"
         );
+        assert_eq!(dot_escape("a\0b\x1b"), "a\\\\x00b\\\\x1b");
         assert_eq!(
             dot_escape("ns::Box<int>::get() const"),
             "ns::Box<int>::get() const"

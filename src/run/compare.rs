@@ -18,7 +18,7 @@ use crate::abstraction::ModuleSource;
 use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::calltree::View;
 use crate::emit::{self, plot, report_csv};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, escape_controls};
 use crate::report::{self, Config, Report, Stage, Sweep};
 use crate::symbols::SymbolOptions;
 
@@ -215,7 +215,10 @@ pub fn table(report: &Report) -> String {
         .patterns
         .iter()
         .map(|p| {
-            let mut row = vec![p.name.clone(), p.nodes_before.to_string()];
+            let mut row = vec![
+                escape_controls(&p.name).into_owned(),
+                p.nodes_before.to_string(),
+            ];
             row.extend(
                 p.rates
                     .iter()

@@ -390,3 +390,54 @@ fn backwards_timestamps_are_counted_and_totals_never_wrap() {
         format!("main ({max} / {max}) x2\n  f (0 / 0)\n")
     );
 }
+
+/// No byte of `bytes` is a control character other than newline (and tab).
+fn no_raw_controls(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|&b| b == b'\n' || b == b'\t' || !(b < 0x20 || b == 0x7f))
+}
+
+#[test]
+fn names_with_nul_controls_and_quotes_stay_well_formed_everywhere() {
+    // Indented input can carry any name; these become functions everywhere.
+    let text = "main (1 / 5)\n  a\\x00b (1 / 1)\n  esc\\x1b[31m (1 / 1)\n  \"q\",<&> (1 / 1)\n  =SUM(A1) (1 / 1)\n";
+    let (dir, _t) = temp_file("t.txt", text);
+    let out = calltrace(["graph", "--trace", "t.txt", "-o", "-", "--csv", "e.csv"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(no_raw_controls(&out.stdout), "{}", out.text());
+    let dot = out.text();
+    assert!(
+        dot.contains(r#"label="a\\x00b""#) && dot.contains(r#"label="\"q\",<&>""#),
+        "{dot}"
+    );
+    let csv = std::fs::read(dir.path().join("e.csv")).unwrap();
+    let callees: Vec<String> = csv_rows(&csv).into_iter().map(|r| r[1].clone()).collect();
+    // CSV keeps names exactly (RFC 4180 quoting), formula-like cells included.
+    assert_eq!(callees, ["a\0b", "esc\x1b[31m", "\"q\",<&>", "=SUM(A1)"]);
+    // The pattern name goes into the SVGs, the stdout table and the CSVs.
+    let arg = "p<&\"\x01\x1b[31m=t.txt";
+    let out = calltrace(["compare", "--out-dir", "out", arg])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(no_raw_controls(&out.stdout) && no_raw_controls(out.stderr.as_bytes()));
+    assert!(out.text().contains(r#"p<&"\x01\x1b[31m"#), "{}", out.text());
+    for svg in ["sweep.svg", "rates.svg"] {
+        let text = std::fs::read_to_string(dir.path().join("out").join(svg)).unwrap();
+        roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{svg}: {e}"));
+    }
+}
+
+#[test]
+fn error_messages_never_echo_raw_control_bytes() {
+    let (dir, _t) = temp_file("t.txt", "E0x10\nE\x1b[2J\x07\nX0x10\n");
+    let out = calltrace(["graph", "--trace", "t.txt", "-o", "-"])
+        .current_dir(dir.path())
+        .run();
+    assert!(no_raw_controls(out.stderr.as_bytes()), "{:?}", out.stderr);
+    let msg = out.failure();
+    assert!(msg.contains(r"E\x1b[2J\x07"), "{msg}");
+}

@@ -1,0 +1,163 @@
+//! Fuzzing every parser, bounded in time: proptest feeds each trace format
+//! (address E/X, symbolic E/X, indented, binary) and the module-table
+//! reader with random bytes and with lines shaped like their grammar
+//! (near misses included), through format sniffing and both tree
+//! builders, on one thread and on two threads with tiny chunks. Nothing may
+//! panic, and one and two threads must agree exactly (same tree or same
+//! error). A few hundred cases per parser keep the whole file to seconds.
+
+use calltrace::abstraction::ModuleTable;
+use calltrace::calltree::{self, View};
+use calltrace::ingest::{EventKind, Input, ParseOptions, binary, guess};
+use proptest::prelude::*;
+
+const CASES: u32 = 200;
+
+/// Parses `bytes` with every format that takes it (sniffed or forced),
+/// both views, strict and lenient; one thread and two must agree.
+fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let input = Input::from_bytes("fuzz", bytes.to_vec());
+    for forced in [
+        None,
+        Some("addr"),
+        Some("symbolic"),
+        Some("indented"),
+        Some("binary"),
+    ] {
+        let Ok(format) = guess::detect(&input, forced) else {
+            continue;
+        };
+        for view in [View::Calls, View::Contexts] {
+            for lenient in [false, true] {
+                let outcome = |threads, chunk_bytes| {
+                    let opts = ParseOptions {
+                        lenient,
+                        threads,
+                        chunk_bytes,
+                    };
+                    match calltree::build(&input, format, &opts, view) {
+                        Ok(b) => format!("{:?} {:?} {:?}", b.tree, b.funcs, b.repairs),
+                        Err(e) => format!("error: {e}"),
+                    }
+                };
+                let one = outcome(1, 0);
+                prop_assert_eq!(
+                    &one,
+                    &outcome(2, 7),
+                    "{:?} {:?} lenient {}",
+                    forced,
+                    view,
+                    lenient
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Text lines joined with `\n` or `\r\n`.
+fn lines(line: impl Strategy<Value = String>) -> impl Strategy<Value = Vec<u8>> {
+    (prop::collection::vec(line, 0..30), any::<bool>())
+        .prop_map(|(lines, crlf)| lines.join(if crlf { "\r\n" } else { "\n" }).into_bytes())
+}
+
+fn addr_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[EX]0x[0-9a-f]{1,3}",
+        "[EX]0x[0-9a-f]{1,3} [0-9]{1,4} [1-3]",
+        "[EX] ?0x[0-9a-fA-F]{0,18}( [0-9]{0,21}){0,3}",
+        "# base 0x[0-9a-f]{1,8}( /[a-z]{1,4})?",
+        "#[ -~]{0,10}",
+        "",
+        "[EX]?[ -~]{0,12}",
+    ]
+}
+
+fn symbolic_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[EX] [a-c]",
+        "[EX] [a-c] [0-9]{1,4}( [1-3])?",
+        "[EX] [a-z#\\\\()]{1,4}( [0-9]{0,21}){0,3}",
+        "[EX] \\PC{0,6}",
+    ]
+}
+
+fn indented_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "( {0,3}|\t){0,3}[a-c] \\([0-9]{1,3} / [0-9]{1,3}\\)( x[0-9]{1,2})?",
+        "( {0,3}|\t){0,3}(\\PC|[\\\\#x ]){1,6} \\([0-9.]{1,5} / [0-9.]{0,5}\\)( x[0-9]{0,21})?",
+        "\\[thread [0-9]{1,2}\\] \\([0-9] / [0-9]\\)",
+        " *\\\\(x[0-9a-f]{0,2}|u\\{[0-9a-f]{0,7}\\}?|#|\\\\)? \\(1 / 1\\)",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn address_traces(bytes in lines(addr_line())) {
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn symbolic_traces(bytes in lines(symbolic_line())) {
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn indented_traces(bytes in lines(indented_line())) {
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn binary_traces(tail in prop::collection::vec(any::<u8>(), 0..300)) {
+        check(&[&binary::MAGIC[..], &tail].concat())?;
+    }
+
+    #[test]
+    fn damaged_binary_traces(
+        blocks in prop::collection::vec(
+            (0u64..3, prop::collection::vec((any::<bool>(), 0x1000u64..0x1010, 0u64..50), 0..12)),
+            0..5,
+        ),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        // A well-formed trace (times made increasing), then damaged: a few
+        // bytes overwritten and maybe cut short.
+        let blocks: Vec<binary::Block> = blocks
+            .into_iter()
+            .map(|(tid, evs)| {
+                let mut t = 0;
+                let evs = evs
+                    .into_iter()
+                    .map(|(exit, addr, dt)| {
+                        t += dt;
+                        let kind = if exit { EventKind::Exit } else { EventKind::Enter };
+                        (kind, addr, t)
+                    })
+                    .collect();
+                (tid, evs)
+            })
+            .collect();
+        let mut bytes = binary::encode(0, "/tmp/app", &blocks);
+        check(&bytes)?;
+        for (at, b) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = b;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn module_tables(text in "([a-z*?\"\\\\, ]{0,8}(,[a-z\" ]{0,4}){0,2}\r?\n){0,8}") {
+        // Only errors, never a panic; a good table names every line it read.
+        let _ = ModuleTable::parse("m.csv", &text);
+    }
+}

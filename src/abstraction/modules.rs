@@ -210,6 +210,10 @@ impl ModuleTable {
                 )
             })?;
             let line = rec.position().map_or(i as u64 + 1, |p| p.line());
+            if rec.iter().any(|f| f.contains('\n')) {
+                let msg = "expected `function,module`, found a quoted field running over several lines (unterminated quote?)";
+                return Err(Error::parse(name, line, msg));
+            }
             if rec.iter().all(str::is_empty) {
                 continue;
             }

@@ -102,6 +102,11 @@ pub fn stage_with(
         return Ok(Staged { pending: None });
     }
     let target = resolve_link(path);
+    if target.is_dir() {
+        // Found now, not at the rename, so a set fails before any file moves.
+        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        return Err(Error::io(&target, e));
+    }
     let tmp = temp_beside(&target).map_err(|e| Error::io(&target, e))?;
     let staged = Staged {
         pending: Some((tmp, target.clone())),

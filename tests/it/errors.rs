@@ -318,3 +318,18 @@ fn mangled_traces_never_panic() {
         );
     }
 }
+
+#[test]
+fn broken_quoting_in_a_module_table_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.txt"), "E main\nE f\nX f\nX main\n").unwrap();
+    std::fs::write(dir.path().join("m.csv"), "main,app\n\"f,io\ng,io\nh,io\n").unwrap();
+    let msg = calltrace(["abstract", "--trace", "t.txt", "--modules", "m.csv"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert!(
+        msg.starts_with("m.csv:2: ") && msg.contains("unterminated quote"),
+        "{msg}"
+    );
+}

@@ -441,3 +441,24 @@ fn error_messages_never_echo_raw_control_bytes() {
     let msg = out.failure();
     assert!(msg.contains(r"E\x1b[2J\x07"), "{msg}");
 }
+
+#[test]
+fn compare_writes_its_files_all_or_nothing() {
+    let (dir, _t) = temp_file("t.txt", TRACE);
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("sweep.svg")).unwrap();
+    std::fs::write(out.join("rates.csv"), "old").unwrap();
+    let msg = calltrace(["compare", "--out-dir", "out", "t.txt"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert!(
+        msg.contains("sweep.svg") && msg.contains("directory"),
+        "{msg}"
+    );
+    assert_eq!(listing(&out), ["rates.csv", "sweep.svg"]);
+    assert_eq!(
+        std::fs::read_to_string(out.join("rates.csv")).unwrap(),
+        "old"
+    );
+}

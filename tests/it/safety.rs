@@ -112,6 +112,12 @@ fn deep_trace(depth: usize, times: usize) -> String {
 
 #[test]
 fn a_killed_run_leaves_no_temporary_file() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        killed_run_leaves_no_temporary(signal);
+    }
+}
+
+fn killed_run_leaves_no_temporary(signal: i32) {
     let (dir, _trace) = temp_file("t.txt", deep_trace(6000, 3));
     let mut child = Command::new(BIN)
         .args(["tree", "--trace", "t.txt", "-o", "out.txt"])
@@ -129,7 +135,7 @@ fn a_killed_run_leaves_no_temporary_file() {
         std::thread::sleep(Duration::from_millis(2));
     }
     // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     let status = child.wait().unwrap();
     assert!(
         seen,

@@ -107,6 +107,7 @@ fn identity(path: &Path) -> Option<Identity> {
 fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> {
     let mut v = vec![("--trace", input.trace.clone())];
     v.extend(input.binary.iter().map(|b| ("BINARY", b.clone())));
+    v.extend(input.rules.iter().map(|r| ("--rules", r.clone())));
     v
 }
 
@@ -163,6 +164,7 @@ impl CommandFiles for CompareOptions {
         let patterns = crate::report::patterns::from_args(&self.traces)?;
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
         inputs.extend(self.binary.iter().map(|b| ("--binary", b.clone())));
+        inputs.extend(self.rules.iter().map(|r| ("--rules", r.clone())));
         inputs.extend(module_table(&self.modules));
         let outputs = COMPARE_OUTPUTS
             .iter()

@@ -468,3 +468,20 @@ fn compare_writes_its_files_all_or_nothing() {
         "old"
     );
 }
+
+#[test]
+fn an_output_that_is_the_rules_file_is_refused() {
+    let (dir, _t) = temp_file("t.txt", TRACE);
+    std::fs::write(dir.path().join("r.json"), "{}").unwrap();
+    let msg = calltrace([
+        "graph", "--trace", "t.txt", "--rules", "r.json", "-o", "r.json",
+    ])
+    .current_dir(dir.path())
+    .run()
+    .failure();
+    assert!(msg.contains("the input --rules r.json"), "{msg}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("r.json")).unwrap(),
+        "{}"
+    );
+}

@@ -34,6 +34,15 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     if let Some(problem) = super::input::encoding_problem(input.head(4)) {
         return Err(Error::Input(format!("{}: {problem}", input.name())));
     }
+    let magic = super::binary::MAGIC;
+    if forced == Some("binary") && input.head(8).len() == 8 && input.head(8) != magic {
+        // Checked on the head: a stream (`<(cat /dev/zero)`) would
+        // otherwise be read whole before the reader sees its first bytes.
+        return Err(Error::Input(format!(
+            "{}: byte 0: expected the magic `CALLTRC\\0` of a binary calltrace trace",
+            input.name()
+        )));
+    }
     if let Some(name) = forced {
         return format_by_name(name).ok_or_else(|| {
             let names: Vec<_> = formats().iter().map(|f| f.name()).collect();

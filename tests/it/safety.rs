@@ -193,6 +193,20 @@ fn dev_zero_read_as_binary_ends_quickly_with_an_error() {
 }
 
 #[test]
+fn an_endless_pipe_forced_as_binary_ends_quickly_with_an_error() {
+    let script = format!("exec '{BIN}' graph --format binary -o - --trace <(cat /dev/zero)");
+    let start = Instant::now();
+    let out = Command::new("timeout")
+        .args(["20", "bash", "-c", &script])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("byte 0: expected the magic"), "{stderr}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
 fn byte_order_marks_and_utf16_get_a_clear_message() {
     let utf16: Vec<u8> = TRACE.encode_utf16().flat_map(u16::to_le_bytes).collect();
     let bom = [&b"\xEF\xBB\xBF"[..], TRACE.as_bytes()].concat();

@@ -171,8 +171,14 @@ impl<S: Store> Stacks<S> {
         Some(top.node)
     }
 
+    #[inline]
     fn exit(&mut self, thread: u32, func: FuncId, time: u64) {
         let stack = &self.stacks[thread as usize];
+        if stack.last().is_some_and(|f| f.func == func) {
+            // The usual exit: the function on top returns.
+            self.pop(thread, time);
+            return;
+        }
         let none_open = self.open[thread as usize]
             .get(func as usize)
             .is_none_or(|&n| n == 0);
@@ -191,6 +197,7 @@ impl<S: Store> Stacks<S> {
         }
     }
 
+    #[inline]
     fn pop(&mut self, thread: u32, time: u64) {
         let stack = &mut self.stacks[thread as usize];
         let Some(f) = stack.pop() else { return };

@@ -242,7 +242,12 @@ pub fn escape_name(name: &str) -> Cow<'_, str> {
         ' ' => i != 0 && i != last,
         c => !c.is_control() && !c.is_whitespace() || c == ' ',
     };
-    if name.chars().enumerate().all(plain) {
+    // Fast path for the usual printable ASCII name, one test per byte.
+    let b = name.as_bytes();
+    let ascii_plain = b.iter().all(|&c| (b' '..0x7f).contains(&c) && c != b'\\')
+        && !matches!(b.first(), Some(b' ' | b'#'))
+        && b.last() != Some(&b' ');
+    if ascii_plain || name.chars().enumerate().all(plain) {
         return Cow::Borrowed(name);
     }
     let mut out = String::with_capacity(name.len() + 8);

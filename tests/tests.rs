@@ -20,6 +20,6 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
-    mod symbols;
     mod safety;
+    mod symbols;
 }

@@ -149,14 +149,16 @@ impl CommandFiles for AbstractOptions {
     }
 }
 
-/// The files `compare` writes into `--out-dir`.
-pub const COMPARE_OUTPUTS: [&str; 6] = [
+/// The files `compare` may write into `--out-dir` (`protection.csv` only
+/// with some options; checked always).
+pub const COMPARE_OUTPUTS: [&str; 7] = [
     "rates.csv",
     "sweep.csv",
     "groups.csv",
     "features.csv",
     "sweep.svg",
     "rates.svg",
+    "protection.csv",
 ];
 
 impl CommandFiles for CompareOptions {

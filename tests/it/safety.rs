@@ -132,7 +132,7 @@ fn killed_run_leaves_no_temporary(signal: i32) {
             seen = true;
             break;
         }
-        std::thread::sleep(Duration::from_millis(2));
+        std::thread::sleep(Duration::from_micros(200));
     }
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as i32, signal) };

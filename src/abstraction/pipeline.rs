@@ -232,11 +232,7 @@ pub fn run(tree: &Tree, cx: &Context, passes: &[Box<dyn Pass>], params: Paramete
 }
 
 fn unit(tree: &Tree) -> &'static str {
-    match (tree.timed, tree.nanos) {
-        (false, _) => "calls",
-        (true, true) => "ns",
-        (true, false) => "units",
-    }
+    tree.unit.suffix()
 }
 
 /// Calls a tree stands for (each node's call count; synthetic nodes excluded).

@@ -384,7 +384,7 @@ fn join_threads(
 fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
     tree.timed = meta.timed;
     tree.decimals = meta.decimals;
-    tree.nanos = meta.timed && meta.format != "indented";
+    tree.unit = meta.unit;
     for n in (0..tree.len() as NodeId).rev() {
         let synthetic = funcs.is_synthetic(tree.func(n));
         if meta.timed && !synthetic {

@@ -23,7 +23,7 @@ pub fn fold_paths(tree: &Tree, funcs: &FuncTable) -> Tree {
     let meta = TraceMeta {
         timed: tree.timed,
         decimals: tree.decimals,
-        format: if tree.nanos { "fold" } else { "indented" },
+        unit: tree.unit,
         ..TraceMeta::default()
     };
     let (mut folded, _) = b.finish(&meta, &mut funcs.clone());

@@ -10,7 +10,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 
 use super::tree::{NodeId, Tree};
-use crate::ingest::{FuncId, FuncTable};
+use crate::ingest::{FuncId, FuncTable, Unit};
 
 /// Weight of one caller -> callee edge.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -28,8 +28,8 @@ pub struct CallGraph {
     pub graph: DiGraph<FuncId, EdgeStats>,
     /// Whether edge totals are times.
     pub timed: bool,
-    /// Whether those times are nanoseconds.
-    pub nanos: bool,
+    /// What edge totals count.
+    pub unit: Unit,
     /// Decimal places of the fixed-point totals (indented input with decimals).
     pub decimals: u8,
 }
@@ -60,7 +60,7 @@ impl CallGraph {
         CallGraph {
             graph,
             timed: tree.timed,
-            nanos: tree.nanos,
+            unit: tree.unit,
             decimals: tree.decimals,
         }
     }

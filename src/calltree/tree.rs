@@ -10,7 +10,7 @@
 //! Weights are integers: nanoseconds for timed traces, the number of calls in
 //! the subtree for untimed ones, fixed-point units for decimal indented input.
 
-use crate::ingest::{FuncId, FuncTable};
+use crate::ingest::{FuncId, FuncTable, Unit};
 
 /// Index of a node in a [`Tree`].
 pub type NodeId = u32;
@@ -32,9 +32,8 @@ pub struct Tree {
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
     pub decimals: u8,
-    /// Whether timed weights are nanoseconds (runtime traces) rather than
-    /// numbers of unknown unit (indented traces).
-    pub nanos: bool,
+    /// What the weights count (nanoseconds, calls, or unknown).
+    pub unit: Unit,
 }
 
 impl Default for Tree {
@@ -58,7 +57,7 @@ impl Tree {
             calls: Vec::new(),
             timed,
             decimals,
-            nanos: false,
+            unit: Unit::Calls,
         }
     }
 
@@ -172,7 +171,7 @@ impl Tree {
     /// A copy with the same metadata and no nodes; for tree transformations.
     pub(crate) fn empty_like(&self) -> Tree {
         Tree {
-            nanos: self.nanos,
+            unit: self.unit,
             ..Tree::empty(self.timed, self.decimals)
         }
     }

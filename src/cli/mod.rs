@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::abstraction::Options;
 use crate::calltree::View;
+use crate::emit::text::TimeUnit;
 use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
 use crate::report::Sweep;
@@ -173,6 +174,33 @@ pub enum ViewArg {
     Contexts,
 }
 
+/// `--time-unit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeUnitArg {
+    /// Nanoseconds (exact)
+    Ns,
+    /// Microseconds
+    Us,
+    /// Milliseconds
+    Ms,
+    /// Seconds
+    S,
+    /// Whatever suits each number
+    Auto,
+}
+
+impl From<TimeUnitArg> for TimeUnit {
+    fn from(u: TimeUnitArg) -> TimeUnit {
+        match u {
+            TimeUnitArg::Ns => TimeUnit::Ns,
+            TimeUnitArg::Us => TimeUnit::Us,
+            TimeUnitArg::Ms => TimeUnit::Ms,
+            TimeUnitArg::S => TimeUnit::S,
+            TimeUnitArg::Auto => TimeUnit::Auto,
+        }
+    }
+}
+
 /// Flags of `calltrace graph`.
 #[derive(Debug, Args)]
 pub struct GraphArgs {
@@ -181,7 +209,7 @@ pub struct GraphArgs {
     /// DOT output file, `-` for standard output
     #[arg(short, long, value_name = "FILE", default_value = "graph.dot")]
     pub output: PathBuf,
-    /// Also write the edges as CSV (caller,callee,calls,total_time)
+    /// Also write the edges as CSV (caller,callee,calls,total_ns; total_calls when untimed)
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 }
@@ -200,6 +228,9 @@ pub struct TreeArgs {
     /// Leave out calls deeper than N (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
+    /// Unit of the times shown (`ns` prints the exact values)
+    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
+    pub time_unit: TimeUnitArg,
 }
 
 /// Abstraction flags, shared by every command that abstracts a tree.
@@ -384,6 +415,7 @@ impl TreeArgs {
             view: self.view.into(),
             output: self.output,
             max_depth: self.max_depth,
+            time_unit: self.time_unit.into(),
         }
     }
 }

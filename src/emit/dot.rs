@@ -42,7 +42,7 @@ pub fn call_graph(cg: &CallGraph, names: &[FuncInfo]) -> Vec<u8> {
             let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
             let w = g[e];
             let label = if cg.timed {
-                format!("{}\\n{}", w.calls, time(w.total, cg.nanos, cg.decimals))
+                format!("{}\\n{}", w.calls, time(w.total, cg.unit, cg.decimals))
             } else {
                 w.calls.to_string()
             };

@@ -1,6 +1,8 @@
 //! The call graph's edges as CSV (`calltrace graph --csv`):
-//! `caller,callee,calls,total_time`, in order of first appearance;
-//! total_time is empty for untimed traces.
+//! `caller,callee,calls,total_ns`, in order of first appearance. The
+//! total's column is named with the trace's unit: `total_ns` for timed
+//! traces, `total_calls` for untimed ones (calls in the callee's subtrees),
+//! `total_units` for indented input that states no unit.
 
 use crate::calltree::CallGraph;
 use crate::error::{Error, Result};
@@ -10,17 +12,14 @@ use crate::symbols::FuncInfo;
 pub fn edges(cg: &CallGraph, names: &[FuncInfo], decimals: u8) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: csv::Error| Error::Input(format!("cannot write CSV: {e}"));
-    w.write_record(["caller", "callee", "calls", "total_time"])
+    let total_col = format!("total_{}", cg.unit.suffix());
+    w.write_record(["caller", "callee", "calls", &total_col])
         .map_err(err)?;
     let g = &cg.graph;
     for e in g.edge_indices() {
         let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
         let s = g[e];
-        let total = if cg.timed {
-            super::text::weight(s.total, decimals)
-        } else {
-            String::new()
-        };
+        let total = super::text::weight(s.total, decimals);
         w.write_record([
             &names[g[a] as usize].name,
             &names[g[b] as usize].name,

@@ -1,5 +1,61 @@
 //! Formatting shared by the writers: weights as text (exact fixed-point,
-//! human durations) and DOT string escaping.
+//! durations with their unit) and DOT string escaping. The tree says what
+//! its weights count ([`Unit`]); the unit a time is shown in is picked here
+//! ([`TimeUnit`], `--time-unit`).
+
+use crate::ingest::Unit;
+
+/// The unit times are shown in (`--time-unit`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Whatever suits each number: `850 ns`, `12.3 us`, `4.56 ms`. Default.
+    #[default]
+    Auto,
+    /// Nanoseconds, exact.
+    Ns,
+    /// Microseconds.
+    Us,
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+}
+
+impl TimeUnit {
+    /// The fixed unit's symbol and size in nanoseconds; None for auto.
+    fn fixed(self) -> Option<(&'static str, u64)> {
+        match self {
+            TimeUnit::Auto => None,
+            TimeUnit::Ns => Some(("ns", 1)),
+            TimeUnit::Us => Some(("us", 1_000)),
+            TimeUnit::Ms => Some(("ms", 1_000_000)),
+            TimeUnit::S => Some(("s", 1_000_000_000)),
+        }
+    }
+}
+
+/// A weight of a tree with `unit` for people: a time with its unit
+/// (in `shown`), a call count, or the plain number when the unit is unknown.
+pub fn quantity(v: u64, unit: Unit, decimals: u8, shown: TimeUnit) -> String {
+    match unit {
+        Unit::Nanos => match shown.fixed() {
+            None => duration(v),
+            Some((sym, 1)) => format!("{v} {sym}"),
+            Some((sym, scale)) => {
+                let int = format!(
+                    "{}.{:0w$}",
+                    v / scale,
+                    v % scale,
+                    w = scale.ilog10() as usize
+                );
+                let int = int.trim_end_matches('0').trim_end_matches('.');
+                format!("{int} {sym}")
+            }
+        },
+        Unit::Calls => format!("{v} calls"),
+        Unit::Number => weight(v, decimals),
+    }
+}
 
 use crate::error::escape_controls;
 
@@ -18,10 +74,10 @@ pub fn weight(v: u64, decimals: u8) -> String {
     }
 }
 
-/// A duration in nanoseconds for people: `850ns`, `12.3us`, `4.56ms`, `1.23s`.
+/// A duration in nanoseconds for people: `850 ns`, `12.3 us`, `4.56 ms`, `1.23 s`.
 pub fn duration(ns: u64) -> String {
     let (v, unit) = match ns {
-        0..1_000 => return format!("{ns}ns"),
+        0..1_000 => return format!("{ns} ns"),
         1_000..1_000_000 => (ns as f64 / 1e3, "us"),
         1_000_000..1_000_000_000 => (ns as f64 / 1e6, "ms"),
         _ => (ns as f64 / 1e9, "s"),
@@ -33,16 +89,12 @@ pub fn duration(ns: u64) -> String {
     } else {
         2
     };
-    format!("{v:.digits$}{unit}")
+    format!("{v:.digits$} {unit}")
 }
 
-/// A timed weight for people: a duration when it is nanoseconds, else the number.
-pub fn time(v: u64, nanos: bool, decimals: u8) -> String {
-    if nanos {
-        duration(v)
-    } else {
-        weight(v, decimals)
-    }
+/// A timed weight for people, in the unit that suits it.
+pub fn time(v: u64, unit: Unit, decimals: u8) -> String {
+    quantity(v, unit, decimals, TimeUnit::Auto)
 }
 
 /// Escapes a string for a quoted DOT attribute (dot-writer escapes nothing).
@@ -78,10 +130,29 @@ mod tests {
 
     #[test]
     fn durations_pick_a_unit() {
-        assert_eq!(duration(850), "850ns");
-        assert_eq!(duration(12_345), "12.3us");
-        assert_eq!(duration(4_560_000), "4.56ms");
-        assert_eq!(duration(123_400_000_000), "123s");
+        assert_eq!(duration(850), "850 ns");
+        assert_eq!(duration(12_345), "12.3 us");
+        assert_eq!(duration(4_560_000), "4.56 ms");
+        assert_eq!(duration(123_400_000_000), "123 s");
+    }
+
+    #[test]
+    fn quantities_carry_their_unit() {
+        assert_eq!(
+            quantity(1_234_500, Unit::Nanos, 0, TimeUnit::Ms),
+            "1.2345 ms"
+        );
+        assert_eq!(quantity(2_000_000, Unit::Nanos, 0, TimeUnit::Ms), "2 ms");
+        assert_eq!(
+            quantity(1_234_500, Unit::Nanos, 0, TimeUnit::Ns),
+            "1234500 ns"
+        );
+        assert_eq!(
+            quantity(1_234_500, Unit::Nanos, 0, TimeUnit::Auto),
+            "1.23 ms"
+        );
+        assert_eq!(quantity(7, Unit::Calls, 0, TimeUnit::Ms), "7 calls");
+        assert_eq!(quantity(150, Unit::Number, 2, TimeUnit::Auto), "1.5");
     }
 
     #[test]

@@ -8,21 +8,26 @@
 //! grows with the square of the depth (a chain of d calls costs d(d-1)
 //! bytes of spaces), so [`depth_warning`] says when that gets huge and
 //! `max_depth` cuts the output below a depth.
+//!
+//! Times carry their unit (`(1.2 ms / 3.4 ms)`, `--time-unit`); call
+//! counts and numbers of unknown unit are printed bare, as the paper does.
 
 use std::io::{self, Write};
 
-use super::text::weight;
+use super::text::{TimeUnit, quantity, weight};
 use crate::calltree::{NodeId, Tree};
+use crate::ingest::Unit;
 use crate::ingest::indented::escape_name;
 use crate::symbols::FuncInfo;
 
 /// Indentation above which [`depth_warning`] speaks up (1 GiB).
 pub const HUGE_INDENT: u64 = 1 << 30;
 
-/// Renders `tree` (every node below the root) as indented text.
+/// Renders `tree` (every node below the root) as indented text, times in
+/// exact nanoseconds, for files that are read back.
 pub fn indented(tree: &Tree, names: &[FuncInfo]) -> Vec<u8> {
     let mut out = Vec::new();
-    write_indented(tree, names, &mut out).expect("writing to memory");
+    write_indented_in(tree, names, None, TimeUnit::Ns, &mut out).expect("writing to memory");
     out
 }
 
@@ -42,12 +47,24 @@ pub fn write_indented_to(
     max_depth: Option<u32>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    write_indented_in(tree, names, max_depth, TimeUnit::Auto, out)
+}
+
+/// Like [`write_indented_to`], with times shown in `shown`
+/// (`TimeUnit::Ns` prints exactly what the tree holds).
+pub fn write_indented_in(
+    tree: &Tree,
+    names: &[FuncInfo],
+    max_depth: Option<u32>,
+    shown: TimeUnit,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let limit = max_depth.map_or(usize::MAX, |d| d as usize);
     let mut result = Ok(());
     walk(tree, |n, depth| {
         if depth < limit && result.is_ok() {
-            result = line(&mut out, tree, names, n, depth);
+            result = line(&mut out, tree, names, n, depth, shown);
         }
     });
     result?;
@@ -101,8 +118,13 @@ fn line(
     names: &[FuncInfo],
     n: NodeId,
     depth: usize,
+    shown: TimeUnit,
 ) -> io::Result<()> {
     let d = tree.decimals;
+    let w = |v| match tree.unit {
+        Unit::Nanos => quantity(v, tree.unit, d, shown),
+        _ => weight(v, d),
+    };
     const SPACES: [u8; 512] = [b' '; 512];
     let mut left = 2 * depth;
     while left > 0 {
@@ -114,8 +136,8 @@ fn line(
     write!(
         out,
         "{name} ({} / {})",
-        weight(tree.self_time(n), d),
-        weight(tree.total(n), d)
+        w(tree.self_time(n)),
+        w(tree.total(n))
     )?;
     if tree.calls(n) > 1 {
         write!(out, " x{}", tree.calls(n))?;

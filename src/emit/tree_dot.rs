@@ -115,7 +115,7 @@ fn node(
         );
         return;
     }
-    let t = |v| time(v, tree.nanos, tree.decimals);
+    let t = |v| time(v, tree.unit, tree.decimals);
     let share = tree.total(n) as f64 / root_total as f64;
     let label = format!(
         "{name}\\nx{}  total {}  self {}",

@@ -354,6 +354,11 @@ impl<'a> InOrder<'a> {
     fn finish(self) -> TraceMeta {
         let mut meta = self.meta;
         meta.timed = self.layout.timed;
+        meta.unit = if meta.timed {
+            super::Unit::Nanos
+        } else {
+            super::Unit::Calls
+        };
         meta.threads = self.threads.into_ids();
         if meta.threads.is_empty() {
             meta.threads.push(0);

@@ -18,7 +18,8 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use super::{
-    FuncTable, Input, NodeRecord, ParseOptions, Sink, TraceFormat, TraceMeta, skip_or_fail,
+    FuncTable, Input, NodeRecord, ParseOptions, Sink, TraceFormat, TraceMeta, Unit, nanos_per,
+    skip_or_fail,
 };
 use crate::error::{Error, Result};
 
@@ -53,12 +54,20 @@ impl TraceFormat for IndentedFormat {
             ..TraceMeta::default()
         };
         let rows = read_rows(input, opts, &mut meta)?;
-        let decimals = rows
-            .iter()
-            .map(|r| decimals(r.line.self_time).max(decimals(r.line.total)))
-            .max()
-            .unwrap_or(0);
+        meta.unit = file_unit(&rows);
+        let decimals = match meta.unit {
+            Unit::Nanos => 0,
+            _ => rows
+                .iter()
+                .map(|r| decimals(r.line.self_time).max(decimals(r.line.total)))
+                .max()
+                .unwrap_or(0),
+        };
         meta.decimals = decimals as u8;
+        let value = |v: &str, unit: Option<&str>| match meta.unit {
+            Unit::Nanos => in_nanos(v, unit),
+            _ => fixed(v, decimals),
+        };
         for r in &rows {
             let name = unescape_name(r.line.name);
             let func = match thread_id(&name) {
@@ -68,8 +77,8 @@ impl TraceFormat for IndentedFormat {
             sink.node(NodeRecord {
                 depth: r.depth,
                 func,
-                self_time: fixed(r.line.self_time, decimals),
-                total: fixed(r.line.total, decimals),
+                self_time: value(r.line.self_time, r.line.self_unit),
+                total: value(r.line.total, r.line.total_unit),
                 calls: r.line.calls,
             });
         }
@@ -83,7 +92,9 @@ impl TraceFormat for IndentedFormat {
 struct Line<'a> {
     name: &'a str,
     self_time: &'a str,
+    self_unit: Option<&'a str>,
     total: &'a str,
+    total_unit: Option<&'a str>,
     calls: u64,
 }
 
@@ -190,7 +201,8 @@ fn parse_line(body: &str) -> Result<Line<'_>, String> {
     let open = inner.rfind('(').ok_or_else(expected)?;
     let name = inner[..open].trim_end();
     let (self_time, total) = inner[open + 1..].split_once('/').ok_or_else(expected)?;
-    let (self_time, total) = (self_time.trim(), total.trim());
+    let (self_time, self_unit) = split_unit(self_time.trim()).ok_or_else(expected)?;
+    let (total, total_unit) = split_unit(total.trim()).ok_or_else(expected)?;
     if name.is_empty() || !is_number(self_time) || !is_number(total) {
         return Err(expected());
     }
@@ -202,9 +214,48 @@ fn parse_line(body: &str) -> Result<Line<'_>, String> {
     Ok(Line {
         name,
         self_time,
+        self_unit,
         total,
+        total_unit,
         calls,
     })
+}
+
+/// Splits `1.2 ms` / `1.2ms` / `3 calls` / `7` into the number and its
+/// unit; None when the unit is not one we know.
+fn split_unit(s: &str) -> Option<(&str, Option<&str>)> {
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = (&s[..end], s[end..].trim_start());
+    match unit {
+        "" => Some((num, None)),
+        "calls" | "call" => Some((num, Some("calls"))),
+        u => nanos_per(u).map(|_| (num, Some(u))),
+    }
+}
+
+/// The unit of the whole file: nanoseconds when any number carries a time
+/// unit, calls when they say `calls`, else numbers of unknown unit.
+fn file_unit(rows: &[Row<'_>]) -> Unit {
+    let units = || {
+        rows.iter()
+            .flat_map(|r| [r.line.self_unit, r.line.total_unit])
+            .flatten()
+    };
+    if units().any(|u| nanos_per(u).is_some()) {
+        Unit::Nanos
+    } else if units().next().is_some() {
+        Unit::Calls
+    } else {
+        Unit::Number
+    }
+}
+
+/// `v` (in `unit`, nanoseconds when it states none) as whole nanoseconds.
+fn in_nanos(v: &str, unit: Option<&str>) -> u64 {
+    let scale = unit.and_then(nanos_per).unwrap_or(1.0);
+    (v.parse::<f64>().unwrap_or(0.0) * scale).round() as u64
 }
 
 fn is_number(s: &str) -> bool {
@@ -349,6 +400,19 @@ mod tests {
         assert_eq!(fixed("999999999999999999", 9), u64::MAX);
         assert_eq!(fixed("18446744073709551615", 0), u64::MAX);
         assert_eq!(fixed("18446744073709551616", 0), u64::MAX);
+    }
+
+    #[test]
+    fn numbers_may_carry_units() {
+        let (nodes, meta) = parse("main (1.5 us / 2 ms)\n  f (700ns / 1.9985 ms) x2\n").unwrap();
+        assert_eq!(meta.unit, Unit::Nanos);
+        assert_eq!((nodes[0].self_time, nodes[0].total), (1_500, 2_000_000));
+        assert_eq!((nodes[1].self_time, nodes[1].total), (700, 1_998_500));
+        let (nodes, meta) = parse("main (1 calls / 3 calls)\n").unwrap();
+        assert_eq!((meta.unit, nodes[0].total), (Unit::Calls, 3));
+        assert_eq!(parse("main (1 / 3)\n").unwrap().1.unit, Unit::Number);
+        let err = parse("main (1 min / 3 min)\n").unwrap_err().to_string();
+        assert!(err.contains("expected `name (self / total)`"), "{err}");
     }
 
     #[test]

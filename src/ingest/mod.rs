@@ -20,6 +20,7 @@ pub mod guess;
 pub mod indented;
 mod input;
 pub mod rules;
+mod unit;
 
 pub use binary::BinaryFormat;
 pub use ex::{AddrFormat, SymbolicFormat, TextScan, TextScanned};
@@ -27,6 +28,7 @@ pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;
+pub use unit::{Unit, nanos_per};
 
 use std::any::Any;
 
@@ -136,6 +138,8 @@ pub struct TraceMeta {
     pub timed: bool,
     /// Decimal places of the fixed-point times (indented traces with decimals).
     pub decimals: u8,
+    /// What the weights count: nanoseconds, calls (untimed), or unknown.
+    pub unit: Unit,
     /// Thread ids in order of first appearance; events refer to them by index.
     pub threads: Vec<u64>,
     /// Lines skipped under `--lenient`.

@@ -60,6 +60,11 @@ impl TraceFormat for RulesFormat {
         let mut meta = TraceMeta {
             format: self.name(),
             timed: self.rules.timed,
+            unit: if self.rules.timed {
+                super::Unit::Nanos
+            } else {
+                super::Unit::Calls
+            },
             ..TraceMeta::default()
         };
         let mut engine = engine::Engine::new(&self.rules);

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::calltree::View;
 use crate::emit;
+use crate::emit::text::TimeUnit;
 use crate::error::Result;
 use crate::pipeline::{self, InputOptions};
 
@@ -21,6 +22,8 @@ pub struct TreeOptions {
     /// Leave out calls deeper than this (top-level calls are depth 1).
     /// Default is none (every call).
     pub max_depth: Option<u32>,
+    /// Unit times are shown in. Default is auto (per number).
+    pub time_unit: TimeUnit,
 }
 
 impl Default for TreeOptions {
@@ -30,6 +33,7 @@ impl Default for TreeOptions {
             view: View::Calls,
             output: PathBuf::from("-"),
             max_depth: None,
+            time_unit: TimeUnit::Auto,
         }
     }
 }
@@ -41,7 +45,7 @@ pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let mut warnings = loaded.warnings;
     warnings.extend(emit::tree::depth_warning(tree, opts.max_depth));
     emit::write_atomic_with(&opts.output, |out| {
-        emit::tree::write_indented_to(tree, names, opts.max_depth, out)
+        emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, out)
     })?;
     Ok(Outcome {
         warnings,

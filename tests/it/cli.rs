@@ -83,13 +83,13 @@ fn tree_output_option_writes_a_file() {
 }
 
 #[test]
-fn csv_has_caller_callee_calls_and_total_time() {
-    // Untimed: total_time is empty.
+fn csv_has_caller_callee_calls_and_a_total_named_with_its_unit() {
+    // Untimed: the total counts calls in the callee's subtrees.
     let (_d, untimed) = temp_file("t.txt", "E main\nE f\nX f\nE f\nX f\nE g\nX g\nX main\n");
     let g = graph("", &untimed);
     assert_eq!(
         String::from_utf8(g.csv).unwrap(),
-        "caller,callee,calls,total_time\nmain,f,2,\nmain,g,1,\n"
+        "caller,callee,calls,total_calls\nmain,f,2,2\nmain,g,1,1\n"
     );
     // Timed: the summed totals of the callee's calls.
     let (_d, timed) = temp_file(
@@ -99,7 +99,7 @@ fn csv_has_caller_callee_calls_and_total_time() {
     let g = graph("", &timed);
     assert_eq!(
         String::from_utf8(g.csv).unwrap(),
-        "caller,callee,calls,total_time\nmain,f,2,12\nmain,g,1,1\n"
+        "caller,callee,calls,total_ns\nmain,f,2,12\nmain,g,1,1\n"
     );
     // Fields with commas and quotes are quoted CSV.
     let (_d, names) = temp_file(
@@ -109,7 +109,7 @@ fn csv_has_caller_callee_calls_and_total_time() {
     let g = graph("", &names);
     assert_eq!(
         String::from_utf8(g.csv.clone()).unwrap(),
-        "caller,callee,calls,total_time\nmain,\"pair<a,b>\",1,\nmain,\"op\"\"\"\"\",1,\n"
+        "caller,callee,calls,total_calls\nmain,\"pair<a,b>\",1,1\nmain,\"op\"\"\"\"\",1,1\n"
     );
     assert_eq!(
         g.edges(),

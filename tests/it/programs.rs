@@ -106,10 +106,11 @@ fn check_hello(p: &Program) {
         "{}",
         g.stderr
     );
+    assert_eq!(csv_total_unit(&g.csv), "ns");
     for [caller, callee, _, time] in csv_rows(&g.csv) {
         assert!(
             time.parse::<u64>().is_ok_and(|t| t > 0),
-            "{caller} -> {callee}: a timed trace has a total_time, got `{time}`"
+            "{caller} -> {callee}: a timed trace has a total_ns, got `{time}`"
         );
     }
 }
@@ -207,7 +208,7 @@ fn threads_get_one_node_each_and_no_edge_crosses_threads() {
         if let Some(rest) = line.strip_prefix("[thread ") {
             let (tid, weights) = rest.split_once("] ").expect("[thread N] (0 / T)");
             assert!(
-                weights.starts_with("(0 / "),
+                weights.starts_with("(0 ns / "),
                 "threads are not calls: {line}"
             );
             blocks.push((tid.parse().expect("numeric tid"), String::new()));
@@ -288,14 +289,14 @@ fn longjmp_frames_are_closed_at_the_exit_of_the_function_that_set_the_jump() {
     );
     let main = t(10) - t(0);
     let expected = format!(
-        "main ({} / {main})\n  run ({} / {run})\n    a ({} / {a})\n      b ({} / {b})\n        c ({} / {c})\n          d ({d} / {d})\n  e ({e} / {e})\n",
+        "main ({} ns / {main} ns)\n  run ({} ns / {run} ns)\n    a ({} ns / {a} ns)\n      b ({} ns / {b} ns)\n        c ({} ns / {c} ns)\n          d ({d} ns / {d} ns)\n  e ({e} ns / {e} ns)\n",
         main - run - e,
         run - a,
         a - b,
         b - c,
         c - d,
     );
-    assert_eq!(tree(p.exe(), &trace.path, &[]), expected);
+    assert_eq!(tree(p.exe(), &trace.path, &["--time-unit", "ns"]), expected);
 }
 
 #[test]

@@ -365,8 +365,12 @@ pub fn csv_rows(csv: &[u8]) -> Vec<[String; 4]> {
     let mut r = csv::Reader::from_reader(csv);
     let header = r.headers().expect("CSV header").clone();
     assert_eq!(
-        header.iter().collect::<Vec<_>>(),
-        ["caller", "callee", "calls", "total_time"]
+        header.iter().take(3).collect::<Vec<_>>(),
+        ["caller", "callee", "calls"]
+    );
+    assert!(
+        ["total_ns", "total_calls", "total_units"].contains(&&header[3]),
+        "the total's column names its unit: {header:?}"
     );
     r.records()
         .map(|rec| {
@@ -375,6 +379,14 @@ pub fn csv_rows(csv: &[u8]) -> Vec<[String; 4]> {
             std::array::from_fn(|i| rec[i].to_string())
         })
         .collect()
+}
+
+/// The unit in the name of the total's column of `calltrace graph --csv`.
+#[track_caller]
+pub fn csv_total_unit(csv: &[u8]) -> String {
+    let mut r = csv::Reader::from_reader(csv);
+    let header = r.headers().expect("CSV header");
+    header[3].trim_start_matches("total_").to_string()
 }
 
 /// The edges of `calltrace graph --csv`, sorted.

@@ -120,6 +120,11 @@ impl<'a> Seq<'a> {
     /// What the trace told besides its events.
     pub fn finish(mut self) -> TraceMeta {
         self.meta.timed = self.columns.is_some_and(|c| c.time);
+        self.meta.unit = if self.meta.timed {
+            crate::ingest::Unit::Nanos
+        } else {
+            crate::ingest::Unit::Calls
+        };
         self.meta.threads = self.threads.into_ids();
         if self.meta.threads.is_empty() {
             self.meta.threads.push(0);

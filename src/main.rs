@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => run_checked(&args.into_options(), run::graph::run),
         Command::Tree(args) => run_checked(&args.into_options(), run::tree::run),
         Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
+        Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Runtime => print_runtime(),
         Command::Live(args) => run::live::run(&args.into_options()),

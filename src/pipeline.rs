@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::calltree::{self, Built, View};
 use crate::error::Result;
-use crate::ingest::{self, Input, ParseOptions};
+use crate::ingest::{self, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
 
 /// Where the trace and the binary are and how to read them.
@@ -58,29 +58,9 @@ pub struct Loaded {
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let input = Input::open(&opts.trace)?;
-    let rules = opts
-        .rules
-        .as_deref()
-        .map(ingest::RulesFormat::load)
-        .transpose()?;
-    let format: &dyn ingest::TraceFormat = match &rules {
-        Some(r) => r,
-        None => ingest::guess::detect(&input, opts.format.as_deref())?,
-    };
-    let built = calltree::build(&input, format, &opts.parse, view)?;
-    let binary = opts
-        .binary
-        .clone()
-        .or_else(|| recorded_binary(&built, opts));
-    let resolvable = binary.is_some() || !built.meta.maps.is_empty();
-    let (mut names, resolve) = if resolvable && built.funcs.has_addresses() {
-        let (names, stats) =
-            symbols::resolve(&built.funcs, &built.meta, binary.as_deref(), &opts.symbols)?;
-        (names, Some(stats))
-    } else {
-        (symbols::names_without_binary(&built.funcs), None)
-    };
-    name_threads(&built, &mut names);
+    let format = Format::pick(&input, opts)?;
+    let built = calltree::build(&input, format.get(), &opts.parse, view)?;
+    let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
         built,
@@ -90,10 +70,55 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     })
 }
 
+/// The format a trace is read with: a built-in one, or `--rules`.
+pub enum Format {
+    /// Forced by `--format` or sniffed.
+    Builtin(&'static dyn TraceFormat),
+    /// A rules file.
+    Rules(ingest::RulesFormat),
+}
+
+impl Format {
+    /// The rules file when one is given, else the forced or sniffed format.
+    pub fn pick(input: &Input, opts: &InputOptions) -> Result<Format> {
+        Ok(match &opts.rules {
+            Some(path) => Format::Rules(ingest::RulesFormat::load(path)?),
+            None => Format::Builtin(ingest::guess::detect(input, opts.format.as_deref())?),
+        })
+    }
+
+    /// The format itself.
+    pub fn get(&self) -> &dyn TraceFormat {
+        match self {
+            Format::Builtin(f) => *f,
+            Format::Rules(r) => r,
+        }
+    }
+}
+
+/// Names the functions of a parsed trace (through the recorded objects or
+/// the binary) and threads by the names the format gave them; also says
+/// whether addresses could be resolved at all.
+fn name(
+    opts: &InputOptions,
+    funcs: &FuncTable,
+    meta: &TraceMeta,
+) -> Result<(Vec<FuncInfo>, Option<ResolveStats>, bool)> {
+    let binary = opts.binary.clone().or_else(|| recorded_binary(meta, opts));
+    let resolvable = binary.is_some() || !meta.maps.is_empty();
+    let (mut names, resolve) = if resolvable && funcs.has_addresses() {
+        let (names, stats) = symbols::resolve(funcs, meta, binary.as_deref(), &opts.symbols)?;
+        (names, Some(stats))
+    } else {
+        (symbols::names_without_binary(funcs), None)
+    };
+    name_threads(funcs, meta, &mut names);
+    Ok((names, resolve, resolvable))
+}
+
 /// Shows threads the format named (`[task 4]`) by that name.
-fn name_threads(built: &Built, names: &mut [FuncInfo]) {
-    let meta = &built.meta;
-    for (i, key) in built.funcs.keys().iter().enumerate() {
+fn name_threads(funcs: &FuncTable, meta: &TraceMeta, names: &mut [FuncInfo]) {
+    for (i, key) in funcs.keys().iter().enumerate() {
         if let ingest::FuncKey::Thread(tid) = key
             && let Some(ix) = meta.threads.iter().position(|t| t == tid)
             && let Some(name) = meta.thread_names.get(ix).filter(|n| !n.is_empty())
@@ -103,10 +128,73 @@ fn name_threads(built: &Built, names: &mut [FuncInfo]) {
     }
 }
 
+/// A trace read once without building anything: its functions, named, and
+/// what the format reported. For outputs written straight from a second
+/// pass over the events ([`Scanned::parse_again`]).
+pub struct Scanned {
+    /// The opened trace.
+    pub input: Input,
+    /// Its format.
+    pub format: Format,
+    /// Functions in first-appearance order.
+    pub funcs: FuncTable,
+    /// What the format reported.
+    pub meta: TraceMeta,
+    /// Names of `funcs`.
+    pub names: Vec<FuncInfo>,
+    /// Counted problems worth one line each on stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Reads and names a trace, discarding its events.
+pub fn scan(opts: &InputOptions) -> Result<Scanned> {
+    let input = Input::open(&opts.trace)?;
+    let format = Format::pick(&input, opts)?;
+    let mut funcs = FuncTable::default();
+    let meta = format
+        .get()
+        .parse(&input, &opts.parse, &mut funcs, &mut Discard)?;
+    let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
+    let built = Built {
+        tree: Default::default(),
+        funcs,
+        meta,
+        repairs: Default::default(),
+    };
+    let warnings = warnings(&built, resolve.as_ref(), resolvable);
+    Ok(Scanned {
+        input,
+        format,
+        funcs: built.funcs,
+        meta: built.meta,
+        names,
+        warnings,
+    })
+}
+
+impl Scanned {
+    /// Parses the trace again into `sink`; function ids are those of the first pass.
+    pub fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
+        let mut funcs = self.funcs.clone();
+        self.format
+            .get()
+            .parse(&self.input, &opts.parse, &mut funcs, sink)?;
+        Ok(())
+    }
+}
+
+/// A sink that drops everything.
+struct Discard;
+
+impl Sink for Discard {
+    fn events(&mut self, _: &[ingest::Event]) {}
+    fn node(&mut self, _: ingest::NodeRecord) {}
+}
+
 /// The executable the trace was recorded from (or its copy in the search
 /// path), when that file exists.
-fn recorded_binary(built: &Built, opts: &InputOptions) -> Option<PathBuf> {
-    let path = built.meta.exe_path.as_deref()?;
+fn recorded_binary(meta: &TraceMeta, opts: &InputOptions) -> Option<PathBuf> {
+    let path = meta.exe_path.as_deref()?;
     symbols::locate(path, &opts.symbols.search_path)
 }
 

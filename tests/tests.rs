@@ -13,6 +13,7 @@ mod it {
     mod cli;
     mod compare;
     mod errors;
+    mod export;
     mod fuzz;
     mod golden;
     mod live;

@@ -15,6 +15,7 @@ use crate::pipeline::InputOptions;
 use crate::report::Sweep;
 use crate::run::abstract_cmd::AbstractOptions;
 use crate::run::compare::CompareOptions;
+use crate::run::export::ExportOptions;
 use crate::run::graph::GraphOptions;
 use crate::run::live::LiveOptions;
 use crate::run::tree::TreeOptions;
@@ -48,6 +49,12 @@ Methods: threshold (method 1), merge (method 2), merge+threshold.
 Example:
   calltrace compare --binary traces/printer --modules modules.csv traces/";
 
+const EXPORT_HELP: &str = "Examples:
+  calltrace export ./app --to flamegraph -o flame.svg
+  calltrace export ./app --to chrome -o trace.json      # open in ui.perfetto.dev
+  calltrace export ./app --to callgrind -o callgrind.out # kcachegrind callgrind.out
+  calltrace export ./app --to folded --threshold 90% | inferno-flamegraph > flame.svg";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -57,6 +64,9 @@ pub enum Command {
     Tree(TreeArgs),
     /// Abstract the call tree: threshold elimination and/or same-module merging
     Abstract(AbstractArgs),
+    /// Write the trace for other tools: folded stacks, flame graph, Chrome/Perfetto, callgrind, JSON
+    #[command(after_help = EXPORT_HELP)]
+    Export(ExportArgs),
     /// Compare abstraction methods over many traces (test patterns): tables and figures
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
@@ -288,6 +298,31 @@ pub struct AbstractArgs {
     pub max_depth: Option<u32>,
 }
 
+/// Flags of `calltrace export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format
+    #[arg(long, value_name = "FORMAT", value_parser = export_formats())]
+    pub to: String,
+    /// Output file, `-` for standard output
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Abstraction to apply first (none: the whole tree; `--view` picks the
+    /// tree, by default calls for chrome and contexts for the others)
+    #[command(flatten)]
+    pub abstraction: AbstractionArgs,
+}
+
+/// `--to` values with their help, from the exporter list.
+fn export_formats() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::emit::export::exporters()
+            .map(|e| clap::builder::PossibleValue::new(e.name()).help(e.about())),
+    )
+}
+
 /// Flags of `calltrace compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -451,6 +486,18 @@ impl AbstractArgs {
     }
 }
 
+impl ExportArgs {
+    /// Converts the flags into [`ExportOptions`].
+    pub fn into_options(self) -> ExportOptions {
+        ExportOptions {
+            input: self.input.into_options(),
+            to: self.to,
+            output: self.output,
+            abstraction: self.abstraction.into_options(),
+        }
+    }
+}
+
 impl CompareArgs {
     /// Converts the flags into [`CompareOptions`].
     pub fn into_options(self) -> CompareOptions {
@@ -506,6 +553,40 @@ mod tests {
             panic!("live")
         };
         assert_eq!(l.into_options(), LiveOptions::default());
+    }
+
+    #[test]
+    fn export_flags_reach_the_options() {
+        let Command::Export(e) = parse(&["export", "--to", "folded", "-o", "-"]) else {
+            panic!("export")
+        };
+        assert_eq!(e.into_options(), ExportOptions::default());
+        let Command::Export(e) = parse(&[
+            "export",
+            "./app",
+            "--to",
+            "chrome",
+            "-o",
+            "t.json",
+            "--threshold",
+            "80%",
+            "--merge-modules",
+            "--modules",
+            "auto:file",
+            "--view",
+            "contexts",
+        ]) else {
+            panic!("export")
+        };
+        let o = e.into_options();
+        let a = &o.abstraction;
+        assert_eq!((o.to.as_str(), a.view), ("chrome", Some(View::Contexts)));
+        assert_eq!((a.merge, a.threshold), (true, Some(0.8)));
+        assert_eq!(a.modules.as_deref(), Some("auto:file"));
+        let err = Cli::try_parse_from(["calltrace", "export", "--to", "svg", "-o", "x"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("folded") && err.contains("callgrind"), "{err}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod dot;
 pub mod edges_csv;
+pub mod export;
 pub mod output;
 pub mod plot;
 pub mod report_csv;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::Outcome;
 use super::abstract_cmd::AbstractOptions;
 use super::compare::CompareOptions;
+use super::export::ExportOptions;
 use super::graph::GraphOptions;
 use super::tree::TreeOptions;
 use crate::error::{Error, Result};
@@ -146,6 +147,17 @@ impl CommandFiles for AbstractOptions {
         outputs.extend(self.tree_out.iter().map(|t| ("--tree-out", t.clone())));
         outputs.extend(self.stats.iter().map(|t| ("--stats", t.clone())));
         Ok(Files { inputs, outputs })
+    }
+}
+
+impl CommandFiles for ExportOptions {
+    fn files(&self) -> Result<Files> {
+        let mut inputs = input_files(&self.input);
+        inputs.extend(module_table(&self.abstraction.modules));
+        Ok(Files {
+            inputs,
+            outputs: vec![("--output", self.output.clone())],
+        })
     }
 }
 

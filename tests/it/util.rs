@@ -575,3 +575,23 @@ fn diff(expected: &str, actual: &str) -> String {
     }
     out
 }
+
+/// The path of external program `name` when it is installed. When it is
+/// missing, prints a note and returns None so the test can skip, unless
+/// `CALLTRACE_REQUIRE_TOOLS=1` (CI), which makes a missing tool a failure.
+#[track_caller]
+pub fn tool(name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CALLTRACE_REQUIRE_TOOLS").as_deref() != Ok("1"),
+            "`{name}` is required (CALLTRACE_REQUIRE_TOOLS=1) but not installed"
+        );
+        eprintln!("skipped: `{name}` is not installed");
+    }
+    found
+}

@@ -1,0 +1,310 @@
+//! Chrome's Trace Event Format (JSON), which the Perfetto UI and
+//! chrome://tracing open: one complete event (`"ph":"X"`) per call, `ts`
+//! and `dur` in microseconds (fractions allowed: nanosecond traces keep
+//! every digit), `pid` 1 and `tid` the traced thread's id.
+//!
+//! From an event trace the writer streams ([`ChromeSink`]): each call is
+//! written at its exit from per-thread stacks, so a 10^8-call trace never
+//! becomes a tree. Repairs follow the tree builders: an exit closes the
+//! frames above its function's nearest frame, an exit without entry is
+//! dropped, frames still open at the end close at the thread's last time.
+//! An untimed trace gets one microsecond per event. Indented traces and
+//! abstracted trees have no timestamps: calls are laid out one after
+//! another inside their caller, each as long as its total.
+
+use std::io::{self, Write};
+
+use super::{Exported, Exporter, StreamSink};
+use crate::calltree::NodeId;
+use crate::ingest::{Event, EventKind, FuncId, FuncKey, FuncTable, NodeRecord, Sink};
+use crate::symbols::FuncInfo;
+
+/// `--to chrome`.
+pub struct Chrome;
+
+impl Exporter for Chrome {
+    fn name(&self) -> &'static str {
+        "chrome"
+    }
+    fn about(&self) -> &'static str {
+        "Trace Event Format JSON for the Perfetto UI and chrome://tracing (streamed)"
+    }
+    fn view(&self) -> crate::calltree::View {
+        crate::calltree::View::Calls
+    }
+    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let tree = t.tree;
+        let mut sink = ChromeSink::new(t.names, t.funcs, &[], tree.unit.is_time(), out);
+        let depths = tree.depths();
+        for n in 1..tree.len() as NodeId {
+            sink.place(depths[n as usize], tree.func(n), tree.total(n));
+        }
+        Box::new(sink).finish()
+    }
+    fn streams<'a>(
+        &self,
+        names: &'a [FuncInfo],
+        funcs: &'a FuncTable,
+        threads: &'a [u64],
+        timed: bool,
+        out: &'a mut dyn Write,
+    ) -> Option<Box<dyn StreamSink + 'a>> {
+        Some(Box::new(ChromeSink::new(names, funcs, threads, timed, out)))
+    }
+}
+
+/// Writes one complete event per call as entries and exits arrive.
+pub struct ChromeSink<'a> {
+    out: io::BufWriter<&'a mut dyn Write>,
+    names: &'a [FuncInfo],
+    funcs: &'a FuncTable,
+    /// Thread ids by event thread index.
+    threads: &'a [u64],
+    timed: bool,
+    /// Open frames (function, start) per thread index.
+    stacks: Vec<Vec<(FuncId, u64)>>,
+    /// Last time seen per thread index, to close what is left open.
+    last: Vec<u64>,
+    /// Event counter: the clock of untimed traces.
+    tick: u64,
+    /// Tree layout: next start per depth, and the current thread.
+    cursor: Vec<u64>,
+    tid: u64,
+    written: u64,
+    error: Option<io::Error>,
+}
+
+impl<'a> ChromeSink<'a> {
+    /// A sink writing to `out`; times are nanoseconds when `timed`.
+    pub fn new(
+        names: &'a [FuncInfo],
+        funcs: &'a FuncTable,
+        threads: &'a [u64],
+        timed: bool,
+        out: &'a mut dyn Write,
+    ) -> ChromeSink<'a> {
+        let mut sink = ChromeSink {
+            out: io::BufWriter::with_capacity(1 << 16, out),
+            names,
+            funcs,
+            threads,
+            timed,
+            stacks: Vec::new(),
+            last: Vec::new(),
+            tick: 0,
+            cursor: Vec::new(),
+            tid: threads.first().copied().unwrap_or(0),
+            written: 0,
+            error: None,
+        };
+        let head = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+        sink.check(|out| out.write_all(head.as_bytes()));
+        sink
+    }
+
+    fn check(&mut self, f: impl FnOnce(&mut io::BufWriter<&'a mut dyn Write>) -> io::Result<()>) {
+        if self.error.is_none()
+            && let Err(e) = f(&mut self.out)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Writes one call; `start` and `end` in trace units.
+    fn complete(&mut self, func: FuncId, tid: u64, start: u64, end: u64) {
+        let name = serde_json::to_string(&self.names[func as usize].name)
+            .unwrap_or_else(|_| "\"?\"".to_string());
+        let sep = if self.written == 0 { "\n" } else { ",\n" };
+        let (ts, dur) = (self.micros(start), self.micros(end.saturating_sub(start)));
+        self.written += 1;
+        self.check(|out| {
+            write!(
+                out,
+                "{sep}{{\"name\":{name},\"cat\":\"call\",\"ph\":\"X\",\"ts\":{ts},\"dur\":{dur},\"pid\":1,\"tid\":{tid}}}"
+            )
+        });
+    }
+
+    /// Trace units as microseconds: exact decimals for nanoseconds.
+    fn micros(&self, v: u64) -> String {
+        if !self.timed {
+            return v.to_string();
+        }
+        match v % 1000 {
+            0 => (v / 1000).to_string(),
+            frac => format!("{}.{:03}", v / 1000, frac)
+                .trim_end_matches('0')
+                .to_string(),
+        }
+    }
+
+    fn enter(&mut self, thread: usize, func: FuncId, time: u64) {
+        if self.stacks.len() <= thread {
+            self.stacks.resize_with(thread + 1, Vec::new);
+            self.last.resize(thread + 1, 0);
+        }
+        self.stacks[thread].push((func, time));
+        self.last[thread] = time;
+    }
+
+    fn exit(&mut self, thread: usize, func: FuncId, time: u64) {
+        let Some(stack) = self.stacks.get(thread) else {
+            return;
+        };
+        let Some(at) = stack.iter().rposition(|&(f, _)| f == func) else {
+            return; // an exit with no entry
+        };
+        self.last[thread] = time;
+        let tid = self.tid_of(thread);
+        while self.stacks[thread].len() > at {
+            let (f, start) = self.stacks[thread].pop().expect("checked length");
+            self.complete(f, tid, start, time);
+        }
+    }
+
+    fn tid_of(&self, thread: usize) -> u64 {
+        self.threads.get(thread).copied().unwrap_or(thread as u64)
+    }
+
+    /// Lays out a tree node at `depth` below the root (1 = top-level call)
+    /// inside its caller, after its earlier siblings.
+    fn place(&mut self, depth: u32, func: FuncId, total: u64) {
+        if self.funcs.is_synthetic(func) {
+            if let FuncKey::Thread(tid) = self.funcs.key(func) {
+                self.tid = *tid;
+            }
+            self.cursor.clear();
+            return;
+        }
+        let d = depth as usize;
+        self.cursor.truncate(d + 1);
+        self.cursor
+            .resize(d + 1, self.cursor.last().copied().unwrap_or(0));
+        let start = self.cursor[d];
+        self.cursor[d] = start + total;
+        self.cursor.push(start);
+        self.complete(func, self.tid, start, start + total);
+    }
+}
+
+impl Sink for ChromeSink<'_> {
+    fn events(&mut self, events: &[Event]) {
+        for e in events {
+            let time = if self.timed {
+                e.time
+            } else {
+                self.tick += 1;
+                self.tick
+            };
+            match e.kind {
+                EventKind::Enter => self.enter(e.thread as usize, e.func, time),
+                EventKind::Exit => self.exit(e.thread as usize, e.func, time),
+            }
+        }
+    }
+
+    fn node(&mut self, node: NodeRecord) {
+        self.place(node.depth + 1, node.func, node.total);
+    }
+}
+
+impl StreamSink for ChromeSink<'_> {
+    fn finish(mut self: Box<Self>) -> io::Result<()> {
+        for thread in 0..self.stacks.len() {
+            let (tid, end) = (self.tid_of(thread), self.last[thread]);
+            while let Some((f, start)) = self.stacks[thread].pop() {
+                self.complete(f, tid, start, end);
+            }
+        }
+        self.check(|out| out.write_all(b"\n]}\n").and_then(|()| out.flush()));
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{TRACE, built, export};
+    use super::*;
+    use crate::calltree::View;
+
+    /// (name, ts, dur, tid) of every event.
+    fn events(json: &[u8]) -> Vec<(String, f64, f64, u64)> {
+        let v: serde_json::Value = serde_json::from_slice(json).expect("valid JSON");
+        v["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                assert_eq!(e["ph"], "X");
+                assert_eq!(e["pid"], 1);
+                (
+                    e["name"].as_str().unwrap().to_string(),
+                    e["ts"].as_f64().unwrap(),
+                    e["dur"].as_f64().unwrap(),
+                    e["tid"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn streamed(text: &str) -> Vec<u8> {
+        let (b, names) = built(text, View::Calls);
+        let input = crate::ingest::Input::from_bytes("t", text.as_bytes().to_vec());
+        let format = crate::ingest::guess::detect(&input, None).unwrap();
+        let mut funcs = b.funcs.clone();
+        let mut out = Vec::new();
+        let mut sink = Chrome
+            .streams(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
+            .unwrap();
+        format
+            .parse(&input, &Default::default(), &mut funcs, &mut *sink)
+            .unwrap();
+        sink.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn streamed_calls_are_complete_events_in_microseconds() {
+        let ev = events(&streamed(TRACE));
+        assert_eq!(ev.len(), 6, "one event per call");
+        assert_eq!(ev[0], ("g".to_string(), 0.012, 0.003, 0), "written at exit");
+        assert_eq!(ev[5], ("main".to_string(), 0.0, 0.04, 0));
+    }
+
+    #[test]
+    fn durations_nest_per_thread() {
+        let text = "E main 0 1\nE a 5 2\nE f 10 1\nX f 1500 1\nE b 2000 2\nX b 2100 2\nX a 3000 2\nX main 4000 1\nE lost 4100 1\n";
+        let ev = events(&streamed(text));
+        for (i, x) in ev.iter().enumerate() {
+            for y in &ev[i + 1..] {
+                let (xe, ye) = (x.1 + x.2, y.1 + y.2);
+                let disjoint = xe <= y.1 || ye <= x.1;
+                let nested = (x.1 >= y.1 && xe <= ye) || (y.1 >= x.1 && ye <= xe);
+                assert!(x.3 != y.3 || disjoint || nested, "{x:?} {y:?}");
+            }
+        }
+        let tids: Vec<_> = ev.iter().map(|e| e.3).collect();
+        assert_eq!(
+            tids,
+            [1, 2, 2, 1, 1],
+            "open `lost` closes at its thread's end"
+        );
+        assert_eq!(ev[1], ("b".to_string(), 2.0, 0.1, 2));
+    }
+
+    #[test]
+    fn trees_are_laid_out_inside_their_callers() {
+        let ev = events(&export(
+            &Chrome,
+            "main (1 / 10)\n  f (2 / 4)\n  g (5 / 5)\n",
+        ));
+        let spans: Vec<_> = ev.iter().map(|e| (e.0.as_str(), e.1, e.2)).collect();
+        assert_eq!(
+            spans,
+            [("main", 0.0, 10.0), ("f", 0.0, 4.0), ("g", 4.0, 5.0)]
+        );
+    }
+}

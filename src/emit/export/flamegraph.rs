@@ -1,0 +1,61 @@
+//! A flame graph as SVG, drawn by the inferno crate from the collapsed
+//! stacks of [`super::folded`]. Widths are self weights in the trace's unit
+//! (the SVG's tooltips name it: `ns`, or `calls` for untimed traces).
+
+use std::io::{self, Write};
+
+use super::folded::for_each_stack;
+use super::{Exported, Exporter};
+
+/// `--to flamegraph`.
+pub struct FlameGraph;
+
+impl Exporter for FlameGraph {
+    fn name(&self) -> &'static str {
+        "flamegraph"
+    }
+    fn about(&self) -> &'static str {
+        "flame graph as SVG (inferno)"
+    }
+    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let mut lines = Vec::new();
+        for_each_stack(t, |stack, value| {
+            lines.push(format!("{stack} {value}"));
+            Ok(())
+        })?;
+        if lines.is_empty() {
+            return Err(io::Error::other(
+                "the trace has no call with a self weight: nothing to draw",
+            ));
+        }
+        let mut opts = inferno::flamegraph::Options::default();
+        opts.title = format!("calltrace: {}", t.title);
+        opts.count_name = t.tree.unit.suffix().to_string();
+        inferno::flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{TRACE, export};
+    use super::*;
+
+    #[test]
+    fn the_svg_is_well_formed_and_names_every_function() {
+        let svg = String::from_utf8(export(&FlameGraph, TRACE)).unwrap();
+        let opts = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        };
+        let doc = roxmltree::Document::parse_with_options(&svg, opts).expect("well-formed XML");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let titles: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        for f in ["main (40 ns", "f (18 ns", "g ("] {
+            assert!(titles.iter().any(|t| t.starts_with(f)), "{f} in {titles:?}");
+        }
+    }
+}

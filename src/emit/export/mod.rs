@@ -1,0 +1,143 @@
+//! `calltrace export --to FORMAT`: the outputs other tools read, one file
+//! per format behind one [`Exporter`] trait and listed once in
+//! [`exporters`] (hyperfine's `src/export/` model). Adding a format means
+//! adding a file and a line there; the command, its `--to` values and its
+//! help all come from the list.
+//!
+//! Exporters write a (possibly abstracted) call tree. One that can also
+//! write straight from the trace's event stream, without building a tree
+//! (the Chrome trace of a 10^8-call trace), says so with
+//! [`Exporter::streams`] and is fed as a [`crate::ingest::Sink`].
+
+mod callgrind;
+mod chrome;
+mod flamegraph;
+mod folded;
+mod json;
+
+use std::io::{self, Write};
+
+use crate::calltree::{Tree, View};
+use crate::ingest::{FuncTable, Sink};
+use crate::symbols::FuncInfo;
+
+pub use chrome::ChromeSink;
+
+/// A named tree to export.
+pub struct Exported<'a> {
+    /// The tree (calls or contexts view, maybe abstracted).
+    pub tree: &'a Tree,
+    /// Its functions.
+    pub funcs: &'a FuncTable,
+    /// Names, files and lines of `funcs`, by function id.
+    pub names: &'a [FuncInfo],
+    /// What the output is of (the trace's name), for titles.
+    pub title: &'a str,
+}
+
+/// One output format of `calltrace export`.
+pub trait Exporter: Sync {
+    /// The `--to` value.
+    fn name(&self) -> &'static str;
+    /// One line for `--help`.
+    fn about(&self) -> &'static str;
+    /// The tree view it reads unless `--view` says otherwise.
+    fn view(&self) -> View {
+        View::Contexts
+    }
+    /// Writes the tree.
+    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
+    /// A sink writing the output straight from the trace's events, when
+    /// the format can be streamed; `names` and `threads` (thread ids by
+    /// index) come from a first pass over the trace. None by default.
+    fn streams<'a>(
+        &self,
+        _names: &'a [FuncInfo],
+        _funcs: &'a FuncTable,
+        _threads: &'a [u64],
+        _timed: bool,
+        _out: &'a mut dyn Write,
+    ) -> Option<Box<dyn StreamSink + 'a>> {
+        None
+    }
+}
+
+/// A [`Sink`] that writes an export as the events arrive.
+pub trait StreamSink: Sink {
+    /// Closes what is still open and flushes; the first write error, if any.
+    fn finish(self: Box<Self>) -> io::Result<()>;
+}
+
+/// Every export format, in `--help` order.
+pub fn exporters() -> [&'static dyn Exporter; 5] {
+    [
+        &folded::Folded,
+        &flamegraph::FlameGraph,
+        &chrome::Chrome,
+        &callgrind::Callgrind,
+        &json::Json,
+    ]
+}
+
+/// Looks an exporter up by its `--to` name.
+pub fn by_name(name: &str) -> Option<&'static dyn Exporter> {
+    exporters().into_iter().find(|e| e.name() == name)
+}
+
+/// The names of every format, for messages: `folded, flamegraph, ...`.
+pub fn names() -> String {
+    exporters().map(|e| e.name()).join(", ")
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! A small named tree for the exporters' unit tests.
+
+    use crate::calltree::{self, Built, View};
+    use crate::ingest::{self, Input};
+    use crate::symbols::{self, FuncInfo};
+
+    /// main calls f twice (f calls g once each time) and g once.
+    pub const TRACE: &str = "E main 0\nE f 10\nE g 12\nX g 15\nX f 20\nE f 22\nE g 23\nX g 24\nX f 30\nE g 31\nX g 34\nX main 40\n";
+
+    /// `TRACE` (or `text`) built in `view`, with names.
+    pub fn built(text: &str, view: View) -> (Built, Vec<FuncInfo>) {
+        let input = Input::from_bytes("t.trace", text.as_bytes().to_vec());
+        let format = ingest::guess::detect(&input, None).unwrap();
+        let built = calltree::build(&input, format, &Default::default(), view).unwrap();
+        let names = symbols::names_without_binary(&built.funcs);
+        (built, names)
+    }
+
+    /// Runs `exporter` on `TRACE` in its view.
+    pub fn export(exporter: &dyn super::Exporter, text: &str) -> Vec<u8> {
+        let (b, names) = built(text, exporter.view());
+        let mut out = Vec::new();
+        let t = super::Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            title: "t.trace",
+        };
+        exporter.write(&t, &mut out).unwrap();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_is_listed_once_by_its_name() {
+        let names: Vec<_> = exporters().iter().map(|e| e.name()).collect();
+        assert_eq!(
+            names,
+            ["folded", "flamegraph", "chrome", "callgrind", "json"]
+        );
+        for n in names {
+            assert_eq!(by_name(n).map(|e| e.name()), Some(n));
+        }
+        assert!(by_name("svg").is_none());
+    }
+}

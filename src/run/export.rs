@@ -1,0 +1,126 @@
+//! `calltrace export --to FORMAT -o FILE`: the trace in a format other
+//! tools read (collapsed stacks, flame graph, Chrome trace, callgrind,
+//! JSON; see `emit::export`). With abstraction flags (`--threshold`,
+//! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
+//! A format that can stream (chrome) is written straight from a second pass
+//! over the events when there is no abstraction and no `--view`, so its
+//! memory does not grow with the trace.
+
+use std::path::PathBuf;
+
+use super::Outcome;
+use crate::abstraction::Options;
+use crate::abstraction::trace::abstract_trace;
+use crate::emit::export::{self, Exported, Exporter};
+use crate::emit::write_atomic_with;
+use crate::error::{Error, Result};
+use crate::pipeline::{self, InputOptions};
+
+/// Options of `calltrace export`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportOptions {
+    /// Trace, binary and parsing options.
+    pub input: InputOptions,
+    /// The format's `--to` name. Default is `folded`.
+    pub to: String,
+    /// Where the output goes, `-` for stdout. Default is `-`.
+    pub output: PathBuf,
+    /// Abstraction to apply first; no method exports the whole tree in
+    /// `view` (None: the format's own, calls for chrome, else contexts).
+    /// Default is no method.
+    pub abstraction: Options,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            input: InputOptions::default(),
+            to: "folded".to_string(),
+            output: PathBuf::from("-"),
+            abstraction: Options::default(),
+        }
+    }
+}
+
+/// Runs `calltrace export`.
+pub fn run(opts: &ExportOptions) -> Result<Outcome> {
+    let exporter = export::by_name(&opts.to).ok_or_else(|| {
+        let names = export::names();
+        Error::usage(
+            "--to",
+            format!("expected one of {names}, found `{}`", opts.to),
+        )
+    })?;
+    let abstracting = !opts.abstraction.no_method();
+    let view = opts.abstraction.view;
+    if !abstracting
+        && view.is_none()
+        && let Some(outcome) = stream(exporter, opts)?
+    {
+        return Ok(outcome);
+    }
+    let title = opts.input.trace.display().to_string();
+    let write = |tree, funcs, names| {
+        let t = Exported {
+            tree,
+            funcs,
+            names,
+            title: &title,
+        };
+        write_atomic_with(&opts.output, |out| exporter.write(&t, out))
+    };
+    if abstracting {
+        let a = abstract_trace(&opts.input, &opts.abstraction)?;
+        let loaded = &a.loaded;
+        write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
+        let mut notes = a.notes.clone();
+        notes.extend(wrote(opts));
+        return Ok(Outcome {
+            warnings: a.loaded.warnings,
+            notes,
+        });
+    }
+    let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
+    write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
+    Ok(Outcome {
+        warnings: loaded.warnings,
+        notes: wrote(opts),
+    })
+}
+
+/// Writes a streaming format from the trace's events; None when the format
+/// only writes trees.
+fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcome>> {
+    let scanned = pipeline::scan(&opts.input)?;
+    let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
+    let mut probe = Vec::new();
+    if exporter
+        .streams(names, funcs, &meta.threads, meta.timed, &mut probe)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let mut failed = None;
+    write_atomic_with(&opts.output, |out| {
+        let mut sink = exporter
+            .streams(names, funcs, &meta.threads, meta.timed, out)
+            .expect("the format streams");
+        if let Err(e) = scanned.parse_again(&opts.input, &mut *sink) {
+            failed = Some(e);
+            return Err(std::io::Error::other("the trace changed while it was read"));
+        }
+        sink.finish()
+    })
+    .map_err(|e| failed.take().unwrap_or(e))?;
+    Ok(Some(Outcome {
+        warnings: scanned.warnings,
+        notes: wrote(opts),
+    }))
+}
+
+fn wrote(opts: &ExportOptions) -> Vec<String> {
+    match opts.output.as_os_str() == "-" {
+        true => Vec::new(),
+        false => vec![format!("wrote {} ({})", opts.output.display(), opts.to)],
+    }
+}

@@ -231,7 +231,7 @@ gen=$tmp/many.c
 (cd "$tmp" && CALLTRACE_OUT=$tmp/many.trace ./many) || true
 measure nobin "$ct" graph --trace "$tmp/many.trace" -o "$tmp/many-hex.dot"
 hex_secs=$secs
-measure named "$ct" graph "$tmp/many" --trace "$tmp/many.trace" -o "$tmp/many.dot"
+measure named "$ct" graph "$tmp/many" --trace "$tmp/many.trace" -o "$tmp/many.dot" --style plain
 named=$(grep -c 'label="f[0-9]*"' "$tmp/many.dot" || true)
 res=$(awk -v a="$secs" -v b="$hex_secs" 'BEGIN { d = a - b; printf "%.2f", (d < 0 ? 0 : d) }')
 row i5-3 "resolve $funcs functions ($named named)" "${res} s" "graph ${secs} s/${hex_secs} s" - "$(mib "$rss_kb")" \

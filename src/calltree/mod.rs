@@ -8,6 +8,7 @@
 mod builder;
 mod fold;
 pub mod graph;
+pub mod hot;
 mod tree;
 
 pub use builder::{CallsBuilder, ContextsBuilder, RepairStats};

@@ -16,7 +16,7 @@ use crate::report::Sweep;
 use crate::run::abstract_cmd::AbstractOptions;
 use crate::run::compare::CompareOptions;
 use crate::run::export::ExportOptions;
-use crate::run::graph::GraphOptions;
+use crate::run::graph::{GraphOptions, Style};
 use crate::run::live::LiveOptions;
 use crate::run::tree::TreeOptions;
 use crate::symbols::{Demangle, SymbolOptions};
@@ -58,7 +58,7 @@ const EXPORT_HELP: &str = "Examples:
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Call graph as Graphviz DOT (pvtrace-compatible: reads trace.txt, writes graph.dot)
+    /// Hot call graph as Graphviz DOT (reads trace.txt, writes graph.dot; --style plain for pvtrace's)
     Graph(GraphArgs),
     /// Call tree as indented `name (self / total)` text
     Tree(TreeArgs),
@@ -222,6 +222,36 @@ pub struct GraphArgs {
     /// Also write the edges as CSV (caller,callee,calls,total_ns; total_calls when untimed)
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Drawing: the hot graph (shares of time, colours, pruning) or pvtrace's plain graph
+    #[arg(long, value_enum, default_value = "hot")]
+    pub style: StyleArg,
+    /// Leave out functions under P% of the run's total (gprof2dot -n)
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    pub min_total: f64,
+    /// Leave out edges under P% of the run's total (gprof2dot -e)
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    pub min_edge: f64,
+    /// Keep only the paths through FUNC (its callers and callees)
+    #[arg(long, value_name = "FUNC")]
+    pub focus: Option<String>,
+    /// Keep only FUNC and what it calls
+    #[arg(long, value_name = "FUNC")]
+    pub root: Option<String>,
+    /// Keep only functions at most N calls below the start (--root, --focus, or the top-level calls)
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Unit of the times in the labels
+    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
+    pub time_unit: TimeUnitArg,
+}
+
+/// `--style` values of `calltrace graph`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// gprof2dot-style: total and self % per function, % of the caller per edge, temperature colours
+    Hot,
+    /// pvtrace-compatible: names and call counts
+    Plain,
 }
 
 /// Flags of `calltrace tree`.
@@ -438,6 +468,16 @@ impl GraphArgs {
             input: self.input.into_options(),
             output: self.output,
             csv: self.csv,
+            style: match self.style {
+                StyleArg::Hot => Style::Hot,
+                StyleArg::Plain => Style::Plain,
+            },
+            min_total: self.min_total,
+            min_edge: self.min_edge,
+            focus: self.focus,
+            root: self.root,
+            depth: self.depth,
+            time_unit: self.time_unit.into(),
         }
     }
 }

@@ -1,60 +1,132 @@
-//! Graphviz DOT of the call graph (`calltrace graph`), the successor of
-//! pvtrace's graph.dot: one box per function, one arrow per calling pair
-//! labelled with the number of calls (and the time spent in them when the
-//! trace is timed), thicker for more calls. Node ids are synthetic (`n0`,
-//! `n1`...) and names go into escaped labels, because dot-writer quotes and
-//! escapes nothing and C++ names are full of `<>":`.
+//! Graphviz DOT of the call graph (`calltrace graph`), written by hand like
+//! the tree drawing of `tree_dot` (one DOT writer style in the crate).
+//!
+//! - The hot graph (default, gprof2dot style): one box per function
+//!   labelled with its name, total % and self % of the run (with times in
+//!   their unit) and calls, filled on a blue -> red temperature scale by
+//!   total %; edges labelled with calls and the % of the caller's time,
+//!   thicker and warmer for more time.
+//! - The plain graph (`--style plain`), pvtrace's graph.dot: names, and
+//!   edges labelled with call counts (and time), thicker for more calls.
+//!
+//! Node ids are synthetic (`n0`, `n1`...) and names go into escaped labels,
+//! because C++ names are full of `<>":`.
 
-use dot_writer::{Attributes, DotWriter};
+use std::fmt::Write;
 
-use super::text::{dot_escape, time};
+use super::text::{TimeUnit, dot_escape, quantity, time};
 use crate::calltree::CallGraph;
+use crate::calltree::hot::{FuncStats, Pruned};
 use crate::symbols::FuncInfo;
 
-/// Renders the call graph as DOT.
+/// Renders the plain (pvtrace-style) call graph as DOT.
 pub fn call_graph(cg: &CallGraph, names: &[FuncInfo]) -> Vec<u8> {
     let g = &cg.graph;
     let max_calls = g.edge_weights().map(|w| w.calls).max().unwrap_or(1).max(1);
-    let mut bytes = Vec::new();
-    {
-        let mut writer = DotWriter::from(&mut bytes);
-        writer.set_pretty_print(true);
-        let mut digraph = writer.digraph();
-        digraph
-            .node_attributes()
-            .set("shape", "box", false)
-            .set("style", "rounded,filled", true)
-            .set("fillcolor", "#eef3ff", true)
-            .set("fontname", "Helvetica", true);
-        digraph
-            .edge_attributes()
-            .set("fontname", "Helvetica", true)
-            .set("fontsize", "10", false);
-        for n in g.node_indices() {
-            let info = &names[g[n] as usize];
-            let mut node = digraph.node_named(format!("n{}", n.index()));
-            node.set("label", &dot_escape(&info.name), true);
-            if let Some(loc) = location(info) {
-                node.set("tooltip", &dot_escape(&loc), true);
-            }
-        }
-        for e in g.edge_indices() {
-            let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
-            let w = g[e];
-            let label = if cg.timed {
-                format!("{}\\n{}", w.calls, time(w.total, cg.unit, cg.decimals))
-            } else {
-                w.calls.to_string()
-            };
-            digraph
-                .edge(format!("n{}", a.index()), format!("n{}", b.index()))
-                .attributes()
-                .set("label", &label, true)
-                .set("penwidth", &pen_width(w.calls, max_calls), false);
-        }
+    let mut out = String::from("digraph {\n");
+    out.push_str("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#eef3ff\", fontname=\"Helvetica\"];\n");
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=10];\n");
+    for n in g.node_indices() {
+        let info = &names[g[n] as usize];
+        let _ = write!(
+            out,
+            "  n{} [label=\"{}\"",
+            n.index(),
+            dot_escape(&info.name)
+        );
+        tooltip(&mut out, info);
+        out.push_str("];\n");
     }
-    bytes.push(b'\n');
-    bytes
+    for e in g.edge_indices() {
+        let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
+        let w = g[e];
+        let label = if cg.timed {
+            format!("{}\\n{}", w.calls, time(w.total, cg.unit, cg.decimals))
+        } else {
+            w.calls.to_string()
+        };
+        let _ = writeln!(
+            out,
+            "  n{} -> n{} [label=\"{label}\", penwidth={}];",
+            a.index(),
+            b.index(),
+            pen_width(w.calls, max_calls)
+        );
+    }
+    out.push_str("}\n\n");
+    out.into_bytes()
+}
+
+/// What the hot graph is drawn from.
+pub struct Hot<'a> {
+    /// The call graph.
+    pub cg: &'a CallGraph,
+    /// Weights per function id.
+    pub stats: &'a [FuncStats],
+    /// What to draw.
+    pub pruned: &'a Pruned,
+    /// The whole run's weight (100%).
+    pub whole: u64,
+    /// Unit the times are shown in.
+    pub shown: TimeUnit,
+}
+
+/// Renders the hot call graph as DOT.
+pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
+    let (g, cg) = (&h.cg.graph, h.cg);
+    let pct = |v: u64| 100.0 * v as f64 / h.whole.max(1) as f64;
+    let t = |v: u64| quantity(v, cg.unit, cg.decimals, h.shown);
+    let mut out = String::from("digraph {\n");
+    out.push_str("  graph [ranksep=0.25, fontname=\"Helvetica\", nodesep=0.125];\n");
+    out.push_str("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, fontcolor=\"#ffffff\"];\n");
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.5];\n");
+    for n in g.node_indices().filter(|n| h.pruned.node[n.index()]) {
+        let (info, s) = (&names[g[n] as usize], h.stats[g[n] as usize]);
+        let share = pct(s.total);
+        let _ = write!(
+            out,
+            "  n{} [label=\"{}\\ntotal {share:.2}% ({})\\nself {:.2}% ({})\\n{}×\", fillcolor=\"{}\"",
+            n.index(),
+            dot_escape(&info.name),
+            t(s.total),
+            pct(s.self_weight),
+            t(s.self_weight),
+            s.calls,
+            temperature(share / 100.0)
+        );
+        tooltip(&mut out, info);
+        out.push_str("];\n");
+    }
+    for e in g.edge_indices().filter(|e| h.pruned.edge[e.index()]) {
+        let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
+        let w = g[e];
+        let caller = h.stats[g[a] as usize].total.max(1);
+        let share = w.total as f64 / h.whole.max(1) as f64;
+        // A recursive call's time is already the caller's own: no share.
+        let of_caller = match a == b {
+            true => String::new(),
+            false => format!("{:.2}%\\n", 100.0 * w.total as f64 / caller as f64),
+        };
+        let _ = writeln!(
+            out,
+            "  n{} -> n{} [label=\"{of_caller}{}×\", color=\"{}\", fontcolor=\"{}\", penwidth={:.2}];",
+            a.index(),
+            b.index(),
+            w.calls,
+            temperature(share),
+            temperature(share),
+            (1.0 + 5.0 * share).min(6.0)
+        );
+    }
+    out.push_str("}\n");
+    out.into_bytes()
+}
+
+/// The function's `file:line` as a tooltip attribute, when DWARF gave one.
+fn tooltip(out: &mut String, info: &FuncInfo) {
+    if let Some(loc) = location(info) {
+        let _ = write!(out, ", tooltip=\"{}\"", dot_escape(&loc));
+    }
 }
 
 /// `file:line` of a function, when DWARF gave one.
@@ -76,10 +148,43 @@ fn pen_width(calls: u64, max_calls: u64) -> String {
     format!("{:.2}", 1.0 + 3.0 * r)
 }
 
+/// gprof2dot's temperature scale: a dark blue for 0 to red for 1, in HSL
+/// (hue 2/3 -> 0, saturation 0.8 -> 1, lightness 0.25 -> 0.5).
+pub fn temperature(weight: f64) -> String {
+    let w = weight.clamp(0.0, 1.0);
+    let (h, s, l) = (2.0 / 3.0 * (1.0 - w), 0.8 + 0.2 * w, 0.25 + 0.25 * w);
+    let (r, g, b) = hsl_to_rgb(h, s, l);
+    let byte = |v: f64| (v * 255.0).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
+}
+
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (f64, f64, f64) {
+    let q = if l < 0.5 {
+        l * (1.0 + s)
+    } else {
+        l + s - l * s
+    };
+    let p = 2.0 * l - q;
+    let channel = |t: f64| {
+        let t = t.rem_euclid(1.0);
+        if t < 1.0 / 6.0 {
+            p + (q - p) * 6.0 * t
+        } else if t < 0.5 {
+            q
+        } else if t < 2.0 / 3.0 {
+            p + (q - p) * (2.0 / 3.0 - t) * 6.0
+        } else {
+            p
+        }
+    };
+    (channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calltree::{CallGraph, CallsBuilder};
+    use crate::calltree::hot::{PruneOptions, func_stats, prune};
+    use crate::calltree::{CallGraph, CallsBuilder, View};
     use crate::ingest::{Event, EventKind, FuncTable, Sink, TraceMeta};
 
     #[test]
@@ -119,16 +224,48 @@ mod tests {
         let text = b"main (1 / 3.5)\n  f (2.25 / 2.5)\n".to_vec();
         let input = crate::ingest::Input::from_bytes("t", text);
         let format = crate::ingest::IndentedFormat;
-        let built = crate::calltree::build(
-            &input,
-            &format,
-            &Default::default(),
-            crate::calltree::View::Contexts,
-        )
-        .unwrap();
+        let built =
+            crate::calltree::build(&input, &format, &Default::default(), View::Contexts).unwrap();
         let names = crate::symbols::names_without_binary(&built.funcs);
         let cg = CallGraph::from_tree(&built.tree, &built.funcs);
         let dot = String::from_utf8(call_graph(&cg, &names)).unwrap();
         assert!(dot.contains(r#"n0 -> n1 [label="1\n2.5""#), "{dot}");
+    }
+
+    #[test]
+    fn hot_labels_show_shares_units_and_calls() {
+        let text = b"main (2 ms / 10 ms)\n  f (6 ms / 8 ms) x4\n    g (2 ms / 2 ms)\n".to_vec();
+        let input = crate::ingest::Input::from_bytes("t", text);
+        let format = crate::ingest::IndentedFormat;
+        let b =
+            crate::calltree::build(&input, &format, &Default::default(), View::Contexts).unwrap();
+        let names = crate::symbols::names_without_binary(&b.funcs);
+        let cg = CallGraph::from_tree(&b.tree, &b.funcs);
+        let stats = func_stats(&b.tree, &b.funcs);
+        let pruned = prune(&cg, &stats, b.tree.total(0), &[], &PruneOptions::default());
+        let h = Hot {
+            cg: &cg,
+            stats: &stats,
+            pruned: &pruned,
+            whole: b.tree.total(0),
+            shown: TimeUnit::Auto,
+        };
+        let dot = String::from_utf8(hot_graph(&h, &names)).unwrap();
+        assert!(
+            dot.contains(
+                r#"n1 [label="f\ntotal 80.00% (8.00 ms)\nself 60.00% (6.00 ms)\n4×", fillcolor=""#
+            ),
+            "{dot}"
+        );
+        // f -> g: 2 of f's 8 ms.
+        assert!(dot.contains(r#"n1 -> n2 [label="25.00%\n1×""#), "{dot}");
+        assert!(dot.contains(&format!("fillcolor=\"{}\"", temperature(1.0))));
+    }
+
+    #[test]
+    fn temperature_runs_from_blue_to_red() {
+        assert_eq!(temperature(1.0), "#ff0000");
+        assert_eq!(temperature(0.0), "#0d0d73");
+        assert_eq!(temperature(7.0), temperature(1.0), "clamped");
     }
 }

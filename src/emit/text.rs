@@ -97,7 +97,7 @@ pub fn time(v: u64, unit: Unit, decimals: u8) -> String {
     quantity(v, unit, decimals, TimeUnit::Auto)
 }
 
-/// Escapes a string for a quoted DOT attribute (dot-writer escapes nothing).
+/// Escapes a string for a quoted DOT attribute.
 pub fn dot_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

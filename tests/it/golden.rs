@@ -8,10 +8,20 @@ use std::path::Path;
 
 use super::util::*;
 
-/// Checks `graph.dot`, `graph.csv`, `tree.txt` and `contexts.txt` of CASE.
+/// Checks `graph.dot` (hot), `plain.dot` (pvtrace style), `graph.csv`,
+/// `tree.txt` and `contexts.txt` of CASE.
 fn check_outputs(case: &str, binary: &str, trace: &Path) {
     let g = graph(binary, trace);
     assert_golden(case, "graph.dot", &normalise_paths(&g.dot));
+    let mut args = vec!["graph".as_ref(), "--trace".as_ref(), trace.as_os_str()];
+    if !binary.is_empty() {
+        args.push(binary.as_ref());
+    }
+    let plain = calltrace(args)
+        .args(["--style", "plain", "-o", "-"])
+        .run()
+        .success();
+    assert_golden(case, "plain.dot", &normalise_paths(&plain.text()));
     assert_golden(case, "graph.csv", &String::from_utf8(g.csv).unwrap());
     assert_golden(case, "tree.txt", &tree(binary, trace, &[]));
     let contexts = tree(binary, trace, &["--view", "contexts"]);

@@ -319,13 +319,13 @@ fn cpp_names_are_demangled_quoted_and_escaped() {
     assert_eq!(names.len(), 23);
     for name in names {
         let label = format!(
-            "[label=\"{}\"",
+            "[label=\"{}\\ntotal ",
             name.replace('\\', "\\\\").replace('"', "\\\"")
         );
         assert_eq!(g.dot.matches(&label).count(), 1, "{label} in\n{}", g.dot);
     }
     assert!(
         g.dot
-            .contains(r#"[label="operator\"\" _km(unsigned long long)""#)
+            .contains(r#"[label="operator\"\" _km(unsigned long long)\ntotal "#)
     );
 }

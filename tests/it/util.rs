@@ -428,7 +428,8 @@ impl Graph {
     }
 }
 
-/// Runs `calltrace graph` on `trace`, with `binary` unless it is empty.
+/// Runs `calltrace graph` on `trace`, with `binary` unless it is empty,
+/// with nothing pruned (`--min-total 0 --min-edge 0`).
 #[track_caller]
 pub fn graph(binary: &str, trace: &Path) -> Graph {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -437,7 +438,11 @@ pub fn graph(binary: &str, trace: &Path) -> Graph {
     if !binary.is_empty() {
         args.push(binary.as_ref());
     }
-    args.extend::<[&OsStr; 6]>([
+    args.extend::<[&OsStr; 10]>([
+        "--min-total".as_ref(),
+        "0".as_ref(),
+        "--min-edge".as_ref(),
+        "0".as_ref(),
         "--trace".as_ref(),
         trace.as_ref(),
         "-o".as_ref(),

@@ -23,6 +23,11 @@ fn main() -> ExitCode {
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Runtime => print_runtime(),
         Command::Live(args) => run::live::run(&args.into_options()),
+        Command::Completions { shell } => write_stdout(|out| {
+            calltrace::cli::completions(shell, out);
+            Ok(())
+        }),
+        Command::Man => write_stdout(calltrace::cli::man_page),
     };
     match result {
         Ok(outcome) => {
@@ -39,6 +44,13 @@ fn main() -> ExitCode {
 
 fn print_runtime() -> calltrace::Result<Outcome> {
     calltrace::emit::write_atomic("-".as_ref(), run::runtime::SOURCE.as_bytes())?;
+    Ok(Outcome::default())
+}
+
+fn write_stdout(
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> calltrace::Result<Outcome> {
+    calltrace::emit::write_atomic_with("-".as_ref(), fill)?;
     Ok(Outcome::default())
 }
 

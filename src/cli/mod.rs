@@ -74,6 +74,14 @@ pub enum Command {
     Runtime,
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)
     Live(LiveArgs),
+    /// Print a shell completion script: `calltrace completions bash > /etc/bash_completion.d/calltrace`
+    Completions {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `calltrace man > calltrace.1; man ./calltrace.1`
+    Man,
 }
 
 /// Flags of `calltrace live`.
@@ -99,6 +107,29 @@ impl LiveArgs {
             ..LiveOptions::default()
         }
     }
+}
+
+/// Writes the completion script of `shell` for every command and flag.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    use clap::CommandFactory;
+    clap_complete::generate(shell, &mut Cli::command(), "calltrace", out);
+}
+
+/// Writes the man page: the command, its subcommands and their flags.
+pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    clap_mangen::Man::new(cmd.clone()).render(out)?;
+    // Each command's synopsis and flags under its own heading.
+    for sub in cmd.get_subcommands() {
+        let name = format!("calltrace {}", sub.get_name());
+        writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
+        let man = clap_mangen::Man::new(sub.clone().bin_name(name));
+        man.render_description_section(out)?;
+        man.render_synopsis_section(out)?;
+        man.render_options_section(out)?;
+    }
+    Ok(())
 }
 
 /// Flags shared by every command that reads a trace.
@@ -593,6 +624,23 @@ mod tests {
             panic!("live")
         };
         assert_eq!(l.into_options(), LiveOptions::default());
+    }
+
+    #[test]
+    fn man_page_and_completions_cover_every_command() {
+        let mut man = Vec::new();
+        man_page(&mut man).unwrap();
+        let man = String::from_utf8(man).unwrap();
+        assert!(man.starts_with(".ie \\n(.g .ds Aq"), "roff: {}", &man[..40]);
+        for heading in [".SH \"CALLTRACE GRAPH\"", ".SH \"CALLTRACE EXPORT\""] {
+            assert!(man.contains(heading), "{heading}");
+        }
+        assert!(man.contains("min\\-total"), "graph's flags are documented");
+        let mut bash = Vec::new();
+        completions(clap_complete::Shell::Bash, &mut bash);
+        let bash = String::from_utf8(bash).unwrap();
+        assert!(bash.contains("complete -F _calltrace"), "{bash}");
+        assert!(bash.contains("--time-unit") && bash.contains("flamegraph"));
     }
 
     #[test]

@@ -233,3 +233,19 @@ fn output_into_a_fifo_keeps_the_fifo() {
     assert!(kind.is_fifo(), "the FIFO was replaced by a regular file");
     assert_eq!(reader.join().unwrap(), "main (1 / 2)\n  f (1 / 1)\n");
 }
+
+#[test]
+fn completions_and_man_page_are_printed() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = calltrace(["completions", shell]).run().success();
+        assert!(out.text().contains("export"), "{shell}: {}", out.text());
+    }
+    let man = calltrace(["man"]).run().success().text();
+    assert!(
+        man.contains(".TH calltrace 1"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+    assert!(man.contains(".SH \"CALLTRACE EXPORT\""));
+    assert_eq!(calltrace(["completions", "tcsh"]).run().code, 2);
+}

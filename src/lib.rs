@@ -33,6 +33,7 @@ mod error;
 pub mod ingest;
 pub mod live;
 pub mod pipeline;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod symbols;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use crate::calltree::{self, Built, View};
 use crate::error::Result;
+use crate::progress;
 use crate::ingest::{self, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
 
@@ -27,6 +28,8 @@ pub struct InputOptions {
     /// Where the trace's objects are and how names are shown. Default is
     /// `nm -C` names, no search path.
     pub symbols: SymbolOptions,
+    /// No progress bar, even on a terminal. Default is false.
+    pub quiet: bool,
 }
 
 impl Default for InputOptions {
@@ -38,6 +41,7 @@ impl Default for InputOptions {
             parse: ParseOptions::default(),
             rules: None,
             symbols: SymbolOptions::default(),
+            quiet: false,
         }
     }
 }
@@ -59,7 +63,9 @@ pub struct Loaded {
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
-    let built = calltree::build(&input, format.get(), &opts.parse, view)?;
+    let built = progress::follow(&input, opts.quiet, "reading", || {
+        calltree::build(&input, format.get(), &opts.parse, view)
+    })?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
@@ -151,9 +157,9 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
-    let meta = format
-        .get()
-        .parse(&input, &opts.parse, &mut funcs, &mut Discard)?;
+    let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+        format.get().parse(&input, &opts.parse, &mut funcs, &mut Discard)
+    })?;
     let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let built = Built {
         tree: Default::default(),
@@ -176,9 +182,11 @@ impl Scanned {
     /// Parses the trace again into `sink`; function ids are those of the first pass.
     pub fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
         let mut funcs = self.funcs.clone();
-        self.format
-            .get()
-            .parse(&self.input, &opts.parse, &mut funcs, sink)?;
+        progress::follow(&self.input, opts.quiet, "pass 2/2", || {
+            self.format
+                .get()
+                .parse(&self.input, &opts.parse, &mut funcs, sink)
+        })?;
         Ok(())
     }
 }

@@ -155,6 +155,9 @@ pub struct InputArgs {
     pub rules: Option<PathBuf>,
     #[command(flatten)]
     pub symbols: SymbolArgs,
+    /// No progress bar while a big trace is read (there is none when stderr is not a terminal)
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// How functions are named: shared by every command that takes BINARY.
@@ -488,6 +491,7 @@ impl InputArgs {
             },
             rules: self.rules,
             symbols: self.symbols.into_options(),
+            quiet: self.quiet,
         }
     }
 }

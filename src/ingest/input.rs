@@ -162,6 +162,20 @@ impl Input {
     /// Hands the mapped pages before byte `upto` back to the page cache:
     /// they were parsed and are not needed again, and resident file pages
     /// would otherwise count against the process as the file is read.
+    /// Size of a mapped file, the only input whose reading can be followed
+    /// ([`Input::consumed`]); None for memory and standard input.
+    pub fn mapped_len(&self) -> Option<usize> {
+        match &self.data {
+            Data::Mapped(m) => Some(m.len()),
+            _ => None,
+        }
+    }
+
+    /// Bytes of a mapped file consumed so far (to a page), for progress bars.
+    pub fn consumed(&self) -> usize {
+        self.released.load(Ordering::Relaxed)
+    }
+
     pub(crate) fn release(&self, upto: usize) {
         let Data::Mapped(map) = &self.data else {
             return;

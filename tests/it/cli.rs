@@ -249,3 +249,45 @@ fn completions_and_man_page_are_printed() {
     assert!(man.contains(".SH \"CALLTRACE EXPORT\""));
     assert_eq!(calltrace(["completions", "tcsh"]).run().code, 2);
 }
+
+#[test]
+fn progress_bar_on_a_terminal_only_and_not_with_quiet() {
+    let Some(script) = tool("script") else {
+        return;
+    };
+    // Just over the 4 MiB below which no bar is shown.
+    let mut text = String::from("E main 0\n");
+    let mut t = 1u64;
+    while text.len() < (4 << 20) + 4096 {
+        text.push_str(&format!("E work {t}\nX work {}\n", t + 5));
+        t += 10;
+    }
+    text.push_str(&format!("X main {t}\n"));
+    let (dir, trace) = temp_file("big.trace", text);
+    let run = |extra: &str| {
+        let cmd = format!(
+            "{} tree --trace {} --view contexts -o /dev/null {extra}",
+            env!("CARGO_BIN_EXE_calltrace"),
+            trace.display()
+        );
+        // `script` gives calltrace a terminal and copies what it drew.
+        let out = std::process::Command::new(&script)
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(dir.path())
+            .output()
+            .expect("run script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = run("");
+    assert!(
+        shown.contains("reading") && shown.contains("MiB"),
+        "{shown}"
+    );
+    let quiet = run("--quiet");
+    assert!(!quiet.contains("reading"), "{quiet}");
+}

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use crate::calltree::{self, Built, View};
 use crate::error::Result;
-use crate::progress;
 use crate::ingest::{self, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
+use crate::progress;
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
 
 /// Where the trace and the binary are and how to read them.
@@ -158,7 +158,9 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
-        format.get().parse(&input, &opts.parse, &mut funcs, &mut Discard)
+        format
+            .get()
+            .parse(&input, &opts.parse, &mut funcs, &mut Discard)
     })?;
     let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let built = Built {

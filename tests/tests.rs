@@ -18,6 +18,7 @@ mod it {
     mod golden;
     mod live;
     mod programs;
+    mod report_html;
     mod roundtrip;
     mod rules;
     mod runtime;

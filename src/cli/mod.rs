@@ -44,6 +44,7 @@ const COMPARE_HELP: &str = "Writes into DIR:
   groups.csv    patterns with equal function sets, before and after abstraction
   features.csv  functions only one pattern has, and whether each method keeps them
   rates.svg     node counts before and after, as bars
+  report.html   one self-contained page: the tables, both plots, top functions per pattern
 Methods: threshold (method 1), merge (method 2), merge+threshold.
 
 Example:

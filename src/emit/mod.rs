@@ -7,6 +7,7 @@
 pub mod dot;
 pub mod edges_csv;
 pub mod export;
+pub mod html;
 pub mod output;
 pub mod plot;
 pub mod report_csv;

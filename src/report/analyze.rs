@@ -8,7 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{Config, Pattern, PatternReport, Rate, Stage, SweepPoint, ratio};
+use super::{
+    Config, Pattern, PatternReport, Rate, Stage, SweepPoint, TOP_FUNCTIONS, TopFunction, ratio,
+};
 use crate::abstraction::pass::Context;
 use crate::abstraction::pipeline::{Parameters, run as run_passes};
 use crate::abstraction::{Abstracted, Modules, Summary, merge, threshold};
@@ -67,7 +69,28 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
         sweep: sweep(&s, &config.sweep.points()),
         functions,
         warnings: loaded.warnings,
+        top: top_functions(&s),
+        unit: tree.unit,
     })
+}
+
+/// The [`TOP_FUNCTIONS`] functions with the most self weight.
+fn top_functions(s: &Subject) -> Vec<TopFunction> {
+    let stats = crate::calltree::hot::func_stats(s.tree, s.funcs);
+    let mut top: Vec<TopFunction> = stats
+        .iter()
+        .enumerate()
+        .filter(|(f, st)| st.calls > 0 && !s.funcs.is_synthetic(*f as u32))
+        .map(|(f, st)| TopFunction {
+            name: s.names[f].name.clone(),
+            calls: st.calls,
+            self_weight: st.self_weight,
+            total: st.total,
+        })
+        .collect();
+    top.sort_by(|a, b| b.self_weight.cmp(&a.self_weight).then(a.name.cmp(&b.name)));
+    top.truncate(TOP_FUNCTIONS);
+    top
 }
 
 /// Runs method `stage`; returns its rate and tree.

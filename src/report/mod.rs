@@ -184,7 +184,27 @@ pub struct PatternReport {
     pub functions: [BTreeSet<String>; Stage::COUNT],
     /// Problems met while loading, one line each.
     pub warnings: Vec<String>,
+    /// The functions with the most self time (calls when untimed), most first.
+    pub top: Vec<TopFunction>,
+    /// What the weights of `top` count.
+    pub unit: crate::ingest::Unit,
 }
+
+/// One of a pattern's heaviest functions (before abstraction).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopFunction {
+    /// Its name.
+    pub name: String,
+    /// Number of calls.
+    pub calls: u64,
+    /// Self weight over all its calls.
+    pub self_weight: u64,
+    /// Total weight of its outermost calls.
+    pub total: u64,
+}
+
+/// How many functions [`PatternReport::top`] keeps.
+pub const TOP_FUNCTIONS: usize = 10;
 
 impl PatternReport {
     /// The distinct functions at stage `s`.

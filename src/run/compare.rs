@@ -146,6 +146,12 @@ fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
     if report.unprotected.is_some() {
         files.push(("protection.csv", report_csv::protection(report)?));
     }
+    let plots = [
+        ("Nodes kept by threshold", files[4].1.as_slice()),
+        ("Nodes before and after", files[5].1.as_slice()),
+    ];
+    let html = emit::html::report_html(report, &plots);
+    files.push(("report.html", html));
     Ok(files)
 }
 

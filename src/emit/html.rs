@@ -1,0 +1,154 @@
+//! `report.html` of `calltrace compare`: one self-contained page (inline
+//! CSS and SVG, no script, nothing fetched) with the node counts per
+//! pattern and method, both plots, the group and feature summaries, and
+//! each pattern's heaviest functions with their times in their unit.
+
+use std::fmt::Write;
+
+use super::text::{TimeUnit, quantity};
+use crate::report::{Report, Stage};
+
+const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:0.5em 0}th,td{padding:0.2em 0.7em;border-bottom:1px solid #eee}
+th{text-align:left;background:#f4f6fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
+details{margin:0.3em 0}summary{cursor:pointer}.muted{color:#777}";
+
+/// Renders the page; `plots` are the SVG figures to inline, with a title each.
+pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str("<title>calltrace compare report</title>\n");
+    let _ = writeln!(out, "<style>\n{STYLE}\n</style>\n</head>\n<body>");
+    let c = &report.config;
+    let _ = writeln!(
+        out,
+        "<h1>calltrace compare: {} patterns</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {} points</p>",
+        report.patterns.len(),
+        c.threshold,
+        c.view.name(),
+        c.sweep.points().len()
+    );
+    rates(&mut out, report);
+    out.push_str("<h2>Figures</h2>\n<div class=\"plots\">\n");
+    for (title, svg) in plots {
+        let _ = writeln!(out, "<figure><figcaption>{}</figcaption>", esc(title));
+        out.push_str(strip_prolog(&String::from_utf8_lossy(svg)));
+        out.push_str("</figure>\n");
+    }
+    out.push_str("</div>\n");
+    groups(&mut out, report);
+    top_functions(&mut out, report);
+    out.push_str("</body>\n</html>\n");
+    out.into_bytes()
+}
+
+fn rates(out: &mut String, report: &Report) {
+    out.push_str("<h2>Nodes before and after abstraction</h2>\n<table id=\"rates\">\n<tr><th>pattern</th><th>before</th>");
+    for s in Stage::methods() {
+        let _ = write!(out, "<th>{}</th>", esc(s.name()));
+    }
+    out.push_str("</tr>\n");
+    for p in &report.patterns {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td>",
+            esc(&p.name),
+            p.nodes_before
+        );
+        for s in Stage::methods() {
+            match p.rate(s) {
+                Some(r) => write!(
+                    out,
+                    "<td class=\"n\">{} ({:.1}%, explains {:.1}%)</td>",
+                    r.nodes_after,
+                    100.0 * r.kept_ratio(),
+                    100.0 * r.time_explained
+                ),
+                None => write!(out, "<td></td>"),
+            }
+            .expect("write to String");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+fn groups(out: &mut String, report: &Report) {
+    let g = &report.groups;
+    let total = report.features.len();
+    out.push_str("<h2>Groups and distinguishing functions</h2>\n<table id=\"groups\">\n");
+    out.push_str("<tr><th>stage</th><th>groups of equal function sets</th><th>patterns that changed group</th><th>distinguishing functions kept</th></tr>\n");
+    for s in Stage::all() {
+        let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{kept} / {total}</td></tr>",
+            esc(s.name()),
+            g.count(s),
+            g.changed_count(s)
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn top_functions(out: &mut String, report: &Report) {
+    out.push_str("<h2>Top functions per pattern (by self time, before abstraction)</h2>\n");
+    for p in &report.patterns {
+        let _ = writeln!(
+            out,
+            "<details><summary>{}</summary>\n<table class=\"top\">\n<tr><th>function</th><th>calls</th><th>self</th><th>total</th></tr>",
+            esc(&p.name)
+        );
+        let q = |v| quantity(v, p.unit, 0, TimeUnit::Auto);
+        for f in &p.top {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                esc(&f.name),
+                f.calls,
+                esc(&q(f.self_weight)),
+                esc(&q(f.total))
+            );
+        }
+        out.push_str("</table></details>\n");
+    }
+}
+
+/// An SVG document without its `<?xml ...?>` line, for inlining.
+fn strip_prolog(svg: &str) -> &str {
+    match svg.find("<svg") {
+        Some(i) => &svg[i..],
+        None => svg,
+    }
+}
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_svg_inlined_without_prolog() {
+        assert_eq!(esc("a<b>&\"c\""), "a&lt;b&gt;&amp;&quot;c&quot;");
+        assert_eq!(
+            strip_prolog("<?xml version=\"1.0\"?>\n<svg x/>"),
+            "<svg x/>"
+        );
+    }
+}

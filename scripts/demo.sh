@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on the bundled examples: build calltrace, trace a small C
-# program with the bundled runtime, draw its call graph, print its call
-# tree, abstract a printer-product trace, and compare the printer's test
-# patterns. Everything lands in example-out/ (safe to delete).
+# program with the bundled runtime, draw its hot call graph, print its call
+# tree, export it for other tools (flame graph, Perfetto, KCachegrind),
+# draw a printer-product trace's hot graph and flame graph, abstract it, and
+# compare the printer's test patterns. Everything lands in example-out/
+# (safe to delete).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -18,20 +20,35 @@ gcc -g -finstrument-functions testdata/hello/*.c runtime/calltrace.c -o "$out/he
 (
   cd "$out"
   ./hello >/dev/null
-  "$ct" graph ./hello              # reads trace.txt, writes graph.dot, like pvtrace
-  "$ct" graph ./hello -o - --csv edges.csv >/dev/null
+  "$ct" graph ./hello              # reads trace.txt, writes graph.dot (the hot graph)
+  "$ct" graph ./hello --style plain -o plain.dot --csv edges.csv   # pvtrace's drawing
   echo "== call tree (one node per distinct call path)"
   "$ct" tree ./hello --view contexts
+  echo "== exports"
+  "$ct" export ./hello --to flamegraph -o flamegraph.svg
+  "$ct" export ./hello --to chrome -o trace.json        # ui.perfetto.dev, chrome://tracing
+  "$ct" export ./hello --to callgrind -o callgrind.out  # kcachegrind, callgrind_annotate
+  "$ct" export ./hello --to folded -o stacks.folded     # inferno, flamegraph.pl, speedscope
+  "$ct" export ./hello --to json -o tree.json
   if command -v dot >/dev/null; then
     dot -Tsvg graph.dot -o graph.svg
-    echo "rendered $out/graph.svg"
+    dot -Tsvg plain.dot -o plain.svg
+    echo "rendered $out/graph.svg and plain.svg"
   else
     echo "(install graphviz to render graph.dot: apt-get install -y graphviz)"
   fi
 )
 
-echo "== abstracting the printer's fax pattern (merge, then threshold 90%)"
 p=testdata/printer
+echo "== the printer's fax pattern: hot call graph and flame graph"
+"$ct" graph "$p/traces/printer" --trace "$p/traces/fax.trace" -o "$out/fax-graph.dot"
+"$ct" export "$p/traces/printer" --trace "$p/traces/fax.trace" --to flamegraph -o "$out/fax-flamegraph.svg"
+if command -v dot >/dev/null; then
+  dot -Tpng "$out/fax-graph.dot" -o "$out/fax-graph.png"
+  echo "rendered $out/fax-graph.png (docs/img/graph.png is this picture)"
+fi
+
+echo "== abstracting the printer's fax pattern (merge, then threshold 90%)"
 "$ct" abstract "$p/traces/printer" --trace "$p/traces/fax.trace" --modules "$p/modules.csv" \
   --merge-modules --threshold 90% -o "$out/fax-abstract.dot" --tree-out "$out/fax-abstract.txt"
 if command -v dot >/dev/null; then

@@ -184,6 +184,7 @@ impl Scanned {
     /// Parses the trace again into `sink`; function ids are those of the first pass.
     pub fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
         let mut funcs = self.funcs.clone();
+        self.input.rewind();
         progress::follow(&self.input, opts.quiet, "pass 2/2", || {
             self.format
                 .get()

@@ -176,6 +176,12 @@ impl Input {
         self.released.load(Ordering::Relaxed)
     }
 
+    /// Starts following a new pass over the input from its first byte (a
+    /// second parse releases its pages again and reports its own progress).
+    pub(crate) fn rewind(&self) {
+        self.released.store(0, Ordering::Relaxed);
+    }
+
     pub(crate) fn release(&self, upto: usize) {
         let Data::Mapped(map) = &self.data else {
             return;

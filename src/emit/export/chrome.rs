@@ -56,6 +56,8 @@ impl Exporter for Chrome {
 /// Writes one complete event per call as entries and exits arrive.
 pub struct ChromeSink<'a> {
     out: io::BufWriter<&'a mut dyn Write>,
+    /// Names as JSON strings, quoted and escaped once each.
+    quoted: Vec<Option<String>>,
     names: &'a [FuncInfo],
     funcs: &'a FuncTable,
     /// Thread ids by event thread index.
@@ -85,6 +87,7 @@ impl<'a> ChromeSink<'a> {
     ) -> ChromeSink<'a> {
         let mut sink = ChromeSink {
             out: io::BufWriter::with_capacity(1 << 16, out),
+            quoted: vec![None; names.len()],
             names,
             funcs,
             threads,
@@ -112,29 +115,31 @@ impl<'a> ChromeSink<'a> {
 
     /// Writes one call; `start` and `end` in trace units.
     fn complete(&mut self, func: FuncId, tid: u64, start: u64, end: u64) {
-        let name = serde_json::to_string(&self.names[func as usize].name)
-            .unwrap_or_else(|_| "\"?\"".to_string());
-        let sep = if self.written == 0 { "\n" } else { ",\n" };
-        let (ts, dur) = (self.micros(start), self.micros(end.saturating_sub(start)));
-        self.written += 1;
-        self.check(|out| {
-            write!(
-                out,
-                "{sep}{{\"name\":{name},\"cat\":\"call\",\"ph\":\"X\",\"ts\":{ts},\"dur\":{dur},\"pid\":1,\"tid\":{tid}}}"
-            )
-        });
-    }
-
-    /// Trace units as microseconds: exact decimals for nanoseconds.
-    fn micros(&self, v: u64) -> String {
-        if !self.timed {
-            return v.to_string();
+        let f = func as usize;
+        if self.quoted[f].is_none() {
+            let q = serde_json::to_string(&self.names[f].name).unwrap_or_else(|_| "\"?\"".into());
+            self.quoted[f] = Some(q);
         }
-        match v % 1000 {
-            0 => (v / 1000).to_string(),
-            frac => format!("{}.{:03}", v / 1000, frac)
-                .trim_end_matches('0')
-                .to_string(),
+        let sep = if self.written == 0 { "\n" } else { ",\n" };
+        self.written += 1;
+        let timed = self.timed;
+        let Some(name) = self.quoted[f].as_deref() else {
+            return;
+        };
+        if self.error.is_some() {
+            return;
+        }
+        let out = &mut self.out;
+        let result = write!(
+            out,
+            "{sep}{{\"name\":{name},\"cat\":\"call\",\"ph\":\"X\",\"ts\":"
+        )
+        .and_then(|()| micros(out, start, timed))
+        .and_then(|()| out.write_all(b",\"dur\":"))
+        .and_then(|()| micros(out, end.saturating_sub(start), timed))
+        .and_then(|()| write!(out, ",\"pid\":1,\"tid\":{tid}}}"));
+        if let Err(e) = result {
+            self.error = Some(e);
         }
     }
 
@@ -184,6 +189,20 @@ impl<'a> ChromeSink<'a> {
         self.cursor[d] = start + total;
         self.cursor.push(start);
         self.complete(func, self.tid, start, start + total);
+    }
+}
+
+/// Writes trace units as microseconds: exact decimals for nanoseconds.
+fn micros(out: &mut impl Write, v: u64, timed: bool) -> io::Result<()> {
+    if !timed {
+        return write!(out, "{v}");
+    }
+    let (int, frac) = (v / 1000, v % 1000);
+    match frac {
+        0 => write!(out, "{int}"),
+        f if f % 100 == 0 => write!(out, "{int}.{}", f / 100),
+        f if f % 10 == 0 => write!(out, "{int}.{:02}", f / 10),
+        f => write!(out, "{int}.{f:03}"),
     }
 }
 

@@ -168,7 +168,7 @@ mod tests {
         for want in [
             "events/s: 1234",
             "dropped: 3",
-            "75.0%    1.50ms  hot",
+            "75.0%   1.50 ms  hot",
             "thread 42: main > hot",
             "last interval (0.25 s)",
         ] {

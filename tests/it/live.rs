@@ -97,7 +97,8 @@ fn top_of_last_interval(screen: &str) -> Option<String> {
     lines.next()?;
     let row = lines.next()?;
     let left = row.split('│').nth(1)?;
-    left.split_whitespace().nth(2).map(str::to_string)
+    // `75.0%   1.50 ms  name`: the name comes last.
+    left.split_whitespace().last().map(str::to_string)
 }
 
 #[test]

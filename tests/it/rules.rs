@@ -51,18 +51,18 @@ fn toppers_log_becomes_one_call_tree_per_task() {
         "tree",
         &rules("toppers-asp.json"),
         &log("toppers-asp.log"),
-        &[],
+        &["--time-unit", "ns"],
     );
     // Times in us from the log, shown in ns: task 4 enters dly_tsk at
     // 11006347 and is still in it when the log ends (11008832); task 2
     // calls sns_ctx twice for 176 us. Task 4's first line leaves a call
     // entered before the log began.
     let expected = "\
-[task 4] (0 / 2485000)
-  dly_tsk (2485000 / 2485000)
-[task 2] (0 / 352000)
-  sns_ctx (176000 / 176000)
-  sns_ctx (176000 / 176000)
+[task 4] (0 ns / 2485000 ns)
+  dly_tsk (2485000 ns / 2485000 ns)
+[task 2] (0 ns / 352000 ns)
+  sns_ctx (176000 ns / 176000 ns)
+  sns_ctx (176000 ns / 176000 ns)
 ";
     assert_eq!(out.text(), expected);
     assert!(
@@ -112,7 +112,7 @@ fn ftrace_function_graph_becomes_a_call_graph() {
     assert!(
         std::fs::read_to_string(&dot)
             .unwrap()
-            .contains("\"vfs_read\"")
+            .contains("[label=\"vfs_read\\ntotal ")
     );
     // The interrupt marker is the one line no rule reads.
     assert!(
@@ -174,13 +174,13 @@ fn tlv_standard_format_is_readable() {
          [1900]TASK2.leave(compute)\n\
          [2000]TASK2.preempt()\n",
     );
-    let out = with_rules("tree", &rules("tlv.json"), &path, &[]);
+    let out = with_rules("tree", &rules("tlv.json"), &path, &["--time-unit", "ns"]);
     let expected = "\
-[MAIN_TASK] (0 / 100)
-  dly_tsk (100 / 100)
-[TASK2] (0 / 400)
-  compute (370 / 400)
-    helper (30 / 30)
+[MAIN_TASK] (0 ns / 100 ns)
+  dly_tsk (100 ns / 100 ns)
+[TASK2] (0 ns / 400 ns)
+  compute (370 ns / 400 ns)
+    helper (30 ns / 30 ns)
 ";
     assert_eq!(out.text(), expected);
     assert!(!out.stderr.contains("warning"), "{}", out.stderr);
@@ -255,14 +255,14 @@ fn uftrace_replay_of_a_recorded_program_becomes_a_call_graph() {
         "tree",
         &rules("uftrace-replay.json"),
         &d.join("replay.txt"),
-        &[],
+        &["--time-unit", "ns"],
     )
     .text();
     let main = tree
         .lines()
         .find(|l| l.starts_with("main ("))
         .expect("main in the tree");
-    assert!(main.ends_with(&format!(" / {ns})")), "{main} vs {line}");
+    assert!(main.ends_with(&format!(" / {ns} ns)")), "{main} vs {line}");
 }
 
 #[test]

@@ -163,7 +163,7 @@ impl CommandFiles for ExportOptions {
 
 /// The files `compare` may write into `--out-dir` (`protection.csv` only
 /// with some options; checked always).
-pub const COMPARE_OUTPUTS: [&str; 7] = [
+pub const COMPARE_OUTPUTS: [&str; 8] = [
     "rates.csv",
     "sweep.csv",
     "groups.csv",
@@ -171,6 +171,7 @@ pub const COMPARE_OUTPUTS: [&str; 7] = [
     "sweep.svg",
     "rates.svg",
     "protection.csv",
+    "report.html",
 ];
 
 impl CommandFiles for CompareOptions {

@@ -277,7 +277,11 @@ fn compare_takes_a_pattern_name_longer_than_65535_bytes() {
         .run()
         .success();
     assert!(out.text().contains(&"p".repeat(70_000)));
-    assert_eq!(listing(&dir.path().join("out")).len(), 6);
+    assert_eq!(
+        listing(&dir.path().join("out")).len(),
+        7,
+        "CSVs, SVGs and report.html"
+    );
 }
 
 #[test]
@@ -396,6 +400,7 @@ fn backwards_timestamps_are_counted_and_totals_never_wrap() {
                 E main 0 1\nX main 18446744073709551615 1\n";
     let (dir, _t) = temp_file("t.txt", text);
     let out = calltrace(["tree", "--trace", "t.txt", "--view", "contexts"])
+        .args(["--time-unit", "ns"])
         .current_dir(dir.path())
         .run()
         .success();
@@ -407,7 +412,7 @@ fn backwards_timestamps_are_counted_and_totals_never_wrap() {
     let max = u64::MAX;
     assert_eq!(
         out.text(),
-        format!("main ({max} / {max}) x2\n  f (0 / 0)\n")
+        format!("main ({max} ns / {max} ns) x2\n  f (0 ns / 0 ns)\n")
     );
 }
 
@@ -430,7 +435,7 @@ fn names_with_nul_controls_and_quotes_stay_well_formed_everywhere() {
     assert!(no_raw_controls(&out.stdout), "{}", out.text());
     let dot = out.text();
     assert!(
-        dot.contains(r#"label="a\\x00b""#) && dot.contains(r#"label="\"q\",<&>""#),
+        dot.contains(r#"label="a\\x00b\ntotal "#) && dot.contains(r#"label="\"q\",<&>\ntotal "#),
         "{dot}"
     );
     let csv = std::fs::read(dir.path().join("e.csv")).unwrap();

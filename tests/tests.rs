@@ -24,4 +24,5 @@ mod it {
     mod runtime;
     mod safety;
     mod symbols;
+    mod tlv;
 }

@@ -14,6 +14,7 @@ mod chrome;
 mod flamegraph;
 mod folded;
 mod json;
+mod tlv;
 
 use std::io::{self, Write};
 
@@ -69,13 +70,14 @@ pub trait StreamSink: Sink {
 }
 
 /// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 5] {
+pub fn exporters() -> [&'static dyn Exporter; 6] {
     [
         &folded::Folded,
         &flamegraph::FlameGraph,
         &chrome::Chrome,
         &callgrind::Callgrind,
         &json::Json,
+        &tlv::Tlv,
     ]
 }
 
@@ -133,7 +135,7 @@ mod tests {
         let names: Vec<_> = exporters().iter().map(|e| e.name()).collect();
         assert_eq!(
             names,
-            ["folded", "flamegraph", "chrome", "callgrind", "json"]
+            ["folded", "flamegraph", "chrome", "callgrind", "json", "tlv"]
         );
         for n in names {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));

@@ -38,8 +38,10 @@
  *                     CALLTRACE_OUT_TAKEN to the absolute path of its file.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
- *   CALLTRACE_CLOCK   "auto" (default) or "monotonic" (always call
- *                     clock_gettime; slower, see Timestamps).
+ *   CALLTRACE_CLOCK   "auto" (default), "monotonic" (always call
+ *                     clock_gettime; slower, see Timestamps) or "none" (no
+ *                     timestamps, binary format only: the cheapest; trees
+ *                     then count calls).
  *
  * Timestamps are nanoseconds since tracing started (the first of: this
  * file's constructor, the first traced call), on the CLOCK_MONOTONIC
@@ -101,9 +103,10 @@
  *     destructors: _exit(), abort(), a fatal signal, execve().  Call
  *     calltrace_flush() (declare `void calltrace_flush(void);`) first if you
  *     need them.
- *   - fork(): the child traces on with its own tid; it starts inside the
- *     functions that called fork(), so its events begin with exits that have
- *     no entry.  It writes its own file (see CALLTRACE_OUT).
+ *   - fork(): the child traces on with its own tid, in its own file (see
+ *     CALLTRACE_OUT).  Its trace begins with entries (timed at the fork) of
+ *     the functions that called fork(), up to 4096 deep, so its calls hang
+ *     under the right callers.
  *   - longjmp() skips the exits of the frames it abandons (C++ exceptions are
  *     fine: exits are recorded during unwinding).
  *   - Instrumented signal handlers are traced.  Their events are kept in order
@@ -160,6 +163,7 @@ extern "C" {
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
 #define CT_SIDE 1024u                 /* events of signal handlers, see ct_record_nested */
+#define CT_STACK 4096u                /* open frames remembered for fork() */
 #define CT_TEXT_MAX 80u               /* longest text line (62), + store slack */
 #define CT_BIN_EVENT_MAX 20u          /* two 10-byte varints */
 #define CT_REC_HDR 28u                /* sync, checksum, tag, tid, nevents, nbytes */
@@ -191,6 +195,7 @@ struct ct_thread {
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
     int side_busy;      /* side buffer being written or drained */
+    uint32_t depth;     /* frames open after the written events (CT_STACKP) */
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
 };
@@ -198,7 +203,10 @@ struct ct_thread {
 #define CT_EVP(t) ((struct ct_ev *)((char *)(t) + CT_HDR))
 #define CT_OUTP(t) ((unsigned char *)(t) + CT_HDR + (size_t)CT_EVENTS * sizeof(struct ct_ev))
 #define CT_SIDEP(t) ((struct ct_ev *)(CT_OUTP(t) + CT_OUT_BYTES))
-#define CT_MAP_BYTES (CT_HDR + (size_t)(CT_EVENTS + CT_SIDE) * sizeof(struct ct_ev) + CT_OUT_BYTES)
+#define CT_STACKP(t) ((uint64_t *)(CT_SIDEP(t) + CT_SIDE))
+#define CT_MAP_BYTES                                                                     \
+    (CT_HDR + (size_t)(CT_EVENTS + CT_SIDE) * sizeof(struct ct_ev) + CT_OUT_BYTES +     \
+     (size_t)CT_STACK * sizeof(uint64_t))
 
 /* Per-thread TLS: one struct so a shared-library build needs one lookup. */
 struct ct_tls {
@@ -224,6 +232,8 @@ static int ct_write_error;
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
 static ino_t ct_fd_ino;         /* if the program closed and reused ct_fd */
 static uint64_t ct_t0;          /* CLOCK_MONOTONIC ns at start */
+static int ct_untimed;          /* CALLTRACE_CLOCK=none: events carry no time */
+static int ct_fast;             /* the fast path may record (TSC or untimed) */
 #if CT_HAVE_TSC
 static int ct_use_tsc;          /* event times are TSC ticks */
 static uint64_t ct_tsc0;        /* TSC at start */
@@ -266,6 +276,8 @@ static CT_NOINST uint64_t ct_mono(void)
 /* Raw event time: the TSC if usable, else CLOCK_MONOTONIC ns. */
 static inline CT_NOINST __attribute__((always_inline)) uint64_t ct_clock(void)
 {
+    if (ct_untimed)
+        return 0;
 #if CT_HAVE_TSC
     if (CT_LIKELY(ct_use_tsc))
         return __builtin_ia32_rdtsc();
@@ -567,7 +579,8 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
             if (tm < prev_time)
                 tm = prev_time;
             p = ct_varint(p, (zz << 1) | (tk >> 63));
-            p = ct_varint(p, tm - block_time);
+            if (!ct_untimed)
+                p = ct_varint(p, tm - block_time);
             prev_addr = addr;
             prev_time = block_time = tm;
         }
@@ -605,6 +618,35 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
     return (size_t)(p - out);
 }
 
+/* Follow the open frames through events [from, to) of t, which were just
+ * written (or, in a forked child, are about to be dropped): a forked child
+ * starts its trace with entries of the frames it inherited.  An exit pops
+ * down to the nearest frame of its function (longjmp); an exit without one
+ * is ignored.  Frames deeper than CT_STACK are counted, not remembered. */
+static CT_NOINST void ct_track(struct ct_thread *t, uint32_t from, uint32_t to)
+{
+    const struct ct_ev *ev = CT_EVP(t);
+    uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, i;
+    for (i = from; i < to; i++) {
+        uint64_t addr = ev[i].addr;
+        if (!(ev[i].tk >> 63)) {
+            if (d < CT_STACK)
+                stack[d] = addr;
+            d++;
+        } else if (d > CT_STACK || (d > 0 && stack[d - 1] == addr)) {
+            d--;
+        } else {
+            uint32_t j = d;
+            while (j > 0 && stack[j - 1] != addr)
+                j--;
+            if (j > 0)
+                d = j - 1;
+        }
+    }
+    t->depth = d;
+}
+
 /* Write events [flushed, len) of t using the shared buffer.  ct_lock held. */
 static CT_NOINST void ct_flush_locked(struct ct_thread *t)
 {
@@ -620,8 +662,10 @@ static CT_NOINST void ct_flush_locked(struct ct_thread *t)
         ct_write_all(ct_gout, nb);
         from += used;
     }
-    if (to > t->flushed)
-        t->flushed = to;
+    if (from > t->flushed) {
+        ct_track(t, t->flushed, from);
+        t->flushed = from;
+    }
 }
 
 /* Owner flush: called by the owning thread when len reaches limit. */
@@ -657,6 +701,7 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_own(struct ct_thread *t
             break;
         if (t->flushed == pos) {
             ct_write_all(CT_OUTP(t), nb);
+            ct_track(t, pos, pos + used);
             t->flushed = pos + used;
             t->last_time = last;
         }
@@ -866,6 +911,43 @@ static CT_NOINST __attribute__((noinline)) void ct_map_miss(uint64_t addr)
     }
 }
 
+extern char **environ;
+
+/* getenv() that also works before libc has set up the environment (the
+ * first event may come from .preinit_array, which runs before libc's own
+ * initialisation in a dynamically linked program): then the variables are
+ * read from /proc/self/environ.  Called under ct_lock. */
+static CT_NOINST const char *ct_getenv(const char *name)
+{
+    static char *env;
+    static size_t env_len;
+    size_t k, len = strlen(name);
+    if (environ)
+        return getenv(name);
+    if (!env) {
+        size_t cap = (size_t)1 << 24; /* touched pages only */
+        int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+        void *m = fd < 0 ? MAP_FAILED
+                         : mmap(NULL, cap, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            ssize_t n;
+            env = (char *)m;
+            while (env_len < cap - 1 && (n = read(fd, env + env_len, cap - 1 - env_len)) > 0)
+                env_len += (size_t)n;
+            env[env_len] = 0;
+        }
+        if (fd >= 0)
+            close(fd);
+        if (!env)
+            return NULL;
+    }
+    for (k = 0; k < env_len; k += strlen(env + k) + 1)
+        if (strncmp(env + k, name, len) == 0 && env[k + len] == '=')
+            return env + k + len + 1;
+    return NULL;
+}
+
 /* Build the output file name from the template, expanding %p and %%. */
 static CT_NOINST void ct_out_name(char *dst, size_t cap)
 {
@@ -957,7 +1039,7 @@ static CT_NOINST int ct_open_output(void)
         for (i = 0; i < 8; i++)
             *p++ = magic[i];
         ct_le(p, CT_VERSION, 2);
-        ct_le(p + 2, 1, 2); /* flags: events carry timestamps */
+        ct_le(p + 2, ct_untimed ? 0 : 1, 2); /* flags: events carry timestamps */
         ct_le(p + 4, 0, 4); /* reserved */
         ct_le(p + 8, ct_base, 8);
         ct_le(p + 16, ct_exe_len, 4);
@@ -978,6 +1060,20 @@ static CT_NOINST int ct_open_output(void)
     return 0;
 }
 
+/* Tell the traced programs this process starts which file it writes (see
+ * CALLTRACE_OUT).  Not before libc has set up the environment: setenv()
+ * would then replace the program's whole environment. */
+static CT_NOINST void ct_export_taken(void)
+{
+    static int done;
+    char abs[CT_PATH_MAX];
+    if (done || !environ || ct_path_has_pid || ct_own_name || ct_fd < 0)
+        return;
+    done = 1;
+    ct_abs_name(abs, sizeof abs);
+    setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+}
+
 static CT_NOINST void ct_thread_exit(void *arg);
 static CT_NOINST void ct_atfork_prepare(void);
 static CT_NOINST void ct_atfork_parent(void);
@@ -993,9 +1089,9 @@ static CT_NOINST int ct_init(void)
 
     pthread_mutex_lock(&ct_lock);
     if (ct_state == 0) {
-        const char *fmt = getenv("CALLTRACE_FORMAT");
-        const char *out = getenv("CALLTRACE_OUT");
-        const char *clk = getenv("CALLTRACE_CLOCK");
+        const char *fmt = ct_getenv("CALLTRACE_FORMAT");
+        const char *out = ct_getenv("CALLTRACE_OUT");
+        const char *clk = ct_getenv("CALLTRACE_CLOCK");
         uint64_t base = 0;
         ssize_t n;
         size_t i;
@@ -1017,24 +1113,34 @@ static CT_NOINST int ct_init(void)
         if (!ct_path_has_pid) {
             /* A program run by a traced process of the same run (which set
              * CALLTRACE_OUT_TAKEN) must not truncate that process's trace. */
-            const char *taken = getenv("CALLTRACE_OUT_TAKEN");
+            const char *taken = ct_getenv("CALLTRACE_OUT_TAKEN");
             char abs[CT_PATH_MAX];
             ct_abs_name(abs, sizeof abs);
             if (taken && strcmp(taken, abs) == 0)
                 ct_own_name = 1;
         }
 
+        if (clk && strcmp(clk, "none") == 0) {
+            if (ct_binary) {
+                ct_untimed = 1;
+                ct_fast = 1;
+            } else {
+                ct_msg("CALLTRACE_CLOCK=none needs CALLTRACE_FORMAT=binary ",
+                       "(text lines always carry a time), using auto");
+            }
+        } else if (clk && clk[0] && strcmp(clk, "auto") != 0 && strcmp(clk, "monotonic") != 0) {
+            ct_msg("unknown CALLTRACE_CLOCK (expected auto, monotonic or none), using auto: ",
+                   clk);
+        }
 #if CT_HAVE_TSC
-        if (clk && clk[0] && strcmp(clk, "auto") != 0 && strcmp(clk, "monotonic") != 0)
-            ct_msg("unknown CALLTRACE_CLOCK (expected auto or monotonic), using auto: ", clk);
-        if (!(clk && strcmp(clk, "monotonic") == 0) && ct_tsc_usable()) {
+        if (!ct_untimed && !(clk && strcmp(clk, "monotonic") == 0) && ct_tsc_usable()) {
             ct_tsc_pair(&ct_tsc0, &ct_t0);
             ct_use_tsc = 1;
+            ct_fast = 1;
         } else {
             ct_t0 = ct_mono();
         }
 #else
-        (void)clk;
         ct_t0 = ct_mono();
 #endif
 
@@ -1047,11 +1153,7 @@ static CT_NOINST int ct_init(void)
                 ct_exe[i] = '?';
 
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {
-            if (!ct_path_has_pid && !ct_own_name) {
-                char abs[CT_PATH_MAX];
-                ct_abs_name(abs, sizeof abs);
-                setenv("CALLTRACE_OUT_TAKEN", abs, 1);
-            }
+            ct_export_taken();
             ct_scan_maps();
             did_init = 1;
             __atomic_store_n(&ct_state, 1, __ATOMIC_RELEASE);
@@ -1092,6 +1194,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->last_time = 0;
     t->side_len = t->side_open = t->side_skip = 0;
     t->side_busy = 0;
+    t->depth = 0;
     t->tid = ct_t.tid;
     t->tidlen = ct_tidtxt(t->tidtxt, t->tid);
 
@@ -1232,7 +1335,6 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
     ct_t.busy = 0;
 }
 
-#if CT_HAVE_TSC
 /* Flush a full buffer and leave the runtime (a tail call of the fast path). */
 static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *t)
 {
@@ -1240,7 +1342,6 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *
     CT_BARRIER();
     ct_t.busy = 0;
 }
-#endif
 
 /* The per-event fast path: a clock read and a few stores.  Everything
  * unusual (first event of a thread, nested event, pending side events,
@@ -1248,11 +1349,11 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *
  * leaf function with tail calls only. */
 static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, uint64_t kind)
 {
-#if CT_HAVE_TSC
     struct ct_thread *t = ct_t.self;
     uint32_t i;
     struct ct_ev *e;
-    if (CT_UNLIKELY(t == NULL || ct_t.busy || !ct_use_tsc || t->side_len)) {
+    uint64_t now = 0;
+    if (CT_UNLIKELY(t == NULL || ct_t.busy || !ct_fast || t->side_len)) {
         ct_record_slow(fn, kind);
         return;
     }
@@ -1262,8 +1363,12 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
         ct_map_miss((uint64_t)(uintptr_t)fn);
     i = t->len;
     e = CT_EVP(t) + i;
+#if CT_HAVE_TSC
+    if (CT_LIKELY(ct_use_tsc))
+        now = __builtin_ia32_rdtsc();
+#endif
     e->addr = (uint64_t)(uintptr_t)fn;
-    e->tk = __builtin_ia32_rdtsc() | (kind << 63);
+    e->tk = now | (kind << 63);
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
     if (CT_UNLIKELY(i + 1 >= __atomic_load_n(&t->limit, __ATOMIC_RELAXED))) {
         ct_flush_full(t);
@@ -1271,9 +1376,6 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     }
     CT_BARRIER();
     ct_t.busy = 0;
-#else
-    ct_record_slow(fn, kind);
-#endif
 }
 
 CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
@@ -1334,7 +1436,11 @@ __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 {
     ct_t.busy++;
     CT_BARRIER();
-    ct_init();
+    if (ct_init()) {
+        pthread_mutex_lock(&ct_lock);
+        ct_export_taken(); /* if tracing started before the environment existed */
+        pthread_mutex_unlock(&ct_lock);
+    }
     CT_BARRIER();
     ct_t.busy--;
 }
@@ -1397,7 +1503,18 @@ static CT_NOINST void ct_atfork_child(void)
     ct_threads = NULL;
     ct_t.tid = ct_gettid();
     if (self) {
-        self->len = 0;
+        /* Start with entries of the frames open at fork(), so that the
+         * child's calls hang under the right callers. */
+        uint32_t i, n;
+        uint64_t now = ct_clock();
+        ct_track(self, self->flushed, self->len);
+        n = self->depth < CT_STACK ? self->depth : CT_STACK;
+        for (i = 0; i < n; i++) {
+            CT_EVP(self)[i].addr = CT_STACKP(self)[i];
+            CT_EVP(self)[i].tk = now;
+        }
+        self->depth = 0;
+        self->len = n;
         self->flushed = 0;
         self->side_len = 0;
         self->tid = ct_t.tid;

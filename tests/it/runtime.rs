@@ -405,20 +405,63 @@ fn forked_and_started_processes_write_their_own_trace_files() {
             main.contains("spawn") && !main.contains("child_work"),
             "{main}"
         );
+        assert_eq!(main, "main\n  spawn\n  spawn\n  leaf\n");
+        // The forked child starts with the frames it inherited; the program
+        // it execs starts afresh.
+        let child = "main\n  spawn\n    child_work\n      leaf\n      leaf\n";
+        assert!(trees[..2].iter().any(|t| t == child), "{trees:?}");
         assert!(
-            trees[..2]
-                .iter()
-                .any(|t| t.contains("child_work") && !t.contains("main")),
-            "{trees:?}"
-        );
-        assert!(
-            trees[..2]
-                .iter()
-                .any(|t| t.starts_with("main") && t.contains("leaf") && !t.contains("spawn")),
+            trees[..2].iter().any(|t| t == "main\n  leaf\n"),
             "{trees:?}"
         );
         for f in files {
             std::fs::remove_file(dir.join(f)).unwrap();
         }
+    }
+}
+
+/// Its first traced call comes from `.preinit_array`, before libc has set
+/// up the environment.
+const PREINIT: &str = r#"
+#include <stdio.h>
+static int early_leaf(int x) { return x + 1; }
+static void early(int argc, char **argv, char **envp) {
+    (void)argc; (void)argv; (void)envp;
+    early_leaf(1);
+}
+__attribute__((section(".preinit_array"), used)) static void (*pre)(int, char **, char **) = early;
+__attribute__((constructor(102))) static void ctor(void) { early_leaf(2); }
+int main(void) { printf("%d\n", early_leaf(3)); return 0; }
+"#;
+
+#[test]
+fn settings_are_read_when_the_first_call_comes_from_preinit_array() {
+    let dir = work("preinit");
+    for (name, flags) in [("dynamic", &[][..]), ("static", &["-static"][..])] {
+        let exe = build(&dir, name, PREINIT, flags);
+        let out = Command::new(&exe)
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", format!("{name}.bin"))
+            .env("CALLTRACE_FORMAT", "binary")
+            .env("CALLTRACE_CLOCK", "none")
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        assert!(
+            !dir.join("trace.txt").exists(),
+            "{name}: the default name was used"
+        );
+        let read = read_binary(
+            std::fs::read(dir.join(format!("{name}.bin"))).unwrap(),
+            false,
+        )
+        .unwrap();
+        assert!(!read.meta.timed, "{name}: CALLTRACE_CLOCK=none was seen");
+        assert_eq!(
+            read.events.len(),
+            12,
+            "{name}: early, ctor, main and 3 leaves, entered and left"
+        );
     }
 }

@@ -99,10 +99,12 @@
  *     that (later destructors, threads still running) are written through
  *     immediately.  The descriptor therefore stays open until the kernel
  *     closes it; no data is ever left in a user-space buffer.
- *   - Buffered events are lost if the process ends without running
- *     destructors: _exit(), abort(), a fatal signal, execve().  Call
- *     calltrace_flush() (declare `void calltrace_flush(void);`) first if you
- *     need them.
+ *   - The program's own calls of _exit(), _Exit() and abort() write the
+ *     buffered events first (this file defines them, weak, around libc's).
+ *     Buffered events are lost if the process ends otherwise without running
+ *     destructors: a fatal signal, SIGKILL, libc's internal aborts (a failed
+ *     assert()), execve(), and with -static.  Call calltrace_flush()
+ *     (declare `void calltrace_flush(void);`) first if you need them.
  *   - fork(): the child traces on with its own tid, in its own file (see
  *     CALLTRACE_OUT).  Its trace begins with entries (timed at the fork) of
  *     the functions that called fork(), up to 4096 deep, so its calls hang
@@ -131,6 +133,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +230,7 @@ static int ct_final;            /* final flush done: write events through */
 static int ct_fd = -1;
 static int ct_binary;
 static int ct_path_has_pid;
+static pid_t ct_pid;            /* this process (a vfork child differs) */
 static int ct_own_name;         /* another process of this run has the file: add .<pid> */
 static int ct_write_error;
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -1152,6 +1156,7 @@ static CT_NOINST int ct_init(void)
             if (ct_exe[i] == '\n')
                 ct_exe[i] = '?';
 
+        ct_pid = getpid();
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {
             ct_export_taken();
             ct_scan_maps();
@@ -1409,6 +1414,60 @@ CT_HOOK void calltrace_flush(void)
     ct_t.busy--;
 }
 
+/* Write what is buffered before the process ends without destructors.
+ * Skipped in a vfork() child (it shares the parent's memory and must not
+ * write the parent's buffers), inside the runtime (a signal handler), and
+ * when another thread holds the lock (it may have been interrupted). */
+static CT_NOINST void ct_flush_before_death(void)
+{
+    struct ct_thread *t;
+    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0 || ct_t.busy || getpid() != ct_pid)
+        return;
+    ct_t.busy++;
+    CT_BARRIER();
+    if (ct_t.self && ct_t.self->side_len)
+        ct_drain_side(ct_t.self);
+    if (pthread_mutex_trylock(&ct_lock) == 0) {
+        for (t = ct_threads; t; t = t->next)
+            ct_flush_locked(t);
+        pthread_mutex_unlock(&ct_lock);
+    }
+    CT_BARRIER();
+    ct_t.busy--;
+}
+
+/* _exit(), _Exit() and abort() called by the program skip the destructors
+ * that write the buffers: these versions write them first.  Weak, so that a
+ * static link with libc's own copies still works (then nothing is written). */
+__attribute__((weak, noreturn)) CT_HOOK void _exit(int status)
+{
+    ct_flush_before_death();
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+__attribute__((weak, noreturn)) CT_HOOK void _Exit(int status)
+{
+    ct_flush_before_death();
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+__attribute__((weak, noreturn)) CT_HOOK void abort(void)
+{
+    sigset_t set;
+    ct_flush_before_death();
+    /* What abort() does: SIGABRT; if a handler returns, again without it. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGABRT);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGABRT);
+    signal(SIGABRT, SIG_DFL);
+    raise(SIGABRT);
+    for (;;)
+        syscall(SYS_exit_group, 127);
+}
+
 /* ------------------------------------------------------------------ */
 /* Thread exit, process exit, fork                                      */
 
@@ -1502,6 +1561,7 @@ static CT_NOINST void ct_atfork_child(void)
     }
     ct_threads = NULL;
     ct_t.tid = ct_gettid();
+    ct_pid = getpid();
     if (self) {
         /* Start with entries of the frames open at fork(), so that the
          * child's calls hang under the right callers. */

@@ -465,3 +465,53 @@ fn settings_are_read_when_the_first_call_comes_from_preinit_array() {
         );
     }
 }
+
+/// 100000 calls of `leaf` (more than one buffer's worth of events), then
+/// the process ends the way argv[1] says.
+const DIES: &str = r#"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int leaf(int x) { return x + 1; }
+static void work(const char *how) {
+    for (int i = 0; i < 100000; i++)
+        leaf(i);
+    if (!strcmp(how, "_exit")) _exit(3);
+    if (!strcmp(how, "_Exit")) _Exit(3);
+    if (!strcmp(how, "abort")) abort();
+}
+int main(int argc, char **argv) { work(argc > 1 ? argv[1] : ""); return 0; }
+"#;
+
+#[test]
+fn events_recorded_before_exit_without_destructors_or_abort_survive() {
+    let dir = work("dies");
+    let exe = build(&dir, "dies", DIES, &[]);
+    for (how, code) in [("_exit", Some(3)), ("_Exit", Some(3)), ("abort", None)] {
+        for (format, ext) in [("binary", "bin"), ("text", "txt")] {
+            let trace = dir.join(format!("{how}.{ext}"));
+            let out = Command::new(&exe)
+                .arg(how)
+                .current_dir(&dir)
+                .env("CALLTRACE_OUT", &trace)
+                .env("CALLTRACE_FORMAT", format)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), code, "{how}");
+            let entries = if format == "binary" {
+                let read = read_binary(std::fs::read(&trace).unwrap(), false).unwrap();
+                read.events
+                    .iter()
+                    .filter(|e| e.kind == calltrace::ingest::EventKind::Enter)
+                    .count()
+            } else {
+                let text = std::fs::read_to_string(&trace).unwrap();
+                text.lines().filter(|l| l.starts_with('E')).count()
+            };
+            assert_eq!(
+                entries, 100002,
+                "{how}, {format}: main, work and every leaf"
+            );
+        }
+    }
+}

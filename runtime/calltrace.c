@@ -107,8 +107,8 @@
  *     (declare `void calltrace_flush(void);`) first if you need them.
  *   - fork(): the child traces on with its own tid, in its own file (see
  *     CALLTRACE_OUT).  Its trace begins with entries (timed at the fork) of
- *     the functions that called fork(), up to 4096 deep, so its calls hang
- *     under the right callers.
+ *     the functions that called fork() (the innermost 4096), so its calls
+ *     hang under the right callers.
  *   - longjmp() skips the exits of the frames it abandons (C++ exceptions are
  *     fine: exits are recorded during unwinding).
  *   - Instrumented signal handlers are traced.  Their events are kept in order
@@ -166,7 +166,7 @@ extern "C" {
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
 #define CT_SIDE 1024u                 /* events of signal handlers, see ct_record_nested */
-#define CT_STACK 4096u                /* open frames remembered for fork() */
+#define CT_STACK 4096u                /* open frames remembered for fork(); a power of 2 */
 #define CT_TEXT_MAX 80u               /* longest text line (62), + store slack */
 #define CT_BIN_EVENT_MAX 20u          /* two 10-byte varints */
 #define CT_REC_HDR 28u                /* sync, checksum, tag, tid, nevents, nbytes */
@@ -198,7 +198,7 @@ struct ct_thread {
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
     int side_busy;      /* side buffer being written or drained */
-    uint32_t depth;     /* frames open after the written events (CT_STACKP) */
+    uint32_t depth;     /* frames open (CT_STACKP, a ring of the innermost) */
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
 };
@@ -622,35 +622,6 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
     return (size_t)(p - out);
 }
 
-/* Follow the open frames through events [from, to) of t, which were just
- * written (or, in a forked child, are about to be dropped): a forked child
- * starts its trace with entries of the frames it inherited.  An exit pops
- * down to the nearest frame of its function (longjmp); an exit without one
- * is ignored.  Frames deeper than CT_STACK are counted, not remembered. */
-static CT_NOINST void ct_track(struct ct_thread *t, uint32_t from, uint32_t to)
-{
-    const struct ct_ev *ev = CT_EVP(t);
-    uint64_t *stack = CT_STACKP(t);
-    uint32_t d = t->depth, i;
-    for (i = from; i < to; i++) {
-        uint64_t addr = ev[i].addr;
-        if (!(ev[i].tk >> 63)) {
-            if (d < CT_STACK)
-                stack[d] = addr;
-            d++;
-        } else if (d > CT_STACK || (d > 0 && stack[d - 1] == addr)) {
-            d--;
-        } else {
-            uint32_t j = d;
-            while (j > 0 && stack[j - 1] != addr)
-                j--;
-            if (j > 0)
-                d = j - 1;
-        }
-    }
-    t->depth = d;
-}
-
 /* Write events [flushed, len) of t using the shared buffer.  ct_lock held. */
 static CT_NOINST void ct_flush_locked(struct ct_thread *t)
 {
@@ -666,10 +637,8 @@ static CT_NOINST void ct_flush_locked(struct ct_thread *t)
         ct_write_all(ct_gout, nb);
         from += used;
     }
-    if (from > t->flushed) {
-        ct_track(t, t->flushed, from);
+    if (from > t->flushed)
         t->flushed = from;
-    }
 }
 
 /* Owner flush: called by the owning thread when len reaches limit. */
@@ -705,7 +674,6 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_own(struct ct_thread *t
             break;
         if (t->flushed == pos) {
             ct_write_all(CT_OUTP(t), nb);
-            ct_track(t, pos, pos + used);
             t->flushed = pos + used;
             t->last_time = last;
         }
@@ -1231,6 +1199,39 @@ static CT_NOINST void ct_unlink(struct ct_thread *t)
 /* ------------------------------------------------------------------ */
 /* Recording                                                            */
 
+/* An exit that is not of the innermost open frame (longjmp skipped some
+ * exits): pop down to the nearest frame of its function, if any. */
+static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t, uint64_t addr)
+{
+    const uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, n = d < CT_STACK ? d : CT_STACK, k;
+    for (k = 1; k <= n; k++) {
+        if (stack[(d - k) & (CT_STACK - 1)] == addr) {
+            t->depth = d - k;
+            return;
+        }
+    }
+}
+
+/* Follow the open frames, for a forked child to start its trace with them:
+ * an entry pushes, an exit pops its frame.  kind is a constant where this
+ * is inlined, so this is a store or a compare, with no mispredicted branch. */
+static inline CT_NOINST __attribute__((always_inline)) void ct_frames(struct ct_thread *t,
+                                                                      uint64_t addr,
+                                                                      uint64_t kind)
+{
+    uint32_t d = t->depth;
+    uint64_t *stack = CT_STACKP(t);
+    if (kind == 0) {
+        stack[d & (CT_STACK - 1)] = addr;
+        t->depth = d + 1;
+    } else if (CT_LIKELY(d != 0 && stack[(d - 1) & (CT_STACK - 1)] == addr)) {
+        t->depth = d - 1;
+    } else {
+        ct_pop_slow(t, addr);
+    }
+}
+
 /* Append one event to the thread's buffer; flush it when full.  Called with
  * ct_t.busy set. */
 static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_thread *t,
@@ -1331,6 +1332,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
         if (t) {
             if (t->side_len)
                 ct_drain_side(t);
+            ct_frames(t, (uint64_t)(uintptr_t)fn, kind);
             ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
         } else {
             ct_write_one((uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
@@ -1366,6 +1368,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     CT_BARRIER();
     if (kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
         ct_map_miss((uint64_t)(uintptr_t)fn);
+    ct_frames(t, (uint64_t)(uintptr_t)fn, kind);
     i = t->len;
     e = CT_EVP(t) + i;
 #if CT_HAVE_TSC
@@ -1565,15 +1568,12 @@ static CT_NOINST void ct_atfork_child(void)
     if (self) {
         /* Start with entries of the frames open at fork(), so that the
          * child's calls hang under the right callers. */
-        uint32_t i, n;
+        uint32_t i, d = self->depth, n = d < CT_STACK ? d : CT_STACK;
         uint64_t now = ct_clock();
-        ct_track(self, self->flushed, self->len);
-        n = self->depth < CT_STACK ? self->depth : CT_STACK;
         for (i = 0; i < n; i++) {
-            CT_EVP(self)[i].addr = CT_STACKP(self)[i];
+            CT_EVP(self)[i].addr = CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)];
             CT_EVP(self)[i].tk = now;
         }
-        self->depth = 0;
         self->len = n;
         self->flushed = 0;
         self->side_len = 0;

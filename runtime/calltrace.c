@@ -111,6 +111,10 @@
  *     hang under the right callers.
  *   - longjmp() skips the exits of the frames it abandons (C++ exceptions are
  *     fine: exits are recorded during unwinding).
+ *   - Interpreters record their own methods through calltrace.h
+ *     (`calltrace runtime --header`): ct_method_register(), ct_enter(),
+ *     ct_exit(), ct_thread_name(), ct_thread_end(); binary format only (text
+ *     traces get `# method` lines that calltrace does not use yet).
  *   - Instrumented signal handlers are traced.  Their events are kept in order
  *     even when the signal interrupts the tracer itself, except beyond 1024
  *     events per interrupted event, or for a handler interrupting another one
@@ -172,6 +176,9 @@ extern "C" {
 #define CT_REC_HDR 28u                /* sync, checksum, tag, tid, nevents, nbytes */
 #define CT_TAG_BLOCK 0x42u            /* 'B': events of one thread */
 #define CT_TAG_MAP 0x4du              /* 'M': an executable mapping */
+#define CT_TAG_METHOD 0x4eu           /* 'N': a method of ct_method_register */
+#define CT_TAG_THREAD 0x54u           /* 'T': a thread name */
+#define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
 #define CT_PATH_MAX 4096
@@ -1306,7 +1313,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
     t->side_busy = 0;
 }
 
-static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_t kind)
+static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_t kind, int code)
 {
     struct ct_thread *t;
     if (ct_t.busy) {
@@ -1327,7 +1334,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
             if (!t)
                 ct_t.dead = 1;
         }
-        if (kind == 0 && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
+        if (code && kind == 0 && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
             ct_map_miss((uint64_t)(uintptr_t)fn);
         if (t) {
             if (t->side_len)
@@ -1354,19 +1361,20 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *
  * unusual (first event of a thread, nested event, pending side events,
  * clock_gettime clock) goes to ct_record_slow, so that this compiles to a
  * leaf function with tail calls only. */
-static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, uint64_t kind)
+static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, uint64_t kind,
+                                                                       int code)
 {
     struct ct_thread *t = ct_t.self;
     uint32_t i;
     struct ct_ev *e;
     uint64_t now = 0;
     if (CT_UNLIKELY(t == NULL || ct_t.busy || !ct_fast || t->side_len)) {
-        ct_record_slow(fn, kind);
+        ct_record_slow(fn, kind, code);
         return;
     }
     ct_t.busy = 1;
     CT_BARRIER();
-    if (kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
+    if (code && kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
         ct_map_miss((uint64_t)(uintptr_t)fn);
     ct_frames(t, (uint64_t)(uintptr_t)fn, kind);
     i = t->len;
@@ -1389,13 +1397,113 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
 CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
 {
     (void)call_site;
-    ct_record(this_fn, 0);
+    ct_record(this_fn, 0, 1);
 }
 
 CT_HOOK void __cyg_profile_func_exit(void *this_fn, void *call_site)
 {
     (void)call_site;
-    ct_record(this_fn, 1);
+    ct_record(this_fn, 1, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Interpreter API (calltrace.h)                                        */
+
+static uint32_t ct_nmethods;
+
+/* Write a record (binary) or a comment line (text) naming something:
+ * tag, the id in the event-count field, line, then two strings. */
+static CT_NOINST void ct_write_named(unsigned tag, uint64_t tid, uint32_t id, uint32_t line,
+                                     const char *a, const char *b)
+{
+    unsigned char *p = ct_gout, *rec = ct_gout;
+    size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0, i;
+    if (la > 16384)
+        la = 16384;
+    if (lb > 16384)
+        lb = 16384;
+    if (ct_binary) {
+        p += CT_REC_HDR;
+        ct_le(p, line, 4);
+        ct_le(p + 4, la, 4);
+        p += 8;
+        for (i = 0; i < la; i++)
+            *p++ = (unsigned char)a[i];
+        for (i = 0; i < lb; i++)
+            *p++ = (unsigned char)b[i];
+        ct_record_header(rec, tag, tid, id, (uint32_t)(p - rec - CT_REC_HDR));
+    } else {
+        static const char mth[] = "# method ", thr[] = "# thread ";
+        const char *w = tag == CT_TAG_METHOD ? mth : thr;
+        for (i = 0; w[i]; i++)
+            *p++ = (unsigned char)w[i];
+        p = ct_dec(p, tag == CT_TAG_METHOD ? id : tid);
+        *p++ = ' ';
+        if (tag == CT_TAG_METHOD) {
+            p = ct_dec(p, line);
+            *p++ = ' ';
+        }
+        for (i = 0; i < la; i++)
+            *p++ = a[i] == '\n' || a[i] == '\t' ? '?' : (unsigned char)a[i];
+        if (tag == CT_TAG_METHOD) {
+            *p++ = '\t';
+            for (i = 0; i < lb; i++)
+                *p++ = b[i] == '\n' ? '?' : (unsigned char)b[i];
+        }
+        *p++ = '\n';
+    }
+    ct_write_all(ct_gout, (size_t)(p - ct_gout));
+}
+
+CT_HOOK uint32_t ct_method_register(const char *name, const char *file, int line)
+{
+    uint32_t id;
+    ct_t.busy++;
+    CT_BARRIER();
+    ct_init();
+    pthread_mutex_lock(&ct_lock);
+    id = ct_nmethods++;
+    if (ct_fd >= 0)
+        ct_write_named(CT_TAG_METHOD, 0, id, line > 0 ? (uint32_t)line : 0, name, file);
+    pthread_mutex_unlock(&ct_lock);
+    CT_BARRIER();
+    ct_t.busy--;
+    return id;
+}
+
+CT_HOOK void ct_enter(uint32_t id)
+{
+    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), 0, 0);
+}
+
+CT_HOOK void ct_exit(uint32_t id)
+{
+    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), 1, 0);
+}
+
+CT_HOOK void ct_thread_name(const char *name)
+{
+    ct_t.busy++;
+    CT_BARRIER();
+    if (ct_init()) {
+        if (ct_t.tid == 0)
+            ct_t.tid = ct_gettid();
+        pthread_mutex_lock(&ct_lock);
+        ct_write_named(CT_TAG_THREAD, ct_t.tid, 0, 0, name, NULL);
+        pthread_mutex_unlock(&ct_lock);
+    }
+    CT_BARRIER();
+    ct_t.busy--;
+}
+
+CT_HOOK void ct_thread_end(void)
+{
+    struct ct_thread *t = ct_t.self;
+    if (!t)
+        return;
+    pthread_setspecific(ct_key, NULL);
+    ct_thread_exit(t);
+    ct_t.dead = 0; /* a later event gets a new buffer */
 }
 
 /* Optional public API: write out everything buffered by every thread now

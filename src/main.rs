@@ -21,7 +21,7 @@ fn main() -> ExitCode {
         Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
         Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
-        Command::Runtime => print_runtime(),
+        Command::Runtime(args) => run::runtime::run(&args),
         Command::Live(args) => run::live::run(&args.into_options()),
         Command::Completions { shell } => write_stdout(|out| {
             calltrace::cli::completions(shell, out);
@@ -40,11 +40,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn print_runtime() -> calltrace::Result<Outcome> {
-    calltrace::emit::write_atomic("-".as_ref(), run::runtime::SOURCE.as_bytes())?;
-    Ok(Outcome::default())
 }
 
 fn write_stdout(

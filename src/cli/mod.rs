@@ -72,7 +72,7 @@ pub enum Command {
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
     /// Print the C tracing runtime to link into your program
-    Runtime,
+    Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)
     Live(LiveArgs),
     /// Print a shell completion script: `calltrace completions bash > /etc/bash_completion.d/calltrace`
@@ -83,6 +83,15 @@ pub enum Command {
     },
     /// Print the man page (roff): `calltrace man > calltrace.1; man ./calltrace.1`
     Man,
+}
+
+/// Flags of `calltrace runtime`.
+#[derive(Debug, Args)]
+pub struct RuntimeArgs {
+    /// Print calltrace.h instead: the API for interpreters to record calls
+    /// of their own methods (ct_method_register, ct_enter, ct_exit, ...)
+    #[arg(long)]
+    pub header: bool,
 }
 
 /// Flags of `calltrace live`.

@@ -23,6 +23,11 @@ pub const VERSION: u16 = 2;
 const FLAG_TIMED: u16 = 1;
 const TAG_BLOCK: u8 = b'B';
 const TAG_MAP: u8 = b'M';
+const TAG_METHOD: u8 = b'N';
+const TAG_THREAD: u8 = b'T';
+/// The event address of method 0 of the runtime's interpreter API
+/// (`calltrace.h`): method `i` is entered at `METHOD_BASE + i`.
+pub const METHOD_BASE: u64 = 0x3f00_0000_0000_0000;
 /// The marker that starts every record from version 2 on.
 pub const SYNC: &[u8; 4] = b"CTR\x1a";
 
@@ -220,13 +225,20 @@ fn cut_records(layout: Layout, data: &[u8], start: usize, size: usize) -> usize 
             return data.len();
         };
         match (pos + layout.header_len()).checked_add(head.nbytes) {
-            Some(next) if matches!(head.tag, TAG_BLOCK | TAG_MAP) && next <= data.len() => {
-                pos = next
-            }
+            Some(next) if known_tag(layout, head.tag) && next <= data.len() => pos = next,
             _ => return data.len(),
         }
     }
     pos
+}
+
+/// Whether records tagged `tag` exist in files of this layout.
+fn known_tag(layout: Layout, tag: u8) -> bool {
+    match tag {
+        TAG_BLOCK => true,
+        TAG_MAP | TAG_METHOD | TAG_THREAD => layout.checked(),
+        _ => false,
+    }
 }
 
 /// The in-order side of a binary parse: global ids, lenient counting, and
@@ -558,9 +570,9 @@ impl Reader<'_> {
                     .into());
             }
         }
-        if head.tag != TAG_BLOCK && (head.tag != TAG_MAP || !layout.checked()) {
+        if !known_tag(layout, head.tag) {
             let err = self.err(&format!(
-                "a record tag `B` or `M`, found {:#04x} (a newer format?)",
+                "a record tag `B`, `M`, `N` or `T`, found {:#04x} (a newer format?)",
                 head.tag
             ));
             return Err(Bad {
@@ -569,11 +581,27 @@ impl Reader<'_> {
             });
         }
         self.pos = payload_start;
-        if head.tag == TAG_MAP {
-            let payload = &self.data[payload_start..payload_start + head.nbytes];
-            maps.push(mapping(payload).ok_or_else(|| self.err("a mapping record"))?);
-            self.pos += head.nbytes;
-            return Ok(());
+        let payload = &self.data
+            [payload_start..payload_start + head.nbytes.min(self.data.len() - payload_start)];
+        match head.tag {
+            TAG_MAP => {
+                maps.push(mapping(payload).ok_or_else(|| self.err("a mapping record"))?);
+                self.pos += head.nbytes;
+                return Ok(());
+            }
+            TAG_METHOD => {
+                let name = method_name(payload, head.nevents)
+                    .ok_or_else(|| self.err("a method record"))?;
+                funcs.alias_addr(METHOD_BASE + head.nevents as u64, &name);
+                self.pos += head.nbytes;
+                return Ok(());
+            }
+            TAG_THREAD => {
+                // Thread names are kept in the trace but not shown yet.
+                self.pos += head.nbytes;
+                return Ok(());
+            }
+            _ => {}
         }
         let thread = threads.index(head.tid);
         // A torn final block (crash mid-write, version 1): decode what is there, then report it.
@@ -610,6 +638,25 @@ impl Reader<'_> {
             self.err("a block tag `B`")
         }
     }
+}
+
+/// The name a method record gives method `id`: `NAME@FILE:LINE`, or NAME
+/// without a file. Payload: line (u32), name length (u32), name, file.
+fn method_name(p: &[u8], id: u32) -> Option<String> {
+    let line = u32::from_le_bytes(p.get(0..4)?.try_into().ok()?);
+    let len = u32::from_le_bytes(p.get(4..8)?.try_into().ok()?) as usize;
+    let name = String::from_utf8_lossy(p.get(8..8usize.checked_add(len)?)?);
+    let file = String::from_utf8_lossy(p.get(8 + len..)?);
+    let name = if name.is_empty() {
+        format!("method#{id}")
+    } else {
+        name.into_owned()
+    };
+    Some(if file.is_empty() {
+        name
+    } else {
+        format!("{name}@{file}:{line}")
+    })
 }
 
 /// A mapping record's payload: start, end and offset (u64 each), the
@@ -964,7 +1011,7 @@ mod tests {
             assert_eq!(
                 err,
                 format!(
-                    "t.bin: byte {at}: expected a record tag `B` or `M`, found 0x5a (a newer format?)"
+                    "t.bin: byte {at}: expected a record tag `B`, `M`, `N` or `T`, found 0x5a (a newer format?)"
                 )
             );
         }

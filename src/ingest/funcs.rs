@@ -27,6 +27,8 @@ pub struct FuncTable {
     by_addr: FxHashMap<u64, FuncId>,
     by_name: FxHashMap<Box<str>, FuncId>,
     by_thread: FxHashMap<u64, FuncId>,
+    /// Entries of `by_addr` that [`FuncTable::alias_addr`] made (named).
+    aliases: usize,
 }
 
 impl Default for FuncTable {
@@ -36,6 +38,7 @@ impl Default for FuncTable {
             by_addr: FxHashMap::default(),
             by_name: FxHashMap::default(),
             by_thread: FxHashMap::default(),
+            aliases: 0,
         }
     }
 }
@@ -63,6 +66,15 @@ impl FuncTable {
         let id = self.push(FuncKey::Name(name.into()));
         self.by_name.insert(name.into(), id);
         id
+    }
+
+    /// Makes code address `addr` intern as the function `name` (the
+    /// methods an interpreter registered with the runtime's `calltrace.h`).
+    pub fn alias_addr(&mut self, addr: u64, name: &str) {
+        let id = self.name(name);
+        if self.by_addr.insert(addr, id).is_none() {
+            self.aliases += 1;
+        }
     }
 
     /// Interns the synthetic node of thread `tid`.
@@ -108,7 +120,7 @@ impl FuncTable {
 
     /// True when any function is known only by its address.
     pub fn has_addresses(&self) -> bool {
-        !self.by_addr.is_empty()
+        self.by_addr.len() > self.aliases
     }
 }
 

@@ -189,6 +189,23 @@ fn runtime_prints_the_bundled_runtime_source() {
 }
 
 #[test]
+fn runtime_header_prints_the_interpreter_api() {
+    let out = calltrace(["runtime", "--header"]).run().success();
+    let header = std::fs::read(root().join("runtime/calltrace.h")).unwrap();
+    assert_eq!(out.stdout, header);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for f in [
+        "ct_method_register(",
+        "ct_enter(",
+        "ct_exit(",
+        "ct_thread_name(",
+        "ct_thread_end(",
+    ] {
+        assert!(text.contains(f), "{f}");
+    }
+}
+
+#[test]
 fn help_names_the_commands_and_the_defaults() {
     let help = calltrace(["--help"]).run().success().text();
     for word in ["graph", "tree", "runtime", "Quick start"] {

@@ -515,3 +515,105 @@ fn events_recorded_before_exit_without_destructors_or_abort_survive() {
         }
     }
 }
+
+/// An "interpreter" reporting the calls of its own methods through
+/// calltrace.h, on two threads.
+const INTERP: &str = r#"
+#include <pthread.h>
+#include <stdio.h>
+#include "calltrace.h"
+static uint32_t m_main, m_fib, m_print;
+static int fib(int n) {
+    ct_enter(m_fib);
+    int r = n < 2 ? n : fib(n - 1) + fib(n - 2);
+    ct_exit(m_fib);
+    return r;
+}
+static void *worker(void *a) {
+    (void)a;
+    ct_thread_name("worker");
+    ct_enter(m_main);
+    fib(2);
+    ct_exit(m_main);
+    ct_thread_end();
+    return 0;
+}
+int main(void) {
+    m_main = ct_method_register("main", "script.lua", 1);
+    m_fib = ct_method_register("fib", "script.lua", 5);
+    m_print = ct_method_register("print", NULL, 0);
+    ct_enter(m_main);
+    int r = fib(3);
+    ct_enter(m_print);
+    printf("%d\n", r);
+    ct_exit(m_print);
+    ct_exit(m_main);
+    pthread_t t;
+    pthread_create(&t, 0, worker, 0);
+    pthread_join(t, 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn interpreter_methods_registered_through_the_header_get_their_names() {
+    let dir = work("interp");
+    let header = super::util::calltrace(["runtime", "--header"])
+        .run()
+        .success();
+    std::fs::write(dir.join("calltrace.h"), &header.stdout).unwrap();
+    let exe = build(
+        &dir,
+        "interp",
+        INTERP,
+        &["-pthread", "-I", dir.to_str().unwrap()],
+    );
+    let out = Command::new(&exe)
+        .current_dir(&dir)
+        .env("CALLTRACE_OUT", "trace.bin")
+        .env("CALLTRACE_FORMAT", "binary")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let tree = super::util::tree(exe.to_str().unwrap(), &dir.join("trace.bin"), &["-o", "-"]);
+    let shape = super::util::shape(&tree);
+    let threads: Vec<&str> = shape.split("[thread ").skip(1).collect();
+    assert_eq!(threads.len(), 2, "{shape}");
+    let body = |t: &str| t.split_once('\n').unwrap().1.to_string();
+    // Methods nest among the (instrumented) C functions that run them.
+    let (m, f) = ("main@script.lua:1", "fib@script.lua:5");
+    let expect_main = [
+        "main",
+        "  M",
+        "    fib",
+        "      F",
+        "        fib",
+        "          F",
+        "            fib",
+        "              F",
+        "            fib",
+        "              F",
+        "        fib",
+        "          F",
+        "    print",
+    ];
+    let expect_worker = [
+        "worker",
+        "  M",
+        "    fib",
+        "      F",
+        "        fib",
+        "          F",
+        "        fib",
+        "          F",
+    ];
+    let render = |lines: &[&str]| -> String {
+        lines
+            .iter()
+            .map(|l| format!("  {}\n", l.replace('M', m).replace('F', f)))
+            .collect()
+    };
+    assert_eq!(body(threads[0]), render(&expect_main));
+    assert_eq!(body(threads[1]), render(&expect_worker));
+}

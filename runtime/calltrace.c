@@ -90,6 +90,8 @@
  *           varint = unsigned LEB128.  Every block decodes on its own; the
  *           blocks of one thread are in order.  Tag 'M': a mapping, payload
  *           u64 start, u64 end, u64 offset, u8 id_len, build-id, path.
+ *           Tags 'N' (method), 'T' (thread name), 'R' (a thread buffer mapped
+ *           from the file): see docs/binary-format.md.
  *
  * Behaviour and limitations:
  *   - Each thread buffers 32768 events (about 800 KiB of memory per thread,
@@ -99,12 +101,14 @@
  *     that (later destructors, threads still running) are written through
  *     immediately.  The descriptor therefore stays open until the kernel
  *     closes it; no data is ever left in a user-space buffer.
- *   - The program's own calls of _exit(), _Exit() and abort() write the
- *     buffered events first (this file defines them, weak, around libc's).
- *     Buffered events are lost if the process ends otherwise without running
- *     destructors: a fatal signal, SIGKILL, libc's internal aborts (a failed
- *     assert()), execve(), and with -static.  Call calltrace_flush()
- *     (declare `void calltrace_flush(void);`) first if you need them.
+ *   - Binary traces keep each thread's buffer in the trace file (a shared
+ *     mapping), so recorded events survive any end of the process: _exit(),
+ *     abort(), a fatal signal, SIGKILL.  Text traces keep buffers in memory:
+ *     the program's own calls of _exit(), _Exit() and abort() write them
+ *     first (this file defines those, weak, around libc's), but a fatal
+ *     signal, SIGKILL, libc's internal aborts (a failed assert()) or
+ *     execve() lose them.  Call calltrace_flush() (declare
+ *     `void calltrace_flush(void);`) first if you need them.
  *   - fork(): the child traces on with its own tid, in its own file (see
  *     CALLTRACE_OUT).  Its trace begins with entries (timed at the fork) of
  *     the functions that called fork() (the innermost 4096), so its calls
@@ -178,6 +182,8 @@ extern "C" {
 #define CT_TAG_MAP 0x4du              /* 'M': an executable mapping */
 #define CT_TAG_METHOD 0x4eu           /* 'N': a method of ct_method_register */
 #define CT_TAG_THREAD 0x54u           /* 'T': a thread name */
+#define CT_TAG_RAW 0x52u              /* 'R': a thread's buffer, mapped from the file */
+#define CT_RAW_PARAMS 40u             /* region offset, tsc0, t0, mult, timed */
 #define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
@@ -989,7 +995,10 @@ static CT_NOINST int ct_open_output(void)
     int fd;
 
     ct_out_name(name, sizeof name);
-    fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    /* Read-write: binary traces map the thread buffers from the file. */
+    fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EACCES) /* write-only: buffers in memory then */
+        fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
         ct_msg("cannot open trace file, tracing disabled: ", name);
         return -1;
@@ -1152,6 +1161,55 @@ static CT_NOINST uint64_t ct_gettid(void)
     return (uint64_t)syscall(SYS_gettid);
 }
 
+/* A new thread buffer.  Binary traces keep it in the trace file itself (a
+ * shared mapping of an 'R' record), so that the kernel keeps the events
+ * recorded so far whatever happens to the process (_exit, abort, SIGKILL);
+ * the reader takes the buffer's unwritten events [flushed, len) from it.
+ * Text traces use anonymous memory.  ct_lock held. */
+static CT_NOINST struct ct_thread *ct_region_new(void)
+{
+    void *m;
+    if (ct_binary && ct_fd >= 0 && !ct_write_error) {
+        unsigned char rec[CT_REC_HDR + CT_RAW_PARAMS];
+        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+        off_t end = lseek(ct_fd, 0, SEEK_END);
+        uint64_t at, data, mult = ct_mult();
+        if (end >= 0) {
+            at = (uint64_t)end;
+            data = (at + sizeof rec + page - 1) / page * page;
+            memset(rec, 0, sizeof rec);
+            ct_le(rec + CT_REC_HDR, data - at - CT_REC_HDR, 8); /* region offset in payload */
+#if CT_HAVE_TSC
+            ct_le(rec + CT_REC_HDR + 8, ct_use_tsc ? ct_tsc0 : 0, 8);
+#endif
+            ct_le(rec + CT_REC_HDR + 16, ct_t0, 8);
+            ct_le(rec + CT_REC_HDR + 24, mult, 8);
+            ct_le(rec + CT_REC_HDR + 32, ct_untimed ? 0 : 1, 8);
+            /* The checksum of an 'R' record covers its header only. */
+            rec[0] = 'C';
+            rec[1] = 'T';
+            rec[2] = 'R';
+            rec[3] = 0x1a;
+            rec[8] = CT_TAG_RAW;
+            ct_le(rec + 24, data + CT_MAP_BYTES - at - CT_REC_HDR, 4);
+            ct_le(rec + 4, ct_checksum(rec + 8, CT_REC_HDR - 8), 4);
+            if (ftruncate(ct_fd, (off_t)(data + CT_MAP_BYTES)) == 0 &&
+                pwrite(ct_fd, rec, sizeof rec, (off_t)at) == (ssize_t)sizeof rec) {
+                m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, ct_fd,
+                         (off_t)data);
+                lseek(ct_fd, 0, SEEK_END);
+                if (m != MAP_FAILED)
+                    return (struct ct_thread *)m;
+            }
+            /* could not extend the file: the buffer is an invalid record;
+             * blank it out so the reader skips it as damage */
+            lseek(ct_fd, 0, SEEK_END);
+        }
+    }
+    m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? NULL : (struct ct_thread *)m;
+}
+
 /* Give the calling thread a buffer.  Returns NULL if out of memory. */
 static CT_NOINST struct ct_thread *ct_thread_new(void)
 {
@@ -1161,14 +1219,11 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t = ct_free;
     if (t)
         ct_free = t->next;
+    else
+        t = ct_region_new();
     pthread_mutex_unlock(&ct_lock);
-    if (!t) {
-        void *m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                       -1, 0);
-        if (m == MAP_FAILED)
-            return NULL;
-        t = (struct ct_thread *)m;
-    }
+    if (!t)
+        return NULL;
     t->len = 0;
     t->flushed = 0;
     t->last_time = 0;
@@ -1659,37 +1714,10 @@ static CT_NOINST void ct_atfork_parent(void)
 
 static CT_NOINST void ct_atfork_child(void)
 {
-    struct ct_thread *t, *next, *self = ct_t.self;
+    struct ct_thread *t, *next, *self = ct_t.self, *mine = NULL;
     pthread_mutex_init(&ct_lock, NULL);
-    /* Other threads do not exist in the child; the parent still owns and
-     * will write all buffered events, including this thread's. */
-    for (t = ct_threads; t; t = next) {
-        next = t->next;
-        if (t != self) {
-            t->next = ct_free;
-            ct_free = t;
-        }
-    }
-    ct_threads = NULL;
     ct_t.tid = ct_gettid();
     ct_pid = getpid();
-    if (self) {
-        /* Start with entries of the frames open at fork(), so that the
-         * child's calls hang under the right callers. */
-        uint32_t i, d = self->depth, n = d < CT_STACK ? d : CT_STACK;
-        uint64_t now = ct_clock();
-        for (i = 0; i < n; i++) {
-            CT_EVP(self)[i].addr = CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)];
-            CT_EVP(self)[i].tk = now;
-        }
-        self->len = n;
-        self->flushed = 0;
-        self->side_len = 0;
-        self->tid = ct_t.tid;
-        self->tidlen = ct_tidtxt(self->tidtxt, self->tid);
-        self->next = self->prev = NULL;
-        ct_threads = self;
-    }
     ct_own_name = 1; /* never share the parent's file */
     {
         int old = ct_fd;
@@ -1700,6 +1728,42 @@ static CT_NOINST void ct_atfork_child(void)
         }
         ct_write_error = 0;
     }
+    if (self)
+        mine = ct_region_new();
+    if (mine) {
+        /* Start with entries of the frames open at fork(), so that the
+         * child's calls hang under the right callers. */
+        uint32_t i, d = self->depth, n = d < CT_STACK ? d : CT_STACK;
+        uint64_t now = ct_clock();
+        memcpy(mine, self, sizeof *mine);
+        memcpy(CT_STACKP(mine), CT_STACKP(self), (size_t)CT_STACK * sizeof(uint64_t));
+        for (i = 0; i < n; i++) {
+            CT_EVP(mine)[i].addr = CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)];
+            CT_EVP(mine)[i].tk = now;
+        }
+        mine->len = n;
+        mine->flushed = 0;
+        mine->side_len = 0;
+        mine->tid = ct_t.tid;
+        mine->tidlen = ct_tidtxt(mine->tidtxt, mine->tid);
+        mine->next = mine->prev = NULL;
+        pthread_setspecific(ct_key, mine);
+    }
+    /* The parent owns and writes every buffer this process inherited (in a
+     * binary trace they are mappings of the parent's file): drop them. */
+    for (t = ct_threads; t; t = next) {
+        next = t->next;
+        munmap(t, CT_MAP_BYTES);
+    }
+    for (t = ct_free; t; t = next) {
+        next = t->next;
+        munmap(t, CT_MAP_BYTES);
+    }
+    ct_free = NULL;
+    ct_threads = mine;
+    ct_t.self = mine;
+    if (self && !mine)
+        ct_t.dead = 1;
     CT_BARRIER();
     ct_t.busy--;
 }

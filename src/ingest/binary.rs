@@ -25,6 +25,9 @@ const TAG_BLOCK: u8 = b'B';
 const TAG_MAP: u8 = b'M';
 const TAG_METHOD: u8 = b'N';
 const TAG_THREAD: u8 = b'T';
+const TAG_RAW: u8 = b'R';
+/// Where a raw buffer's events start in its region (the runtime's `CT_HDR`).
+const RAW_EVENTS_AT: usize = 4096;
 /// The event address of method 0 of the runtime's interpreter API
 /// (`calltrace.h`): method `i` is entered at `METHOD_BASE + i`.
 pub const METHOD_BASE: u64 = 0x3f00_0000_0000_0000;
@@ -84,8 +87,14 @@ impl Layout {
         let head = self.head(data, pos)?;
         let end = (pos + self.header_len()).checked_add(head.nbytes)?;
         let record = data.get(pos..end)?;
+        // A raw buffer changes while the program runs: its checksum covers
+        // the header only.
+        let covered = match head.tag {
+            TAG_RAW => &record[8..self.header_len()],
+            _ => &record[8..],
+        };
         match head.checksum {
-            Some(sum) if checksum(&record[8..]) != sum => None,
+            Some(sum) if checksum(covered) != sum => None,
             _ => Some(end),
         }
     }
@@ -192,6 +201,7 @@ impl TraceFormat for BinaryFormat {
                 seq.chunk(chunk.start, chunk.bytes.len(), local, sink, buffers)
             },
         )?;
+        seq.pending(sink);
         Ok(seq.finish())
     }
 }
@@ -236,7 +246,7 @@ fn cut_records(layout: Layout, data: &[u8], start: usize, size: usize) -> usize 
 fn known_tag(layout: Layout, tag: u8) -> bool {
     match tag {
         TAG_BLOCK => true,
-        TAG_MAP | TAG_METHOD | TAG_THREAD => layout.checked(),
+        TAG_MAP | TAG_METHOD | TAG_THREAD | TAG_RAW => layout.checked(),
         _ => false,
     }
 }
@@ -257,6 +267,9 @@ struct InOrder<'a> {
     resume: usize,
     /// Set when `--lenient` gave up on a bad version-1 block: the rest is ignored.
     stopped: bool,
+    /// Events left in the runtime's buffers when the process ended without
+    /// writing them: they follow every block, so they are passed on last.
+    pending: Vec<Event>,
 }
 
 impl<'a> InOrder<'a> {
@@ -279,6 +292,7 @@ impl<'a> InOrder<'a> {
             layout,
             resume: 0,
             stopped: false,
+            pending: Vec::new(),
         }
     }
 
@@ -330,6 +344,7 @@ impl<'a> InOrder<'a> {
                 &mut self.threads,
                 &mut batch,
                 &mut self.meta.maps,
+                &mut self.pending,
             );
             match read {
                 Ok(()) => {}
@@ -361,6 +376,14 @@ impl<'a> InOrder<'a> {
         sink.events(&batch);
         self.resume = r.pos;
         Ok(())
+    }
+
+    /// Passes on the events found in the runtime's buffers.
+    fn pending(&mut self, sink: &mut dyn Sink) {
+        for batch in self.pending.chunks(BATCH) {
+            sink.events(batch);
+        }
+        self.pending.clear();
     }
 
     fn finish(self) -> TraceMeta {
@@ -542,6 +565,7 @@ impl Reader<'_> {
         threads: &mut ThreadIds,
         out: &mut Vec<Event>,
         maps: &mut Vec<Mapping>,
+        pending: &mut Vec<Event>,
     ) -> std::result::Result<(), Bad> {
         let start = self.pos;
         let Some(head) = layout.head(self.data, start) else {
@@ -601,6 +625,12 @@ impl Reader<'_> {
                 self.pos += head.nbytes;
                 return Ok(());
             }
+            TAG_RAW => {
+                raw_events(payload, funcs, threads, pending)
+                    .ok_or_else(|| self.err("a thread buffer record"))?;
+                self.pos += head.nbytes;
+                return Ok(());
+            }
             _ => {}
         }
         let thread = threads.index(head.tid);
@@ -638,6 +668,56 @@ impl Reader<'_> {
             self.err("a block tag `B`")
         }
     }
+}
+
+/// The unwritten events of a thread buffer record ('R'): the payload holds
+/// the region's offset, the clock (TSC at start, CLOCK_MONOTONIC ns at
+/// start, TSC-to-ns factor in 32.32 fixed point, timed flag), and the
+/// region is the runtime's buffer: `len` (u32 at 0), `flushed` (u32 at 8),
+/// thread id (u64 at 16), and 16-byte raw events (address, kind in bit 63
+/// and raw clock) from byte 4096.
+fn raw_events(
+    p: &[u8],
+    funcs: &mut FuncTable,
+    threads: &mut ThreadIds,
+    out: &mut Vec<Event>,
+) -> Option<()> {
+    let u64_at = |b: &[u8], o: usize| Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?));
+    let u32_at = |b: &[u8], o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?));
+    let region = p.get(usize::try_from(u64_at(p, 0)?).ok()?..)?;
+    let (tsc0, t0, mult, timed) = (
+        u64_at(p, 8)?,
+        u64_at(p, 16)?,
+        u64_at(p, 24)?,
+        u64_at(p, 32)?,
+    );
+    let (len, flushed) = (u32_at(region, 0)? as usize, u32_at(region, 8)? as usize);
+    if flushed >= len {
+        return Some(());
+    }
+    let thread = threads.index(u64_at(region, 16)?);
+    let events = region.get(RAW_EVENTS_AT + 16 * flushed..RAW_EVENTS_AT + 16 * len)?;
+    for e in events.chunks_exact(16) {
+        let addr = u64_at(e, 0)?;
+        let tk = u64_at(e, 8)?;
+        let raw = tk & !(1 << 63);
+        let time = match (timed, mult) {
+            (0, _) => 0,
+            (_, 0) => raw.saturating_sub(t0),
+            _ => ((raw.saturating_sub(tsc0) as u128 * mult as u128) >> 32) as u64,
+        };
+        out.push(Event {
+            time,
+            func: funcs.addr(addr),
+            thread,
+            kind: if tk >> 63 == 1 {
+                EventKind::Exit
+            } else {
+                EventKind::Enter
+            },
+        });
+    }
+    Some(())
 }
 
 /// The name a method record gives method `id`: `NAME@FILE:LINE`, or NAME
@@ -1044,6 +1124,7 @@ mod tests {
         let result = r.header().and_then(|(meta, layout)| {
             let mut seq = InOrder::new(bytes, "t.bin", &opts, &mut funcs, meta, layout);
             seq.records(r.pos, bytes.len(), &mut sink)?;
+            seq.pending(&mut sink);
             Ok(seq.finish())
         });
         match result {

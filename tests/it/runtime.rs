@@ -469,6 +469,8 @@ fn settings_are_read_when_the_first_call_comes_from_preinit_array() {
 /// 100000 calls of `leaf` (more than one buffer's worth of events), then
 /// the process ends the way argv[1] says.
 const DIES: &str = r#"
+#include <assert.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -479,16 +481,30 @@ static void work(const char *how) {
     if (!strcmp(how, "_exit")) _exit(3);
     if (!strcmp(how, "_Exit")) _Exit(3);
     if (!strcmp(how, "abort")) abort();
+    if (!strcmp(how, "assert")) assert(!"dies");
+    if (!strcmp(how, "kill")) kill(getpid(), SIGKILL);
+    if (!strcmp(how, "segv")) *(volatile int *)0 = 1;
 }
 int main(int argc, char **argv) { work(argc > 1 ? argv[1] : ""); return 0; }
 "#;
 
 #[test]
-fn events_recorded_before_exit_without_destructors_or_abort_survive() {
+fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
     let dir = work("dies");
     let exe = build(&dir, "dies", DIES, &[]);
-    for (how, code) in [("_exit", Some(3)), ("_Exit", Some(3)), ("abort", None)] {
+    let ways = [
+        ("_exit", Some(3)),
+        ("_Exit", Some(3)),
+        ("abort", None),
+        ("assert", None),
+        ("kill", None),
+        ("segv", None),
+    ];
+    for (how, code) in ways {
         for (format, ext) in [("binary", "bin"), ("text", "txt")] {
+            if format == "text" && matches!(how, "assert" | "kill" | "segv") {
+                continue; // only binary traces keep their buffers in the file
+            }
             let trace = dir.join(format!("{how}.{ext}"));
             let out = Command::new(&exe)
                 .arg(how)

@@ -38,6 +38,11 @@
  *                     CALLTRACE_OUT_TAKEN to the absolute path of its file.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
+ *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
+ *                     falls behind (calltrace live), drop events instead of
+ *                     making the program wait; each gap is noted in the
+ *                     trace ("# dropped N" / record 'D') and the total on
+ *                     stderr at exit.
  *   CALLTRACE_CLOCK   "auto" (default), "monotonic" (always call
  *                     clock_gettime; slower, see Timestamps) or "none" (no
  *                     timestamps, binary format only: the cheapest; trees
@@ -140,6 +145,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -183,6 +189,7 @@ extern "C" {
 #define CT_TAG_METHOD 0x4eu           /* 'N': a method of ct_method_register */
 #define CT_TAG_THREAD 0x54u           /* 'T': a thread name */
 #define CT_TAG_RAW 0x52u              /* 'R': a thread's buffer, mapped from the file */
+#define CT_TAG_DROPPED 0x44u          /* 'D': events dropped (CALLTRACE_LOSSY) */
 #define CT_RAW_PARAMS 40u             /* region offset, tsc0, t0, mult, timed */
 #define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
@@ -246,6 +253,9 @@ static int ct_path_has_pid;
 static pid_t ct_pid;            /* this process (a vfork child differs) */
 static int ct_own_name;         /* another process of this run has the file: add .<pid> */
 static int ct_write_error;
+static int ct_lossy;            /* CALLTRACE_LOSSY=1: drop events rather than wait */
+static uint64_t ct_lost;        /* events dropped so far; ct_lock */
+static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
 static ino_t ct_fd_ino;         /* if the program closed and reused ct_fd */
 static uint64_t ct_t0;          /* CLOCK_MONOTONIC ns at start */
@@ -497,31 +507,53 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
 }
 
 /* Write everything; call with ct_lock held (or single-threaded). */
-static CT_NOINST void ct_write_all(const unsigned char *buf, size_t n)
+/* Write everything; call with ct_lock held (or single-threaded).  With
+ * may_drop (CALLTRACE_LOSSY=1) nothing is written when the descriptor is
+ * not writable now (a pipe whose reader fell behind): returns 1.  Once part
+ * is written the rest always follows, so records and lines stay whole. */
+static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_drop)
 {
     struct stat st;
+    int first = 1;
     if (ct_write_error)
-        return;
+        return 0;
     /* A program that closes all descriptors and opens files of its own could
      * get ct_fd's number: never write trace data into someone else's file. */
     if (fstat(ct_fd, &st) != 0 || st.st_dev != ct_fd_dev || st.st_ino != ct_fd_ino) {
         ct_write_error = 1;
         ct_msg("the trace file descriptor was closed by the program; ",
                "tracing stopped, later events are lost");
-        return;
+        return 0;
     }
     while (n > 0) {
         ssize_t w = write(ct_fd, buf, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct pollfd pfd;
+                if (first && may_drop)
+                    return 1;
+                pfd.fd = ct_fd;
+                pfd.events = POLLOUT;
+                pfd.revents = 0;
+                poll(&pfd, 1, -1);
+                continue;
+            }
             ct_write_error = 1;
             ct_msg("write to trace file failed, tracing stopped: ", strerror(errno));
-            return;
+            return 0;
         }
+        first = 0;
         buf += w;
         n -= (size_t)w;
     }
+    return 0;
+}
+
+static CT_NOINST void ct_write_all(const unsigned char *buf, size_t n)
+{
+    (void)ct_write_buf(buf, n, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,6 +601,43 @@ static CT_NOINST void ct_record_header(unsigned char *rec, unsigned tag, uint64_
     ct_le(rec + 20, nevents, 4);
     ct_le(rec + 24, nbytes, 4);
     ct_le(rec + 4, ct_checksum(rec + 8, (size_t)CT_REC_HDR - 8 + nbytes), 4);
+}
+
+/* The trace's note of `n` dropped events: `# dropped N` or record 'D'. */
+static CT_NOINST size_t ct_dropped_marker(unsigned char *m, uint64_t n)
+{
+    unsigned char *p = m;
+    size_t i;
+    if (ct_binary) {
+        ct_le(m + CT_REC_HDR, n, 8);
+        ct_record_header(m, CT_TAG_DROPPED, 0, 0, 8);
+        return CT_REC_HDR + 8;
+    }
+    for (i = 0; "# dropped "[i]; i++)
+        *p++ = (unsigned char)"# dropped "[i];
+    p = ct_dec(p, n);
+    *p++ = '\n';
+    return (size_t)(p - m);
+}
+
+/* Write `count` encoded events; under CALLTRACE_LOSSY=1 drop them (and
+ * count them, reported in the trace before the next events written) when
+ * the descriptor is not writable.  ct_lock held. */
+static CT_NOINST void ct_write_events(const unsigned char *buf, size_t n, uint64_t count)
+{
+    if (ct_lossy && ct_lost_pending) {
+        unsigned char m[64];
+        if (ct_write_buf(m, ct_dropped_marker(m, ct_lost_pending), 1)) {
+            ct_lost += count;
+            ct_lost_pending += count;
+            return;
+        }
+        ct_lost_pending = 0;
+    }
+    if (ct_write_buf(buf, n, ct_lossy)) {
+        ct_lost += count;
+        ct_lost_pending += count;
+    }
 }
 
 /* Encode events ev[0..n) into out (capacity cap), as many as fit.  Returns
@@ -647,7 +716,7 @@ static CT_NOINST void ct_flush_locked(struct ct_thread *t)
                               &t->last_time, ct_gout, sizeof ct_gout, &used);
         if (used == 0)
             break;
-        ct_write_all(ct_gout, nb);
+        ct_write_events(ct_gout, nb, used);
         from += used;
     }
     if (from > t->flushed)
@@ -686,7 +755,7 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_own(struct ct_thread *t
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
         if (t->flushed == pos) {
-            ct_write_all(CT_OUTP(t), nb);
+            ct_write_events(CT_OUTP(t), nb, used);
             t->flushed = pos + used;
             t->last_time = last;
         }
@@ -709,7 +778,7 @@ static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
     nb = ct_encode(&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used);
     pthread_mutex_lock(&ct_lock);
-    ct_write_all(buf, nb);
+    ct_write_events(buf, nb, used);
     pthread_mutex_unlock(&ct_lock);
 }
 
@@ -1022,6 +1091,8 @@ static CT_NOINST int ct_open_output(void)
         ct_fd_ino = st.st_ino;
     }
     ct_fd = fd;
+    if (ct_lossy) /* a pipe whose reader is behind: drop, do not wait */
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     if (ct_binary) {
         static const unsigned char magic[8] = {'C', 'A', 'L', 'L', 'T', 'R', 'C', 0};
         for (i = 0; i < 8; i++)
@@ -1080,6 +1151,7 @@ static CT_NOINST int ct_init(void)
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
         const char *out = ct_getenv("CALLTRACE_OUT");
         const char *clk = ct_getenv("CALLTRACE_CLOCK");
+        const char *lossy = ct_getenv("CALLTRACE_LOSSY");
         uint64_t base = 0;
         ssize_t n;
         size_t i;
@@ -1090,6 +1162,7 @@ static CT_NOINST int ct_init(void)
             else
                 ct_msg("unknown CALLTRACE_FORMAT (expected text or binary), using text: ", fmt);
         }
+        ct_lossy = lossy && lossy[0] == '1';
         if (!out || !out[0])
             out = "trace.txt";
         for (i = 0; out[i] && i < sizeof ct_path_tmpl - 1; i++) {
@@ -1686,6 +1759,17 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     for (t = ct_threads; t; t = t->next) {
         ct_flush_locked(t);
         __atomic_store_n(&t->limit, 0, __ATOMIC_RELAXED);
+    }
+    if (ct_lost_pending) {
+        unsigned char m[64];
+        ct_write_all(m, ct_dropped_marker(m, ct_lost_pending));
+        ct_lost_pending = 0;
+    }
+    if (ct_lost) {
+        unsigned char num[24];
+        *ct_dec(num, ct_lost) = 0;
+        ct_msg("events dropped because the trace's reader fell behind (CALLTRACE_LOSSY=1): ",
+               (char *)num);
     }
     dropped = __atomic_load_n(&ct_dropped, __ATOMIC_RELAXED);
     if (dropped) {

@@ -37,7 +37,7 @@ uint32_t ct_method_register(const char *name, const char *file, int line);
 void ct_enter(uint32_t id);
 void ct_exit(uint32_t id);
 
-/* Names the calling thread in the trace (recorded; not yet shown by calltrace). */
+/* Names the calling thread in the trace: calltrace shows it as [name]. */
 void ct_thread_name(const char *name);
 
 /* The calling thread will record nothing more: write its buffered events

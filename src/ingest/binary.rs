@@ -26,6 +26,7 @@ const TAG_MAP: u8 = b'M';
 const TAG_METHOD: u8 = b'N';
 const TAG_THREAD: u8 = b'T';
 const TAG_RAW: u8 = b'R';
+const TAG_DROPPED: u8 = b'D';
 /// Where a raw buffer's events start in its region (the runtime's `CT_HDR`).
 const RAW_EVENTS_AT: usize = 4096;
 /// The event address of method 0 of the runtime's interpreter API
@@ -246,7 +247,7 @@ fn cut_records(layout: Layout, data: &[u8], start: usize, size: usize) -> usize 
 fn known_tag(layout: Layout, tag: u8) -> bool {
     match tag {
         TAG_BLOCK => true,
-        TAG_MAP | TAG_METHOD | TAG_THREAD | TAG_RAW => layout.checked(),
+        TAG_MAP | TAG_METHOD | TAG_THREAD | TAG_RAW | TAG_DROPPED => layout.checked(),
         _ => false,
     }
 }
@@ -270,6 +271,8 @@ struct InOrder<'a> {
     /// Events left in the runtime's buffers when the process ended without
     /// writing them: they follow every block, so they are passed on last.
     pending: Vec<Event>,
+    /// Events the runtime dropped (`CALLTRACE_LOSSY=1`).
+    dropped: u64,
 }
 
 impl<'a> InOrder<'a> {
@@ -293,6 +296,7 @@ impl<'a> InOrder<'a> {
             resume: 0,
             stopped: false,
             pending: Vec::new(),
+            dropped: 0,
         }
     }
 
@@ -338,13 +342,17 @@ impl<'a> InOrder<'a> {
         let mut batch = Vec::with_capacity(BATCH);
         while r.pos < end {
             let at = r.pos;
+            let mut side = Side {
+                meta: &mut self.meta,
+                pending: &mut self.pending,
+                dropped: &mut self.dropped,
+            };
             let read = r.record(
                 self.layout,
                 self.funcs,
                 &mut self.threads,
                 &mut batch,
-                &mut self.meta.maps,
-                &mut self.pending,
+                &mut side,
             );
             match read {
                 Ok(()) => {}
@@ -388,6 +396,12 @@ impl<'a> InOrder<'a> {
 
     fn finish(self) -> TraceMeta {
         let mut meta = self.meta;
+        if self.dropped > 0 {
+            meta.warnings.push(format!(
+                "the runtime dropped {} event(s) because the trace's reader fell behind (CALLTRACE_LOSSY=1); calls around the gaps are repaired",
+                self.dropped
+            ));
+        }
         meta.timed = self.layout.timed;
         meta.unit = if meta.timed {
             super::Unit::Nanos
@@ -467,6 +481,13 @@ fn local_id(slots: &mut [(u64, u32, u32)], stamp: u32, addrs: &mut Vec<u64>, add
     addrs.push(addr);
     *slot = (addr, stamp, id);
     id
+}
+
+/// Where records other than blocks put what they say.
+struct Side<'s> {
+    meta: &'s mut TraceMeta,
+    pending: &'s mut Vec<Event>,
+    dropped: &'s mut u64,
 }
 
 /// A record that could not be read: `fatal` when skipping it would risk
@@ -564,8 +585,7 @@ impl Reader<'_> {
         funcs: &mut FuncTable,
         threads: &mut ThreadIds,
         out: &mut Vec<Event>,
-        maps: &mut Vec<Mapping>,
-        pending: &mut Vec<Event>,
+        side: &mut Side<'_>,
     ) -> std::result::Result<(), Bad> {
         let start = self.pos;
         let Some(head) = layout.head(self.data, start) else {
@@ -609,7 +629,8 @@ impl Reader<'_> {
             [payload_start..payload_start + head.nbytes.min(self.data.len() - payload_start)];
         match head.tag {
             TAG_MAP => {
-                maps.push(mapping(payload).ok_or_else(|| self.err("a mapping record"))?);
+                let map = mapping(payload).ok_or_else(|| self.err("a mapping record"))?;
+                side.meta.maps.push(map);
                 self.pos += head.nbytes;
                 return Ok(());
             }
@@ -621,12 +642,26 @@ impl Reader<'_> {
                 return Ok(());
             }
             TAG_THREAD => {
-                // Thread names are kept in the trace but not shown yet.
+                let name = thread_name(payload).ok_or_else(|| self.err("a thread name record"))?;
+                let ix = threads.index(head.tid) as usize;
+                let names = &mut side.meta.thread_names;
+                if names.len() <= ix {
+                    names.resize(ix + 1, String::new());
+                }
+                names[ix] = name;
+                self.pos += head.nbytes;
+                return Ok(());
+            }
+            TAG_DROPPED => {
+                let n = payload
+                    .get(..8)
+                    .ok_or_else(|| self.err("a dropped-events record"))?;
+                *side.dropped += u64::from_le_bytes(n.try_into().expect("8 bytes"));
                 self.pos += head.nbytes;
                 return Ok(());
             }
             TAG_RAW => {
-                raw_events(payload, funcs, threads, pending)
+                raw_events(payload, funcs, threads, side.pending)
                     .ok_or_else(|| self.err("a thread buffer record"))?;
                 self.pos += head.nbytes;
                 return Ok(());
@@ -718,6 +753,12 @@ fn raw_events(
         });
     }
     Some(())
+}
+
+/// A thread name record's name: 4 zero bytes, u32 length, the name.
+fn thread_name(p: &[u8]) -> Option<String> {
+    let len = u32::from_le_bytes(p.get(4..8)?.try_into().ok()?) as usize;
+    Some(String::from_utf8_lossy(p.get(8..8usize.checked_add(len)?)?).into_owned())
 }
 
 /// The name a method record gives method `id`: `NAME@FILE:LINE`, or NAME
@@ -1095,6 +1136,27 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn thread_names_and_dropped_counts_reach_the_meta() {
+        let mut bytes = encode(0x5555_0000_0000, "/tmp/app", &blocks(2, 3));
+        let mut name = vec![0u8; 4];
+        name.extend_from_slice(&6u32.to_le_bytes());
+        name.extend_from_slice(b"worker");
+        put_record(&mut bytes, VERSION, TAG_THREAD, 43, 0, &name);
+        put_record(&mut bytes, VERSION, TAG_DROPPED, 0, 0, &7u64.to_le_bytes());
+        put_record(&mut bytes, VERSION, TAG_DROPPED, 0, 0, &5u64.to_le_bytes());
+        let (ev, meta, _) = parse(bytes, false).unwrap();
+        assert_eq!(ev.len(), 12);
+        assert_eq!(meta.threads, vec![42, 43]);
+        assert_eq!(meta.thread_names, vec![String::new(), "worker".to_string()]);
+        assert_eq!(meta.warnings.len(), 1);
+        assert!(
+            meta.warnings[0].contains("dropped 12 event(s)"),
+            "{:?}",
+            meta.warnings
+        );
     }
 
     /// Events, keys and meta (or the error) of a parse, as text.

@@ -594,9 +594,14 @@ fn interpreter_methods_registered_through_the_header_get_their_names() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let tree = super::util::tree(exe.to_str().unwrap(), &dir.join("trace.bin"), &["-o", "-"]);
     let shape = super::util::shape(&tree);
-    let threads: Vec<&str> = shape.split("[thread ").skip(1).collect();
+    let threads: Vec<&str> = shape.split("\n[").collect();
     assert_eq!(threads.len(), 2, "{shape}");
-    let body = |t: &str| t.split_once('\n').unwrap().1.to_string();
+    assert!(threads[0].starts_with("[thread "), "{shape}");
+    assert!(
+        threads[1].starts_with("worker]\n"),
+        "ct_thread_name: {shape}"
+    );
+    let body = |t: &str| t.split_once('\n').unwrap().1.trim_end().to_string();
     // Methods nest among the (instrumented) C functions that run them.
     let (m, f) = ("main@script.lua:1", "fib@script.lua:5");
     let expect_main = [
@@ -628,8 +633,49 @@ fn interpreter_methods_registered_through_the_header_get_their_names() {
         lines
             .iter()
             .map(|l| format!("  {}\n", l.replace('M', m).replace('F', f)))
-            .collect()
+            .collect::<String>()
+            .trim_end()
+            .to_string()
     };
     assert_eq!(body(threads[0]), render(&expect_main));
     assert_eq!(body(threads[1]), render(&expect_worker));
+}
+
+#[test]
+fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_them() {
+    let dir = work("lossy");
+    let exe = build(&dir, "dies", DIES, &[]);
+    let fifo = dir.join("trace.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    // The reader starts late: the program fills the pipe long before.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            std::fs::read(&fifo).unwrap()
+        })
+    };
+    let out = Command::new(&exe)
+        .arg("run")
+        .current_dir(&dir)
+        .env("CALLTRACE_OUT", &fifo)
+        .env("CALLTRACE_LOSSY", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(reader.join().unwrap()).unwrap();
+    let events = text.lines().filter(|l| l.starts_with(['E', 'X'])).count() as u64;
+    let dropped: u64 = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# dropped "))
+        .map(|n| n.parse::<u64>().unwrap())
+        .sum();
+    assert!(dropped > 0, "the pipe (64 KiB) cannot hold 200004 events");
+    assert_eq!(events + dropped, 200_004, "every event written or counted");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("(CALLTRACE_LOSSY=1): {dropped}")),
+        "{stderr}"
+    );
 }

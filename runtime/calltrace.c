@@ -42,7 +42,8 @@
  *                     falls behind (calltrace live), drop events instead of
  *                     making the program wait; each gap is noted in the
  *                     trace ("# dropped N" / record 'D') and the total on
- *                     stderr at exit.
+ *                     stderr at exit.  (The pipe is enlarged to 1 MiB if
+ *                     allowed; writes larger than the pipe still wait.)
  *   CALLTRACE_CLOCK   "auto" (default), "monotonic" (always call
  *                     clock_gettime; slower, see Timestamps) or "none" (no
  *                     timestamps, binary format only: the cheapest; trees
@@ -151,6 +152,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -254,6 +256,7 @@ static pid_t ct_pid;            /* this process (a vfork child differs) */
 static int ct_own_name;         /* another process of this run has the file: add .<pid> */
 static int ct_write_error;
 static int ct_lossy;            /* CALLTRACE_LOSSY=1: drop events rather than wait */
+static int ct_pipe_cap;         /* lossy, and the trace is a pipe of this capacity */
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -524,6 +527,13 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
         ct_msg("the trace file descriptor was closed by the program; ",
                "tracing stopped, later events are lost");
         return 0;
+    }
+    if (may_drop && ct_pipe_cap > 0 && n <= (size_t)ct_pipe_cap) {
+        /* All or nothing: a write that only partly fits would have to wait
+         * for the rest (records and lines stay whole). */
+        int queued = 0;
+        if (ioctl(ct_fd, FIONREAD, &queued) == 0 && (size_t)(ct_pipe_cap - queued) < n)
+            return 1;
     }
     while (n > 0) {
         ssize_t w = write(ct_fd, buf, n);
@@ -1091,8 +1101,13 @@ static CT_NOINST int ct_open_output(void)
         ct_fd_ino = st.st_ino;
     }
     ct_fd = fd;
-    if (ct_lossy) /* a pipe whose reader is behind: drop, do not wait */
+    if (ct_lossy) { /* a pipe whose reader is behind: drop, do not wait */
+        int cap = fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* blocks up to 256 KiB fit */
+        if (cap < 0)
+            cap = fcntl(fd, F_GETPIPE_SZ);
+        ct_pipe_cap = cap > 0 ? cap : 0;
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
     if (ct_binary) {
         static const unsigned char magic[8] = {'C', 'A', 'L', 'L', 'T', 'R', 'C', 0};
         for (i = 0; i < 8; i++)
@@ -1760,9 +1775,9 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_flush_locked(t);
         __atomic_store_n(&t->limit, 0, __ATOMIC_RELAXED);
     }
-    if (ct_lost_pending) {
+    if (ct_lost_pending) { /* never wait at exit: stderr has the total */
         unsigned char m[64];
-        ct_write_all(m, ct_dropped_marker(m, ct_lost_pending));
+        (void)ct_write_buf(m, ct_dropped_marker(m, ct_lost_pending), 1);
         ct_lost_pending = 0;
     }
     if (ct_lost) {

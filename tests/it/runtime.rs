@@ -648,14 +648,15 @@ fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_th
     let fifo = dir.join("trace.fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
-    // The reader starts late: the program fills the pipe long before.
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(700));
-            std::fs::read(&fifo).unwrap()
-        })
-    };
+    // The reader opens the FIFO first but reads only once the program is
+    // done: the program fills the pipe long before, and must not wait.
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(0o4000) // O_NONBLOCK: do not wait for a writer
+        .open(&fifo)
+        .unwrap();
     let out = Command::new(&exe)
         .arg("run")
         .current_dir(&dir)
@@ -664,18 +665,25 @@ fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_th
         .output()
         .unwrap();
     assert!(out.status.success());
-    let text = String::from_utf8(reader.join().unwrap()).unwrap();
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
     let events = text.lines().filter(|l| l.starts_with(['E', 'X'])).count() as u64;
     let dropped: u64 = text
         .lines()
         .filter_map(|l| l.strip_prefix("# dropped "))
         .map(|n| n.parse::<u64>().unwrap())
         .sum();
-    assert!(dropped > 0, "the pipe (64 KiB) cannot hold 200004 events");
-    assert_eq!(events + dropped, 200_004, "every event written or counted");
+    assert!(
+        events > 0 && events < 100_000,
+        "the pipe (64 KiB to 1 MiB) holds part: {events}"
+    );
+    // Gaps are noted in the trace while it is writable; the total (the
+    // final note may not fit) goes to stderr.
+    assert!(events + dropped <= 200_004);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains(&format!("(CALLTRACE_LOSSY=1): {dropped}")),
+        stderr.contains(&format!("(CALLTRACE_LOSSY=1): {}", 200_004 - events)),
         "{stderr}"
     );
 }

@@ -18,6 +18,7 @@
 # uftrace is installed, `uftrace record` runs on the hook-less instrumented
 # build as a comparison. One row per measurement:
 #   target  what  ours  reference  ratio  peak RSS  result
+# (target 2: the binary modes of issue 12.2; target 4: text, issue 12.4)
 # where ratio = ours / plain run and result is PASS/FAIL against the targets:
 # binary with timestamps <= 2x, CALLTRACE_CLOCK=none <= 1.5x, text <= 4x.
 # Times are CPU seconds (user + system) by default: the driver is
@@ -41,6 +42,7 @@ if [[ -n "${BENCH_SMOKE:-}" ]]; then
 else
     mb=${BENCH_MB:-16}
 fi
+mb=$(awk -v m="$mb" 'BEGIN { printf "%d", (m < 1 ? 1 : m) }') # whole MiB, at least 1
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-rtbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -146,18 +148,18 @@ echo "zstd level 3, $mb MiB compressed and decompressed; plain run ${plain} s $b
 printf '%-6s %-40s %9s %-16s %7s %9s  %s\n' target what ours reference ratio "peak RSS" result
 row - "empty hooks (the floor)" "${hooks} s" "plain ${plain} s" "$(ratio "$hooks" "$plain")x" "$(mib "$hooks_rss")" "(reference)"
 
-trace() { # NAME FORMAT CLOCK EXT TARGET LABEL
-    local name=$1 format=$2 clock=$3 ext=$4 target=$5 label=$6
+trace() { # NAME FORMAT CLOCK EXT TARGET LABEL ROW
+    local name=$1 format=$2 clock=$3 ext=$4 target=$5 label=$6 id=$7
     measure "$name" env CALLTRACE_FORMAT="$format" CALLTRACE_CLOCK="$clock" \
         CALLTRACE_OUT="$tmp/trace.$ext" "$tmp/zb-traced" "$mb"
     local r
     r=$(ratio "$secs" "$plain")
-    row 12 "$label ($(size "$tmp/trace.$ext"))" "${secs} s" "plain ${plain} s" "${r}x" "$(mib "$rss_kb")" \
+    row "$id" "$label ($(size "$tmp/trace.$ext"))" "${secs} s" "plain ${plain} s" "${r}x" "$(mib "$rss_kb")" \
         "$(verdict "$r" "$target") (<= ${target}x)"
 }
-trace binary binary auto bin 2 "binary, timestamps"
-trace none binary none none.bin 1.5 "binary, CALLTRACE_CLOCK=none"
-trace text text auto txt 4 "text, timestamps"
+trace binary binary auto bin 2 "binary, timestamps" 2
+trace none binary none none.bin 1.5 "binary, CALLTRACE_CLOCK=none" 2
+trace text text auto txt 4 "text, timestamps" 4
 
 if command -v uftrace >/dev/null; then
     measure uftrace uftrace record -d "$tmp/uftrace.data" "$tmp/zb-bare" "$mb"

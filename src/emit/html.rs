@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::text::{TimeUnit, quantity};
+use crate::abstraction::pipeline::percent;
 use crate::report::{Report, Stage};
 
 const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -61,10 +62,10 @@ fn rates(out: &mut String, report: &Report) {
             match p.rate(s) {
                 Some(r) => write!(
                     out,
-                    "<td class=\"n\">{} ({:.1}%, explains {:.1}%)</td>",
+                    "<td class=\"n\">{} ({}, explains {})</td>",
                     r.nodes_after,
-                    100.0 * r.kept_ratio(),
-                    100.0 * r.time_explained
+                    percent(r.kept_ratio(), 1),
+                    percent(r.time_explained, 1)
                 ),
                 None => write!(out, "<td></td>"),
             }

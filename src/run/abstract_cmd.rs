@@ -155,12 +155,40 @@ fn fmt_percent(t: f64) -> String {
 /// The one-line summary of the paper's methods, printed on stdout.
 pub fn summary_line(method: Method, s: &Summary) -> String {
     format!(
-        "{}: {} nodes -> {} nodes (kept {:.2}%, eliminated {:.2}%); kept nodes' self times explain {:.2}% of the root's total",
+        "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' self times explain {} of the root's total",
         describe(method),
         s.nodes_before,
         s.nodes_after,
-        100.0 * s.kept_ratio(),
-        100.0 * (1.0 - s.kept_ratio()),
-        100.0 * s.time_explained
+        percent(s.kept_ratio(), 2),
+        percent(1.0 - s.kept_ratio(), 2),
+        percent(s.time_explained, 2)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paper_methods_summary_never_rounds_a_non_zero_share_to_zero() {
+        let s = Summary {
+            nodes_before: 1_000_000,
+            nodes_after: 3,
+            time_explained: 0.99999,
+        };
+        let method = Method {
+            merge: true,
+            threshold: Some(0.9),
+        };
+        let line = summary_line(method, &s);
+        assert!(
+            !line.contains(" 0.00%") && !line.contains("(0.00%"),
+            "{line}"
+        );
+        assert!(line.contains("kept 0.0003%"), "{line}");
+        assert!(
+            !line.contains("100.00%") && !line.contains("explain 100%"),
+            "{line}"
+        );
+    }
 }

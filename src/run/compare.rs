@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Outcome;
 use crate::abstraction::ModuleSource;
-use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
+use crate::abstraction::pipeline::{RECOMMENDED_MIN_TOTAL, percent};
 use crate::calltree::View;
 use crate::emit::{self, plot, report_csv};
 use crate::error::{Error, Result, escape_controls};
@@ -228,7 +228,7 @@ pub fn table(report: &Report) -> String {
             row.extend(
                 p.rates
                     .iter()
-                    .map(|r| format!("{} ({:.1}%)", r.nodes_after, 100.0 * r.kept_ratio())),
+                    .map(|r| format!("{} ({})", r.nodes_after, percent(r.kept_ratio(), 1))),
             );
             row
         })

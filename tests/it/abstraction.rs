@@ -24,7 +24,7 @@ fn figure_1_merge_through_the_command_line() {
         .success();
     assert_eq!(
         out.text(),
-        "merge: 7 nodes -> 5 nodes (kept 71.43%, eliminated 28.57%); kept nodes' self times explain 100.00% of the root's total\n"
+        "merge: 7 nodes -> 5 nodes (kept 71.43%, eliminated 28.57%); kept nodes' self times explain 100% of the root's total\n"
     );
     let merged = std::fs::read_to_string(&out_tree).unwrap();
     assert_eq!(

@@ -17,6 +17,7 @@ mod it {
     mod fuzz;
     mod golden;
     mod live;
+    mod lua;
     mod programs;
     mod report_html;
     mod roundtrip;

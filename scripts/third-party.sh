@@ -4,7 +4,7 @@
 #   scripts/third-party.sh zlib     -> .../libz-sys-*/src/zlib
 #   scripts/third-party.sh zstd     -> .../zstd-sys-*/zstd/lib
 #   scripts/third-party.sh sqlite   -> .../libsqlite3-sys-*/sqlite3   (sqlite3.c, sqlite3.h)
-#   scripts/third-party.sh lua      -> .../lua-src-*/lua-5.4.9         (lua.c and the library)
+#   scripts/third-party.sh lua      -> .../lua-src-*/lua-5.4.9         (the Lua 5.4 library; no lua.c)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 manifest="$here/third-party/Cargo.toml"

@@ -6,24 +6,23 @@
 # -g -finstrument-functions. Libraries given in the flags must be built
 # with -finstrument-functions as well.
 #
-#   scripts/compare-uftrace.sh [--demangle simple|full] [--dir DIR] COMPILER SOURCES-AND-FLAGS... [-- PROGRAM-ARGS...]
+#   scripts/compare-uftrace.sh [--dir DIR] COMPILER SOURCES-AND-FLAGS... [-- PROGRAM-ARGS...]
 #   scripts/compare-uftrace.sh gcc testdata/hello/*.c
 #   scripts/compare-uftrace.sh g++ -O2 testdata/cppstl/*.cpp
 #   scripts/compare-uftrace.sh gcc -Ilibz app.c -Llibz -lz -Wl,-rpath,$PWD/libz
 #
+# Functions are matched by linkage name (and source file when two share one).
 # Prints one line per function whose counts differ and a summary:
 #   agree: 41 of 41 functions, 2910 calls (calltrace 2910, uftrace 2910)
 # Exit status 0 when every function agrees, 1 when some differ, 2 on errors.
-# Needs uftrace (Debian package uftrace) and the calltrace binary (CALLTRACE,
+# Needs uftrace (Debian package uftrace), addr2line (binutils) and the calltrace binary (CALLTRACE,
 # default: target/debug/calltrace, built if missing).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-demangle=simple
 dir=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --demangle) demangle="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     *) break ;;
   esac
@@ -49,19 +48,48 @@ mkdir -p "$dir"
 "$cc" -g -finstrument-functions "${flags[@]}" "$dir/calltrace.c" -o "$dir/app-calltrace"
 "$cc" -g -finstrument-functions "${flags[@]}" -o "$dir/app-uftrace"
 
+# Functions are matched by linkage (mangled) name, which both tools print
+# alike, unlike demangled names (anonymous namespaces, lambdas, ABI tags).
+# Different functions with one linkage name (file-static functions of two
+# files) are told apart by source file: calltrace appends ` [FILE]`, and
+# uftrace's addresses are looked up with addr2line below.
+
 # calltrace: one line per call in the call tree, `NAME (self / total)`.
 (cd "$dir" && CALLTRACE_OUT="$dir/trace.txt" CALLTRACE_FORMAT=text ./app-calltrace "${args[@]}" > /dev/null)
-"$calltrace" tree --trace "$dir/trace.txt" --demangle "$demangle" -o "$dir/tree.txt" 2> "$dir/calltrace.log" \
+"$calltrace" tree --trace "$dir/trace.txt" --demangle none -o "$dir/tree.txt" 2> "$dir/calltrace.log" \
   || { cat "$dir/calltrace.log" >&2; exit 2; }
 sed -E 's/^ *//; s/ \([^()]* \/ [^()]*\)$//' "$dir/tree.txt" | grep -v '^\[thread ' |
   sort | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); print $0 "\t" n }' | sort > "$dir/calltrace.counts"
 
-# uftrace: `uftrace report -f call`, `CALLS  NAME` below a two-line header;
-# its kernel pseudo-functions (`linux:schedule (pre-empted)`) are not calls.
+# uftrace: `uftrace replay -f addr`, one `ADDRESS | NAME() {` or `NAME();`
+# line per call; `}` lines are returns and `/* ... */` lines are events
+# (its kernel pseudo-functions `linux:schedule` are not calls).
 (cd "$dir" && uftrace record --no-libcall -d "$dir/uftrace.data" ./app-uftrace "${args[@]}" > /dev/null)
-uftrace report -d "$dir/uftrace.data" -f call --demangle "$demangle" --no-pager |
-  tail -n +3 | awk '{ n = $1; sub(/^ *[0-9]+ +/, ""); print $0 "\t" n }' | grep -v '^linux:' |
-  sort > "$dir/uftrace.counts"
+uftrace replay -d "$dir/uftrace.data" -f addr --demangle no --no-pager |
+  awk -F ' [|] ' 'NF >= 2 { f = $2; sub(/^ +/, "", f)
+      if (f !~ /^linux:/ && sub(/\(\) *(\{|;)$/, "", f)) print $1 "\t" f }' |
+  sort | uniq -c | awk '{ print $2 "\t" $3 "\t" $1 }' > "$dir/uftrace.calls"
+# Names held by more than one address (or that calltrace tells apart by
+# file) get their address's source file.
+{ cut -f1,2 "$dir/uftrace.calls" | sort -u | cut -f2 | sort | uniq -d
+  cut -f1 "$dir/calltrace.counts" | sed -n 's/ \[[^]]*\]$//p'
+} | sort -u > "$dir/uftrace.shared"
+: > "$dir/uftrace.files"
+while IFS="$(printf '\t')" read -r addr name _; do
+  grep -qxF -- "$name" "$dir/uftrace.shared" || continue
+  a=$((16#${addr// /}))
+  while read -r range _ _ _ _ path _; do
+    lo=$((16#${range%-*})); hi=$((16#${range#*-}))
+    if [ "$a" -ge "$lo" ] && [ "$a" -lt "$hi" ]; then
+      file="$(addr2line -e "$path" "$(printf '0x%x' $((a - lo)))" | sed 's/:.*//')"
+      printf '%s\t%s\n' "$addr" "$(basename "$file")" >> "$dir/uftrace.files"
+      break
+    fi
+  done < <(cat "$dir"/uftrace.data/sid-*.map)
+done < "$dir/uftrace.calls"
+awk -F '\t' 'FILENAME == ARGV[1] { file[$1] = $2; next }
+  { name = $2; if ($1 in file) name = name " [" file[$1] "]"; n[name] += $3 }
+  END { for (f in n) print f "\t" n[f] }' "$dir/uftrace.files" "$dir/uftrace.calls" | sort > "$dir/uftrace.counts"
 
 join -t "$(printf '\t')" -a1 -a2 -e 0 -o 0,1.2,2.2 "$dir/calltrace.counts" "$dir/uftrace.counts" |
   awk -F '\t' '

@@ -578,6 +578,47 @@ fn compare_uftrace_script_agrees_with_uftrace_on_hello() {
     );
 }
 
+/// Optimised C++: uftrace's demangled names differ from `nm -C`'s
+/// (anonymous namespaces, lambdas, ABI tags), so the script matches
+/// functions by linkage name, and the two file-static `twice(int)` by file.
+#[test]
+fn every_function_of_optimised_cpp_is_called_as_often_as_uftrace_counts() {
+    if !have("uftrace") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(root().join("scripts/compare-uftrace.sh"));
+    cmd.env("CALLTRACE", BIN)
+        .arg("--dir")
+        .arg(dir.path())
+        .args(["g++", "-O2"]);
+    for f in ["main.cpp", "a.cpp", "b.cpp"] {
+        cmd.arg(root().join("testdata/cppstl").join(f));
+    }
+    // Exit status 0: every function's count agrees (`run` asserts it).
+    let out = run(&mut cmd);
+    eprintln!("cppstl -O2: {out}");
+    let summary = out.lines().last().expect("summary line");
+    let (funcs, calls) = summary
+        .strip_prefix("agree: ")
+        .and_then(|s| s.split_once(" functions, "))
+        .expect("agree: N of N functions, ...");
+    let (same, all) = funcs.split_once(" of ").expect("N of N");
+    assert_eq!(same, all, "{out}");
+    assert!(all.parse::<u32>().unwrap() > 200, "{out}");
+    let total = calls.split(' ').next().unwrap();
+    assert!(
+        calls.ends_with(&format!("(calltrace {total}, uftrace {total})")),
+        "{out}"
+    );
+    // uftrace's own report merges the two statics; here they stay apart.
+    let counts = std::fs::read_to_string(dir.path().join("uftrace.counts")).unwrap();
+    for file in ["a.cpp", "b.cpp"] {
+        let line = format!("_ZL5twicei [{file}]\t");
+        assert!(counts.contains(&line), "{counts}");
+    }
+}
+
 #[test]
 fn live_names_library_functions_from_the_mappings() {
     use calltrace::live::Monitor;

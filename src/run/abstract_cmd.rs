@@ -35,8 +35,14 @@ pub struct AbstractOptions {
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     let a = abstract_trace(&opts.input, &opts.abstraction)?;
-    emit::write_atomic("-".as_ref(), format!("{}\n", line(&a)).as_bytes())?;
     let mut notes = a.notes.clone();
+    // The summary goes to stdout unless an output does: then it must not
+    // mix with the DOT, tree or JSON there.
+    if writes_stdout(opts) {
+        notes.insert(0, line(&a));
+    } else {
+        emit::write_atomic("-".as_ref(), format!("{}\n", line(&a)).as_bytes())?;
+    }
     if let Some(path) = &opts.tree_out {
         emit::write_atomic_with(path, |w| {
             emit::tree::write_indented_to(&a.outcome.tree, &a.loaded.names, opts.max_depth, w)
@@ -57,6 +63,13 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
             .and_then(|_| emit::tree::depth_warning(&a.outcome.tree, opts.max_depth)),
     );
     Ok(Outcome { warnings, notes })
+}
+
+/// Whether `-o`, `--tree-out` or `--stats` is `-` (stdout).
+fn writes_stdout(opts: &AbstractOptions) -> bool {
+    [&opts.dot, &opts.tree_out, &opts.stats]
+        .iter()
+        .any(|p| p.as_deref() == Some(std::path::Path::new("-")))
 }
 
 /// The paper's methods alone keep their historical summary line; anything

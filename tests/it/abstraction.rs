@@ -9,6 +9,24 @@ const TABLE1: &str =
     "function,module\nMain,m1\nfuncA,m1\nfuncB,m2\nfuncC,m2\nfuncE,m2\nfuncD,m3\nfuncF,m4\n";
 
 #[test]
+fn dot_on_stdout_is_not_mixed_with_the_summary() {
+    let (_dir, modules) = temp_file("table1.csv", TABLE1);
+    let out = calltrace(["abstract", "--merge-modules", "--trace"])
+        .args([data("fig1", "trace.txt")])
+        .args([
+            "--modules".as_ref(),
+            modules.as_os_str(),
+            "-o".as_ref(),
+            "-".as_ref(),
+        ])
+        .run()
+        .success();
+    let dot = out.text();
+    assert!(dot.starts_with("digraph"), "{dot}");
+    assert!(!dot.contains("nodes ->"), "{dot}");
+}
+
+#[test]
 fn figure_1_merge_through_the_command_line() {
     let (dir, modules) = temp_file("table1.csv", TABLE1);
     let out_tree = dir.path().join("merged.txt");

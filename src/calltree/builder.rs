@@ -316,6 +316,23 @@ impl Sink for CallsBuilder {
         );
         self.record_depths.push(r.depth + 1);
     }
+
+    fn clear_nodes(&mut self) {
+        *self = CallsBuilder::default();
+    }
+
+    fn scale_times(&mut self, factor: u64) {
+        let tree = self.stacks.store.thread(0);
+        scale(&mut tree.total, factor);
+        scale(&mut tree.self_time, factor);
+    }
+}
+
+/// Multiplies every time in `times` by `factor`, saturating.
+fn scale(times: &mut [u64], factor: u64) {
+    for t in times {
+        *t = t.saturating_mul(factor);
+    }
 }
 
 impl CallsBuilder {
@@ -540,6 +557,17 @@ impl Sink for ContextsBuilder {
         let id = store.child(parent, r.func);
         store.add(id, r.calls, r.total, r.self_time);
         self.open.push(id);
+    }
+
+    fn clear_nodes(&mut self) {
+        *self = ContextsBuilder::default();
+    }
+
+    fn scale_times(&mut self, factor: u64) {
+        // Sums scale like their terms, saturation included.
+        let store = &mut self.stacks.store;
+        scale(&mut store.total, factor);
+        scale(&mut store.self_time, factor);
     }
 }
 

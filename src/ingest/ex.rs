@@ -16,7 +16,7 @@
 //! file order ([`seq`]), parsing line by line any chunk the scanner gave up
 //! on, so results, errors and line numbers are those of one sequential pass.
 
-mod digits;
+pub(super) mod digits;
 mod fast;
 mod seq;
 

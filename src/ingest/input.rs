@@ -121,6 +121,11 @@ impl Input {
         &bytes[..n.min(bytes.len())]
     }
 
+    /// True for standard input or a pipe, which can be read only once.
+    pub(crate) fn is_stream(&self) -> bool {
+        matches!(self.data, Data::Stream(_))
+    }
+
     /// Walks the input in pieces of about `size` bytes, each ending at a
     /// line end (or the end of input).
     pub(crate) fn chunks(&self, size: usize) -> Chunks<'_> {

@@ -6,9 +6,9 @@
 //! one of the call-tree builders in `calltree`; functions are interned into a
 //! [`FuncTable`] that the `symbols` stage later turns into names.
 //!
-//! E/X and binary traces are read as a stream of chunks parsed on every core
-//! (`chunked`) and consumed in file order, so results never depend on the
-//! thread count; a sink that can summarise chunks on the parsing threads
+//! E/X, binary and indented traces are read as a stream of chunks parsed on
+//! every core (`chunked`) and consumed in file order, so results never depend
+//! on the thread count; a sink that can summarise chunks on the parsing threads
 //! ([`Sink::chunk_work`], the calling-context builder) gets those summaries
 //! instead of the events.
 
@@ -62,6 +62,16 @@ pub trait Sink {
     fn events(&mut self, events: &[Event]);
     /// One node of an already-built tree, in preorder. `depth` 0 is a top-level call.
     fn node(&mut self, node: NodeRecord);
+    /// Multiplies the times of every node received so far by `factor`
+    /// (saturating at `u64::MAX`): an indented trace's fixed-point
+    /// precision grew ([`TraceMeta::decimals`]), so that nodes read earlier
+    /// count in the same units as the later ones. Sinks that keep node
+    /// times must do it; the default (for sinks that keep none) does nothing.
+    fn scale_times(&mut self, _factor: u64) {}
+    /// Forgets every node received so far: an indented trace is about to
+    /// be read again from its start. Sinks that keep nodes must do it; the
+    /// default (for sinks that keep none) does nothing.
+    fn clear_nodes(&mut self) {}
     /// A worker that summarises chunks of events on a parsing thread, for
     /// sinks that can merge such summaries ([`Sink::merge`]); None (the
     /// default) when the sink only takes events.
@@ -176,7 +186,7 @@ pub struct Mapping {
 pub struct ParseOptions {
     /// Skip malformed lines (counting them) instead of failing. Default is false.
     pub lenient: bool,
-    /// Parsing threads for E/X traces; 0 means one per core. Results are
+    /// Parsing threads for E/X, binary and indented traces; 0 means one per core. Results are
     /// identical for every value. Default is 0.
     pub threads: usize,
     /// Size of the pieces big inputs are parsed in, in bytes; 0 means the
@@ -279,6 +289,15 @@ pub(crate) mod testing {
         }
         fn node(&mut self, n: NodeRecord) {
             self.nodes.push(n);
+        }
+        fn clear_nodes(&mut self) {
+            self.nodes.clear();
+        }
+        fn scale_times(&mut self, factor: u64) {
+            for n in &mut self.nodes {
+                n.self_time = n.self_time.saturating_mul(factor);
+                n.total = n.total.saturating_mul(factor);
+            }
         }
     }
 

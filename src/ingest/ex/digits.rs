@@ -108,7 +108,7 @@ const POW10: [u64; 9] = [
 
 /// The 8 bytes at `j`, little-endian, if there are 8.
 #[inline(always)]
-pub(super) fn word(b: &[u8], j: usize) -> Option<u64> {
+pub(crate) fn word(b: &[u8], j: usize) -> Option<u64> {
     let bytes = b.get(j..j + 8)?;
     Some(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
 }
@@ -126,7 +126,7 @@ fn digits(w: u64) -> usize {
 
 /// Whether any of the 8 bytes of `w` is not a decimal digit.
 #[inline(always)]
-pub(super) fn any_non_digit(w: u64) -> bool {
+pub(crate) fn any_non_digit(w: u64) -> bool {
     // The flags of `digits`, all at once: carries cannot hide a flag.
     let t = w ^ 0x3030_3030_3030_3030;
     (t.wrapping_add(0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080 != 0
@@ -137,7 +137,7 @@ pub(super) fn any_non_digit(w: u64) -> bool {
 /// neighbouring groups with one multiplication: digits into pairs, pairs
 /// into fours, fours into the eight-digit value.
 #[inline(always)]
-pub(super) fn eight(w: u64) -> u64 {
+pub(crate) fn eight(w: u64) -> u64 {
     let w = ((w & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
     let w = ((w & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
     ((w & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32

@@ -5,18 +5,15 @@
 //!
 //! From an event trace the writer streams ([`ChromeSink`]): each call is
 //! written at its exit from per-thread stacks, so a 10^8-call trace never
-//! becomes a tree. Repairs follow the tree builders: an exit closes the
-//! frames above its function's nearest frame, an exit without entry is
-//! dropped, frames still open at the end close at the thread's last time.
-//! An untimed trace gets one microsecond per event. Indented traces and
-//! abstracted trees have no timestamps: calls are laid out one after
-//! another inside their caller, each as long as its total.
+//! becomes a tree; stacks, repairs and the layout of trees are
+//! [`super::calls`]'. An untimed trace gets one microsecond per event.
 
 use std::io::{self, Write};
 
+use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
 use crate::calltree::NodeId;
-use crate::ingest::{Event, EventKind, FuncId, FuncKey, FuncTable, NodeRecord, Sink};
+use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
 use crate::symbols::FuncInfo;
 
 /// `--to chrome`.
@@ -55,23 +52,18 @@ impl Exporter for Chrome {
 
 /// Writes one complete event per call as entries and exits arrive.
 pub struct ChromeSink<'a> {
+    stream: CallStream<'a>,
+    layout: Layout<'a>,
+    writer: Writer<'a>,
+}
+
+/// The JSON side: one complete event per call.
+struct Writer<'a> {
     out: io::BufWriter<&'a mut dyn Write>,
     /// Names as JSON strings, quoted and escaped once each.
     quoted: Vec<Option<String>>,
     names: &'a [FuncInfo],
-    funcs: &'a FuncTable,
-    /// Thread ids by event thread index.
-    threads: &'a [u64],
     timed: bool,
-    /// Open frames (function, start) per thread index.
-    stacks: Vec<Vec<(FuncId, u64)>>,
-    /// Last time seen per thread index, to close what is left open.
-    last: Vec<u64>,
-    /// Event counter: the clock of untimed traces.
-    tick: u64,
-    /// Tree layout: next start per depth, and the current thread.
-    cursor: Vec<u64>,
-    tid: u64,
     written: u64,
     error: Option<io::Error>,
 }
@@ -85,26 +77,33 @@ impl<'a> ChromeSink<'a> {
         timed: bool,
         out: &'a mut dyn Write,
     ) -> ChromeSink<'a> {
-        let mut sink = ChromeSink {
+        let mut writer = Writer {
             out: io::BufWriter::with_capacity(1 << 16, out),
             quoted: vec![None; names.len()],
             names,
-            funcs,
-            threads,
             timed,
-            stacks: Vec::new(),
-            last: Vec::new(),
-            tick: 0,
-            cursor: Vec::new(),
-            tid: threads.first().copied().unwrap_or(0),
             written: 0,
             error: None,
         };
         let head = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
-        sink.check(|out| out.write_all(head.as_bytes()));
-        sink
+        writer.check(|out| out.write_all(head.as_bytes()));
+        ChromeSink {
+            stream: CallStream::new(threads, timed),
+            layout: Layout::new(funcs, threads.first().copied().unwrap_or(0)),
+            writer,
+        }
     }
 
+    /// Lays out a tree node at `depth` below the root (1 = top-level call)
+    /// inside its caller, after its earlier siblings.
+    fn place(&mut self, depth: u32, func: FuncId, total: u64) {
+        if let Some((tid, start, end)) = self.layout.place(depth, func, total) {
+            self.writer.leave(func, tid, start, end);
+        }
+    }
+}
+
+impl<'a> Writer<'a> {
     fn check(&mut self, f: impl FnOnce(&mut io::BufWriter<&'a mut dyn Write>) -> io::Result<()>) {
         if self.error.is_none()
             && let Err(e) = f(&mut self.out)
@@ -112,9 +111,11 @@ impl<'a> ChromeSink<'a> {
             self.error = Some(e);
         }
     }
+}
 
+impl CallWriter for Writer<'_> {
     /// Writes one call; `start` and `end` in trace units.
-    fn complete(&mut self, func: FuncId, tid: u64, start: u64, end: u64) {
+    fn leave(&mut self, func: FuncId, tid: u64, start: u64, end: u64) {
         let f = func as usize;
         if self.quoted[f].is_none() {
             let q = serde_json::to_string(&self.names[f].name).unwrap_or_else(|_| "\"?\"".into());
@@ -142,54 +143,6 @@ impl<'a> ChromeSink<'a> {
             self.error = Some(e);
         }
     }
-
-    fn enter(&mut self, thread: usize, func: FuncId, time: u64) {
-        if self.stacks.len() <= thread {
-            self.stacks.resize_with(thread + 1, Vec::new);
-            self.last.resize(thread + 1, 0);
-        }
-        self.stacks[thread].push((func, time));
-        self.last[thread] = time;
-    }
-
-    fn exit(&mut self, thread: usize, func: FuncId, time: u64) {
-        let Some(stack) = self.stacks.get(thread) else {
-            return;
-        };
-        let Some(at) = stack.iter().rposition(|&(f, _)| f == func) else {
-            return; // an exit with no entry
-        };
-        self.last[thread] = time;
-        let tid = self.tid_of(thread);
-        while self.stacks[thread].len() > at {
-            let (f, start) = self.stacks[thread].pop().expect("checked length");
-            self.complete(f, tid, start, time);
-        }
-    }
-
-    fn tid_of(&self, thread: usize) -> u64 {
-        self.threads.get(thread).copied().unwrap_or(thread as u64)
-    }
-
-    /// Lays out a tree node at `depth` below the root (1 = top-level call)
-    /// inside its caller, after its earlier siblings.
-    fn place(&mut self, depth: u32, func: FuncId, total: u64) {
-        if self.funcs.is_synthetic(func) {
-            if let FuncKey::Thread(tid) = self.funcs.key(func) {
-                self.tid = *tid;
-            }
-            self.cursor.clear();
-            return;
-        }
-        let d = depth as usize;
-        self.cursor.truncate(d + 1);
-        self.cursor
-            .resize(d + 1, self.cursor.last().copied().unwrap_or(0));
-        let start = self.cursor[d];
-        self.cursor[d] = start + total;
-        self.cursor.push(start);
-        self.complete(func, self.tid, start, start + total);
-    }
 }
 
 /// Writes trace units as microseconds: exact decimals for nanoseconds.
@@ -208,18 +161,7 @@ fn micros(out: &mut impl Write, v: u64, timed: bool) -> io::Result<()> {
 
 impl Sink for ChromeSink<'_> {
     fn events(&mut self, events: &[Event]) {
-        for e in events {
-            let time = if self.timed {
-                e.time
-            } else {
-                self.tick += 1;
-                self.tick
-            };
-            match e.kind {
-                EventKind::Enter => self.enter(e.thread as usize, e.func, time),
-                EventKind::Exit => self.exit(e.thread as usize, e.func, time),
-            }
-        }
+        self.stream.events(events, &mut self.writer);
     }
 
     fn node(&mut self, node: NodeRecord) {
@@ -229,14 +171,10 @@ impl Sink for ChromeSink<'_> {
 
 impl StreamSink for ChromeSink<'_> {
     fn finish(mut self: Box<Self>) -> io::Result<()> {
-        for thread in 0..self.stacks.len() {
-            let (tid, end) = (self.tid_of(thread), self.last[thread]);
-            while let Some((f, start)) = self.stacks[thread].pop() {
-                self.complete(f, tid, start, end);
-            }
-        }
-        self.check(|out| out.write_all(b"\n]}\n").and_then(|()| out.flush()));
-        match self.error.take() {
+        self.stream.finish(&mut self.writer);
+        let w = &mut self.writer;
+        w.check(|out| out.write_all(b"\n]}\n").and_then(|()| out.flush()));
+        match w.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }

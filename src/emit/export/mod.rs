@@ -10,6 +10,7 @@
 //! [`Exporter::streams`] and is fed as a [`crate::ingest::Sink`].
 
 mod callgrind;
+mod calls;
 mod chrome;
 mod flamegraph;
 mod folded;

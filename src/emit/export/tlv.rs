@@ -10,19 +10,17 @@
 //! names are written with `(`, `)`, `,`, `"`, `\` and line breaks replaced
 //! by `[`, `]`, `;`, `'`, `/` and spaces ([`argument`]).
 //!
-//! From an event trace the writer streams ([`TlvSink`]) with the chrome
-//! exporter's repairs: an exit closes the frames above its function's
-//! nearest frame (one `leave` each, at the exit's time), an exit without
-//! entry is dropped, frames still open at the end close at their thread's
-//! last time. An untimed trace gets one nanosecond per event. Indented
-//! traces and abstracted trees have no timestamps: calls are laid out one
-//! after another inside their caller, each as long as its total.
+//! From an event trace the writer streams ([`TlvSink`]); stacks, repairs
+//! (one `leave` per frame an exit closes) and the layout of trees are
+//! [`super::calls`]', shared with the chrome exporter. An untimed trace
+//! gets one nanosecond per event.
 
 use std::io::{self, Write};
 
+use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
 use crate::calltree::NodeId;
-use crate::ingest::{Event, EventKind, FuncId, FuncKey, FuncTable, NodeRecord, Sink};
+use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
 use crate::symbols::FuncInfo;
 
 /// `--to tlv`.
@@ -61,25 +59,19 @@ impl Exporter for Tlv {
 
 /// Writes an `enter` and a `leave` line per call as events arrive.
 pub struct TlvSink<'a> {
+    stream: CallStream<'a>,
+    layout: Layout<'a>,
+    /// Laid-out tree frames still open: (depth, function, thread, end).
+    open: Vec<(u32, FuncId, u64, u64)>,
+    writer: Writer<'a>,
+}
+
+/// The log side: one line per entry or exit.
+struct Writer<'a> {
     out: io::BufWriter<&'a mut dyn Write>,
     /// Names as TLV arguments, made once each.
     args: Vec<Option<String>>,
     names: &'a [FuncInfo],
-    funcs: &'a FuncTable,
-    /// Thread ids by event thread index.
-    threads: &'a [u64],
-    timed: bool,
-    /// Open frames per thread index.
-    stacks: Vec<Vec<FuncId>>,
-    /// Last time seen per thread index, to close what is left open.
-    last: Vec<u64>,
-    /// Event counter: the clock of untimed traces.
-    tick: u64,
-    /// Tree layout: next start per depth, open (depth, function, end)
-    /// frames, and the current thread.
-    cursor: Vec<u64>,
-    open: Vec<(u32, FuncId, u64)>,
-    tid: u64,
     error: Option<io::Error>,
 }
 
@@ -93,22 +85,44 @@ impl<'a> TlvSink<'a> {
         out: &'a mut dyn Write,
     ) -> TlvSink<'a> {
         TlvSink {
-            out: io::BufWriter::with_capacity(1 << 16, out),
-            args: vec![None; names.len()],
-            names,
-            funcs,
-            threads,
-            timed,
-            stacks: Vec::new(),
-            last: Vec::new(),
-            tick: 0,
-            cursor: Vec::new(),
+            stream: CallStream::new(threads, timed),
+            layout: Layout::new(funcs, threads.first().copied().unwrap_or(0)),
             open: Vec::new(),
-            tid: threads.first().copied().unwrap_or(0),
-            error: None,
+            writer: Writer {
+                out: io::BufWriter::with_capacity(1 << 16, out),
+                args: vec![None; names.len()],
+                names,
+                error: None,
+            },
         }
     }
 
+    /// Closes the laid-out frames at `depth` and deeper.
+    fn close_from(&mut self, depth: u32) {
+        while let Some(&(d, f, tid, end)) = self.open.last() {
+            if d < depth {
+                break;
+            }
+            self.open.pop();
+            self.writer.line("leave", f, tid, end);
+        }
+    }
+
+    /// Lays out a tree node at `depth` below the root (1 = top-level call)
+    /// inside its caller, after its earlier siblings.
+    fn place(&mut self, depth: u32, func: FuncId, total: u64) {
+        self.close_from(depth);
+        match self.layout.place(depth, func, total) {
+            Some((tid, start, end)) => {
+                self.writer.line("enter", func, tid, start);
+                self.open.push((depth, func, tid, end));
+            }
+            None => self.close_from(0),
+        }
+    }
+}
+
+impl Writer<'_> {
     /// Writes `[time]Thread_<tid>.behavior(function)`.
     fn line(&mut self, behavior: &str, func: FuncId, tid: u64, time: u64) {
         let f = func as usize;
@@ -123,69 +137,14 @@ impl<'a> TlvSink<'a> {
             self.error = Some(e);
         }
     }
+}
 
-    fn enter(&mut self, thread: usize, func: FuncId, time: u64) {
-        if self.stacks.len() <= thread {
-            self.stacks.resize_with(thread + 1, Vec::new);
-            self.last.resize(thread + 1, 0);
-        }
-        self.stacks[thread].push(func);
-        self.last[thread] = time;
-        let tid = self.tid_of(thread);
+impl CallWriter for Writer<'_> {
+    fn enter(&mut self, func: FuncId, tid: u64, time: u64) {
         self.line("enter", func, tid, time);
     }
-
-    fn exit(&mut self, thread: usize, func: FuncId, time: u64) {
-        let Some(stack) = self.stacks.get(thread) else {
-            return;
-        };
-        let Some(at) = stack.iter().rposition(|&f| f == func) else {
-            return; // an exit with no entry
-        };
-        self.last[thread] = time;
-        let tid = self.tid_of(thread);
-        while self.stacks[thread].len() > at {
-            let f = self.stacks[thread].pop().expect("checked length");
-            self.line("leave", f, tid, time);
-        }
-    }
-
-    fn tid_of(&self, thread: usize) -> u64 {
-        self.threads.get(thread).copied().unwrap_or(thread as u64)
-    }
-
-    /// Closes the laid-out frames at `depth` and deeper.
-    fn close_from(&mut self, depth: u32) {
-        while let Some(&(d, f, end)) = self.open.last() {
-            if d < depth {
-                break;
-            }
-            self.open.pop();
-            self.line("leave", f, self.tid, end);
-        }
-    }
-
-    /// Lays out a tree node at `depth` below the root (1 = top-level call)
-    /// inside its caller, after its earlier siblings.
-    fn place(&mut self, depth: u32, func: FuncId, total: u64) {
-        self.close_from(depth);
-        if self.funcs.is_synthetic(func) {
-            self.close_from(0);
-            if let FuncKey::Thread(tid) = self.funcs.key(func) {
-                self.tid = *tid;
-            }
-            self.cursor.clear();
-            return;
-        }
-        let d = depth as usize;
-        self.cursor.truncate(d + 1);
-        self.cursor
-            .resize(d + 1, self.cursor.last().copied().unwrap_or(0));
-        let start = self.cursor[d];
-        self.cursor[d] = start + total;
-        self.cursor.push(start);
-        self.line("enter", func, self.tid, start);
-        self.open.push((depth, func, start + total));
+    fn leave(&mut self, func: FuncId, tid: u64, _start: u64, end: u64) {
+        self.line("leave", func, tid, end);
     }
 }
 
@@ -213,18 +172,7 @@ fn argument(name: &str) -> String {
 
 impl Sink for TlvSink<'_> {
     fn events(&mut self, events: &[Event]) {
-        for e in events {
-            let time = if self.timed {
-                e.time
-            } else {
-                self.tick += 1;
-                self.tick
-            };
-            match e.kind {
-                EventKind::Enter => self.enter(e.thread as usize, e.func, time),
-                EventKind::Exit => self.exit(e.thread as usize, e.func, time),
-            }
-        }
+        self.stream.events(events, &mut self.writer);
     }
 
     fn node(&mut self, node: NodeRecord) {
@@ -235,25 +183,14 @@ impl Sink for TlvSink<'_> {
 impl StreamSink for TlvSink<'_> {
     fn finish(mut self: Box<Self>) -> io::Result<()> {
         self.close_from(0);
-        // What is still open closes at its thread's last time, in time order.
-        let mut left = Vec::new();
-        for thread in 0..self.stacks.len() {
-            let end = self.last[thread];
-            while let Some(f) = self.stacks[thread].pop() {
-                left.push((end, thread, f));
-            }
-        }
-        left.sort_by_key(|&(end, thread, _)| (end, thread));
-        for (end, thread, f) in left {
-            let tid = self.tid_of(thread);
-            self.line("leave", f, tid, end);
-        }
-        if self.error.is_none()
-            && let Err(e) = self.out.flush()
+        self.stream.finish(&mut self.writer);
+        let w = &mut self.writer;
+        if w.error.is_none()
+            && let Err(e) = w.out.flush()
         {
-            self.error = Some(e);
+            w.error = Some(e);
         }
-        match self.error.take() {
+        match w.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }

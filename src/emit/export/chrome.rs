@@ -12,7 +12,6 @@ use std::io::{self, Write};
 
 use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
-use crate::calltree::NodeId;
 use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
 use crate::symbols::FuncInfo;
 
@@ -30,13 +29,8 @@ impl Exporter for Chrome {
         crate::calltree::View::Calls
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let tree = t.tree;
-        let mut sink = ChromeSink::new(t.names, t.funcs, &[], tree.unit.is_time(), out);
-        let depths = tree.depths();
-        for n in 1..tree.len() as NodeId {
-            sink.place(depths[n as usize], tree.func(n), tree.total(n));
-        }
-        Box::new(sink).finish()
+        let sink = ChromeSink::new(t.names, t.funcs, &[], t.tree.unit.is_time(), out);
+        super::stream_tree(t.tree, Box::new(sink))
     }
     fn streams<'a>(
         &self,

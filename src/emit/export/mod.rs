@@ -70,6 +70,22 @@ pub trait StreamSink: Sink {
     fn finish(self: Box<Self>) -> io::Result<()>;
 }
 
+/// Writes a tree through a streaming exporter's sink: its nodes in
+/// preorder, as an indented trace would feed them, then `finish`.
+fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()> {
+    let depths = tree.depths();
+    for n in 1..tree.len() as crate::calltree::NodeId {
+        sink.node(crate::ingest::NodeRecord {
+            depth: depths[n as usize] - 1,
+            func: tree.func(n),
+            self_time: tree.self_time(n),
+            total: tree.total(n),
+            calls: tree.calls(n),
+        });
+    }
+    sink.finish()
+}
+
 /// Every export format, in `--help` order.
 pub fn exporters() -> [&'static dyn Exporter; 6] {
     [

@@ -41,15 +41,15 @@ fn key(id: &Identity) -> Key {
 /// Suffixes the names of different functions that share one; `ids[i]` is
 /// None for entries that are not resolved functions (left alone).
 pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_name: HashMap<&str, Vec<(usize, Identity)>> = HashMap::new();
     for (i, info) in infos.iter().enumerate() {
-        if ids[i].is_some() {
-            by_name.entry(info.name.as_str()).or_default().push(i);
+        if let Some(id) = ids[i] {
+            by_name.entry(info.name.as_str()).or_default().push((i, id));
         }
     }
     let mut renames: Vec<(usize, String)> = Vec::new();
     for members in by_name.values() {
-        let mut keys: Vec<Key> = members.iter().map(|&i| key(&ids[i].unwrap())).collect();
+        let mut keys: Vec<Key> = members.iter().map(|(_, id)| key(id)).collect();
         keys.sort_by_key(|k| match k {
             Key::Local(o, a) => (1, *o, *a),
             Key::Global => (0, 0, 0),
@@ -60,19 +60,20 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
         }
         let by_file: Vec<String> = members
             .iter()
-            .map(|&i| file_suffix(&infos[i], &ids[i].unwrap()))
+            .map(|(i, id)| file_suffix(&infos[*i], id))
             .collect();
         // Files tell the functions apart only if no two different ones share a file name.
         let mut seen: HashMap<&str, Key> = HashMap::new();
-        let files_distinct = members.iter().zip(&by_file).all(|(&i, f)| {
-            let k = key(&ids[i].unwrap());
+        let files_distinct = members.iter().zip(&by_file).all(|((_, id), f)| {
+            let k = key(id);
             *seen.entry(f.as_str()).or_insert(k) == k
         });
-        for (&i, f) in members.iter().zip(&by_file) {
+        for ((i, id), f) in members.iter().zip(&by_file) {
+            let i = *i;
             let suffix = if files_distinct {
                 f.clone()
             } else {
-                format!("{:#x}", ids[i].unwrap().runtime)
+                format!("{:#x}", id.runtime)
             };
             renames.push((i, format!("{} [{suffix}]", infos[i].name)));
         }

@@ -44,6 +44,9 @@
  *                     trace ("# dropped N" / record 'D') and the total on
  *                     stderr at exit.  (The pipe is enlarged to 1 MiB if
  *                     allowed; writes larger than the pipe still wait.)
+ *   CALLTRACE_WRITER  "0": no writer thread; each thread encodes and writes its
+ *                     own events (see Behaviour).  For programs that must stay
+ *                     single-threaded.
  *   CALLTRACE_CLOCK   "auto" (default), "monotonic" (always call
  *                     clock_gettime; slower, see Timestamps) or "none" (no
  *                     timestamps, binary format only: the cheapest; trees
@@ -100,13 +103,20 @@
  *           from the file): see docs/binary-format.md.
  *
  * Behaviour and limitations:
- *   - Each thread buffers 32768 events (about 800 KiB of memory per thread,
- *     reused after the thread exits) and writes them with write(2) under a
- *     global lock when the buffer is full and when the thread exits.  At
- *     process exit a late destructor writes every thread's buffer; events after
- *     that (later destructors, threads still running) are written through
- *     immediately.  The descriptor therefore stays open until the kernel
- *     closes it; no data is ever left in a user-space buffer.
+ *   - Each thread stores its events in a ring of 32768 (about 800 KiB of memory
+ *     per thread, reused after the thread exits); a traced thread does nothing
+ *     else per event.  A writer thread, started with tracing (once libc is set
+ *     up; it blocks all signals), encodes and writes the rings: it polls them,
+ *     every 50 us while events flow and less often when they do not (at least
+ *     every 50 ms, so a slow program's events reach a reader soon), and a
+ *     thread waits only when its ring is full.  On a machine with a free core
+ *     the encoding thus costs the traced program no time.  Without the writer
+ *     (CALLTRACE_WRITER=0, or no thread could be started) each thread writes
+ *     its own ring when it is nearly full.  A thread's events are written
+ *     when it exits; at process exit a late destructor writes every ring, and
+ *     events after that (later destructors, threads still running) are
+ *     written through immediately.  The descriptor therefore stays open until
+ *     the kernel closes it; no data is ever left in a user-space buffer.
  *   - Binary traces keep each thread's buffer in the trace file (a shared
  *     mapping), so recorded events survive any end of the process: _exit(),
  *     abort(), a fatal signal, SIGKILL.  Text traces keep buffers in memory:
@@ -177,7 +187,10 @@ extern "C" {
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CT_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
-#define CT_EVENTS 32768u              /* events buffered per thread */
+#define CT_EVENTS 32768u              /* events buffered per thread: a ring, a power of 2 */
+#define CT_STEP 4096u                 /* the owner checks in with the writer every CT_STEP events */
+#define CT_WOUT_BYTES (512u * 1024u)  /* the writer thread's encode buffer */
+#define CT_WAKE_MS 50                 /* the writer writes what is buffered at least this often */
 #define CT_HDR 4096u                  /* struct ct_thread, then the events */
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
@@ -192,7 +205,7 @@ extern "C" {
 #define CT_TAG_THREAD 0x54u           /* 'T': a thread name */
 #define CT_TAG_RAW 0x52u              /* 'R': a thread's buffer, mapped from the file */
 #define CT_TAG_DROPPED 0x44u          /* 'D': events dropped (CALLTRACE_LOSSY) */
-#define CT_RAW_PARAMS 40u             /* region offset, tsc0, t0, mult, timed */
+#define CT_RAW_PARAMS 48u             /* region offset, tsc0, t0, mult, timed, ring size */
 #define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
@@ -204,15 +217,19 @@ struct ct_ev {
     uint64_t tk; /* bit 63: kind (1 = exit); bits 0..62: raw clock (TSC or ns) */
 };
 
-/* Per-thread state, followed (at offset CT_HDR) by CT_EVENTS events and the
- * encode buffer.  The owning thread appends events and advances `len` without
- * locking.  Other threads only read events [flushed, len) while holding
- * ct_lock (final flush, calltrace_flush), advance `flushed`, and may set
- * `limit` to 0 so that the owner flushes on its next event. */
+/* Per-thread state, followed (at offset CT_HDR) by a ring of CT_EVENTS
+ * events and the encode buffer.  `len` and `flushed` count events since the
+ * thread started (wrapping at 2^32); event k is at ring index
+ * k % CT_EVENTS.  The owning thread appends events and advances `len`
+ * without locking; it never gets more than CT_EVENTS ahead of `flushed`.
+ * Whoever writes events (the writer thread, or any thread at a flush) holds
+ * ct_lock, encodes events [flushed, len) and advances `flushed`.  The owner
+ * checks in (ct_checkpoint) when `len` reaches `limit`; other threads set
+ * `limit` to `len` to make it check in on its next event. */
 struct ct_thread {
     uint32_t len;       /* committed events (written by owner, release) */
-    uint32_t limit;     /* owner flushes when len >= limit */
-    uint32_t flushed;   /* events [0, flushed) already written; ct_lock */
+    uint32_t limit;     /* owner checks in when len reaches limit */
+    uint32_t flushed;   /* events before this are written; ct_lock (release) */
     uint32_t tidlen;
     uint64_t tid;
     uint64_t last_time; /* last timestamp written (ns); ct_lock */
@@ -220,7 +237,8 @@ struct ct_thread {
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
     int side_busy;      /* side buffer being written or drained */
-    uint32_t depth;     /* frames open (CT_STACKP, a ring of the innermost) */
+    uint32_t depth;     /* frames open after event `flushed` (CT_STACKP, a
+                         * ring of the innermost), followed by the writer; ct_lock */
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
 };
@@ -242,9 +260,15 @@ struct ct_tls {
     int dead;      /* thread-exit destructor ran: write events through */
     uint64_t lo;   /* last known code range [lo, lo + span) an entry hit */
     uint64_t span;
+    int fast;      /* self is set and the fast path may record (TSC or untimed);
+                    * a copy of ct_fast here, because a global's cache line
+                    * may be shared with data other threads write */
+    int tsc;       /* a copy of ct_use_tsc */
 };
 
 static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec")));
+
+extern char **environ;
 
 static pthread_mutex_t ct_lock = PTHREAD_MUTEX_INITIALIZER;
 static int ct_state;            /* 0 not started, 1 tracing, -1 disabled */
@@ -714,65 +738,231 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
     return (size_t)(p - out);
 }
 
+/* An exit that is not of the innermost open frame (longjmp skipped some
+ * exits): pop down to the nearest frame of its function, if any. */
+static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t, uint64_t addr)
+{
+    const uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, n = d < CT_STACK ? d : CT_STACK, k;
+    for (k = 1; k <= n; k++) {
+        if (stack[(d - k) & (CT_STACK - 1)] == addr) {
+            t->depth = d - k;
+            return;
+        }
+    }
+}
+
+/* Follow the open frames of events ev[0..n), for a forked child to start
+ * its trace with them: an entry pushes, an exit pops its frame.  Done for
+ * the events being written, off the traced thread's path; entries and
+ * exits alternate unpredictably, so the usual case has no branch on the
+ * kind.  ct_lock held. */
+static CT_NOINST void ct_frames(struct ct_thread *t, const struct ct_ev *ev, uint32_t n)
+{
+    uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, i;
+    for (i = 0; i < n; i++) {
+        uint64_t addr = ev[i].addr;
+        uint32_t exit = (uint32_t)(ev[i].tk >> 63), slot = d & (CT_STACK - 1);
+        if (CT_UNLIKELY(exit && (d == 0 || stack[(d - 1) & (CT_STACK - 1)] != addr))) {
+            t->depth = d;
+            ct_pop_slow(t, addr);
+            d = t->depth;
+            continue;
+        }
+        stack[slot] = exit ? stack[slot] : addr;
+        d = d + 1 - 2 * exit;
+    }
+    t->depth = d;
+}
+
+/* Write events [flushed, len) of t, encoded in out (capacity cap), and
+ * follow its open frames.  ct_lock held. */
+static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, size_t cap)
+{
+    const struct ct_ev *ring = CT_EVP(t);
+    uint32_t from = t->flushed;
+    uint32_t to = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
+    uint64_t mult = from != to ? ct_mult() : 0;
+    if (ct_lossy && ct_pipe_cap > 0 && cap > (size_t)ct_pipe_cap / 4)
+        cap = (size_t)ct_pipe_cap / 4; /* writes that fit a pipe are dropped whole, never wait */
+    while (from != to) {
+        uint32_t at = from & (CT_EVENTS - 1), n = to - from, used;
+        size_t nb;
+        if (n > CT_EVENTS - at)
+            n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
+        nb = ct_encode(ring + at, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
+                       &used);
+        if (used == 0) /* cannot happen: the buffer holds many events */
+            break;
+        ct_write_events(out, nb, used);
+        ct_frames(t, ring + at, used);
+        from += used;
+        __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
+    }
+}
+
 /* Write events [flushed, len) of t using the shared buffer.  ct_lock held. */
 static CT_NOINST void ct_flush_locked(struct ct_thread *t)
 {
-    uint32_t from = t->flushed;
-    uint32_t to = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
-    uint64_t mult = from < to ? ct_mult() : 0;
-    while (from < to) {
-        uint32_t used;
-        size_t nb = ct_encode(CT_EVP(t) + from, to - from, t->tid, t->tidtxt, t->tidlen, mult,
-                              &t->last_time, ct_gout, sizeof ct_gout, &used);
-        if (used == 0)
-            break;
-        ct_write_events(ct_gout, nb, used);
-        from += used;
-    }
-    if (from > t->flushed)
-        t->flushed = from;
+    ct_flush_into(t, ct_gout, sizeof ct_gout);
 }
 
-/* Owner flush: called by the owning thread when len reaches limit. */
-static CT_NOINST __attribute__((noinline)) void ct_flush_own(struct ct_thread *t)
-{
-    uint32_t n = t->len;
-    uint64_t mult;
+/* ------------------------------------------------------------------ */
+/* The writer thread                                                    */
 
-    if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_lock(&ct_lock);
-        ct_flush_locked(t);
-        __atomic_store_n(&t->len, 0, __ATOMIC_RELEASE);
-        t->flushed = 0;
-        pthread_mutex_unlock(&ct_lock);
-        return;
+/* Encoding and writing happen on a writer thread, so that a traced thread
+ * only stores events into its ring: it checks in every CT_STEP events,
+ * wakes the writer once its ring is half full, and waits only when the ring
+ * is full (the writer is behind: the disk, or a pipe's reader).  Without a
+ * writer (CALLTRACE_WRITER=0, or it could not be started) a thread writes
+ * its own ring when it is nearly full, as does every thread after the final
+ * flush at exit.  Lock order: ct_lock and ct_wm are never held together,
+ * except by the fork handlers (ct_lock, then ct_wm). */
+static pthread_mutex_t ct_wm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ct_wcond = PTHREAD_COND_INITIALIZER; /* wakes the writer; ct_wm */
+static pthread_cond_t ct_room = PTHREAD_COND_INITIALIZER;  /* wakes waiting owners; ct_wm */
+static int ct_writer_on;   /* a writer thread runs in this process */
+static int ct_writer_off;  /* CALLTRACE_WRITER=0 */
+static int ct_w_pending;   /* an owner asked the writer to write */
+static int ct_w_sleeping;  /* the writer waits on ct_wcond */
+static int ct_w_waiters;   /* owners waiting on ct_room */
+static unsigned char ct_wout[CT_WOUT_BYTES];
+
+/* Wake the writer if it sleeps. */
+static CT_NOINST void ct_wake(void)
+{
+    __atomic_store_n(&ct_w_pending, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&ct_w_sleeping, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&ct_wm);
+        pthread_cond_signal(&ct_wcond);
+        pthread_mutex_unlock(&ct_wm);
     }
-    /* Encode outside the lock (threads encode in parallel), write under it.
-     * If another thread flushed part of the buffer meanwhile (t->flushed
-     * moved), drop the chunk and continue from there. */
-    mult = ct_mult();
-    pthread_mutex_lock(&ct_lock);
-    for (;;) {
-        uint32_t pos = t->flushed, used = 0;
-        uint64_t last = t->last_time;
-        size_t nb;
-        if (pos >= n)
-            break;
-        pthread_mutex_unlock(&ct_lock);
-        nb = ct_encode(CT_EVP(t) + pos, n - pos, t->tid, t->tidtxt, t->tidlen, mult, &last,
-                       CT_OUTP(t), CT_OUT_BYTES, &used);
-        pthread_mutex_lock(&ct_lock);
-        if (used == 0) /* cannot happen: the buffer holds many events */
-            break;
-        if (t->flushed == pos) {
-            ct_write_events(CT_OUTP(t), nb, used);
-            t->flushed = pos + used;
-            t->last_time = last;
+}
+
+/* Sleep for the writer: `us` microseconds, or until an owner wakes it. */
+static CT_NOINST void ct_writer_sleep(long us)
+{
+    struct timespec ts;
+    pthread_mutex_lock(&ct_wm);
+    __atomic_store_n(&ct_w_sleeping, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&ct_w_pending, __ATOMIC_SEQ_CST)) {
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += us / 1000000;
+        ts.tv_nsec += (us % 1000000) * 1000;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
         }
+        pthread_cond_timedwait(&ct_wcond, &ct_wm, &ts);
     }
-    __atomic_store_n(&t->len, 0, __ATOMIC_RELEASE);
-    t->flushed = 0;
-    pthread_mutex_unlock(&ct_lock);
+    __atomic_store_n(&ct_w_sleeping, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&ct_w_pending, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&ct_wm);
+}
+
+/* The writer polls the rings: waking it for every batch would cost the
+ * traced thread a system call (and, in a virtual machine, an interrupt to
+ * the other CPU) each time.  It sleeps 50 us after a pass that found a lot
+ * to write, longer (up to CT_WAKE_MS) the less it finds; an owner whose
+ * ring fills up wakes it. */
+static CT_NOINST void *ct_writer_main(void *arg)
+{
+    long nap = 1000;
+    (void)arg;
+    ct_t.busy = 1; /* this thread runs no traced code; be safe anyway */
+    for (;;) {
+        struct ct_thread *t;
+        uint32_t most = 0;
+        ct_writer_sleep(nap);
+        if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
+            break; /* the final flush wrote everything; threads write through */
+        pthread_mutex_lock(&ct_lock);
+        for (t = ct_threads; t; t = t->next) {
+            uint32_t n = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE) - t->flushed;
+            if (n > most)
+                most = n;
+            ct_flush_into(t, ct_wout, sizeof ct_wout);
+        }
+        pthread_mutex_unlock(&ct_lock);
+        if (__atomic_load_n(&ct_w_waiters, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_lock(&ct_wm);
+            pthread_cond_broadcast(&ct_room);
+            pthread_mutex_unlock(&ct_wm);
+        }
+        if (most >= CT_EVENTS / 8)
+            nap = 50;
+        else if (most > 0)
+            nap = nap < 1000 ? nap * 2 : 1000;
+        else
+            nap = nap < CT_WAKE_MS * 1000L ? nap * 2 : CT_WAKE_MS * 1000L;
+    }
+    return NULL;
+}
+
+/* Start the writer thread (once per process; never before libc is set up).
+ * It blocks every signal, so that the program's signals go to its own
+ * threads. */
+static CT_NOINST void ct_writer_start(void)
+{
+    pthread_t th;
+    pthread_attr_t attr;
+    sigset_t all, old;
+    static int starting;
+    if (ct_writer_off || __atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE) || !environ ||
+        __atomic_load_n(&ct_final, __ATOMIC_ACQUIRE) ||
+        __atomic_exchange_n(&starting, 1, __ATOMIC_ACQ_REL))
+        return;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    if (pthread_create(&th, &attr, ct_writer_main, NULL) == 0)
+        __atomic_store_n(&ct_writer_on, 1, __ATOMIC_RELEASE);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    __atomic_store_n(&starting, 0, __ATOMIC_RELEASE);
+}
+
+/* Wait until the writer has made room in t's ring for CT_STEP events. */
+static CT_NOINST void ct_wait_room(struct ct_thread *t)
+{
+    pthread_mutex_lock(&ct_wm);
+    __atomic_add_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&ct_w_pending, 1, __ATOMIC_SEQ_CST);
+    pthread_cond_signal(&ct_wcond);
+    while (t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_EVENTS - CT_STEP &&
+           !__atomic_load_n(&ct_final, __ATOMIC_SEQ_CST))
+        pthread_cond_wait(&ct_room, &ct_wm);
+    __atomic_sub_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&ct_wm);
+}
+
+/* The owner checks in (len reached limit): make sure the next CT_STEP
+ * events fit in the ring.  After the final flush every event is written
+ * at once. */
+static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *t)
+{
+    uint32_t len = t->len;
+    int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+    if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
+        if (final || len - t->flushed > CT_EVENTS - CT_STEP) {
+            pthread_mutex_lock(&ct_lock);
+            ct_flush_into(t, CT_OUTP(t), CT_OUT_BYTES);
+            pthread_mutex_unlock(&ct_lock);
+        }
+    } else {
+        uint32_t used = len - __atomic_load_n(&t->flushed, __ATOMIC_ACQUIRE);
+        if (used > CT_EVENTS - CT_STEP)
+            ct_wait_room(t);
+        else if (used >= CT_EVENTS / 2)
+            ct_wake(); /* the writer sleeps longer than it should */
+    }
+    __atomic_store_n(&t->limit, final ? len : len + CT_STEP, __ATOMIC_SEQ_CST);
+    /* The final flush may have set limit meanwhile: never undo that. */
+    if (!final && __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST))
+        __atomic_store_n(&t->limit, len, __ATOMIC_SEQ_CST);
 }
 
 /* Write one event immediately (a thread without a buffer). */
@@ -975,8 +1165,6 @@ static CT_NOINST __attribute__((noinline)) void ct_map_miss(uint64_t addr)
     }
 }
 
-extern char **environ;
-
 /* getenv() that also works before libc has set up the environment (the
  * first event may come from .preinit_array, which runs before libc's own
  * initialisation in a dynamically linked program): then the variables are
@@ -1167,6 +1355,7 @@ static CT_NOINST int ct_init(void)
         const char *out = ct_getenv("CALLTRACE_OUT");
         const char *clk = ct_getenv("CALLTRACE_CLOCK");
         const char *lossy = ct_getenv("CALLTRACE_LOSSY");
+        const char *writer = ct_getenv("CALLTRACE_WRITER");
         uint64_t base = 0;
         ssize_t n;
         size_t i;
@@ -1178,6 +1367,7 @@ static CT_NOINST int ct_init(void)
                 ct_msg("unknown CALLTRACE_FORMAT (expected text or binary), using text: ", fmt);
         }
         ct_lossy = lossy && lossy[0] == '1';
+        ct_writer_off = writer && writer[0] == '0';
         if (!out || !out[0])
             out = "trace.txt";
         for (i = 0; out[i] && i < sizeof ct_path_tmpl - 1; i++) {
@@ -1239,8 +1429,10 @@ static CT_NOINST int ct_init(void)
         }
     }
     pthread_mutex_unlock(&ct_lock);
-    if (did_init) /* outside ct_lock: the fork handlers take it */
+    if (did_init) { /* outside ct_lock: the fork handlers take it */
         pthread_atfork(ct_atfork_prepare, ct_atfork_parent, ct_atfork_child);
+        ct_writer_start(); /* not yet if libc is not set up (.preinit_array) */
+    }
     return __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) > 0;
 }
 
@@ -1273,6 +1465,7 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
             ct_le(rec + CT_REC_HDR + 16, ct_t0, 8);
             ct_le(rec + CT_REC_HDR + 24, mult, 8);
             ct_le(rec + CT_REC_HDR + 32, ct_untimed ? 0 : 1, 8);
+            ct_le(rec + CT_REC_HDR + 40, CT_EVENTS, 8); /* the events are a ring */
             /* The checksum of an 'R' record covers its header only. */
             rec[0] = 'C';
             rec[1] = 'T';
@@ -1296,6 +1489,15 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
     }
     m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return m == MAP_FAILED ? NULL : (struct ct_thread *)m;
+}
+
+/* Let the fast path record this thread's events into t (or not, if NULL). */
+static CT_NOINST void ct_fast_path(struct ct_thread *t)
+{
+    ct_t.fast = t != NULL && ct_fast;
+#if CT_HAVE_TSC
+    ct_t.tsc = ct_use_tsc;
+#endif
 }
 
 /* Give the calling thread a buffer.  Returns NULL if out of memory. */
@@ -1322,7 +1524,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->tidlen = ct_tidtxt(t->tidtxt, t->tid);
 
     pthread_mutex_lock(&ct_lock);
-    t->limit = __atomic_load_n(&ct_final, __ATOMIC_RELAXED) ? 0 : CT_EVENTS;
+    t->limit = __atomic_load_n(&ct_final, __ATOMIC_RELAXED) ? 0 : CT_STEP;
     t->prev = NULL;
     t->next = ct_threads;
     if (ct_threads)
@@ -1349,51 +1551,25 @@ static CT_NOINST void ct_unlink(struct ct_thread *t)
 /* ------------------------------------------------------------------ */
 /* Recording                                                            */
 
-/* An exit that is not of the innermost open frame (longjmp skipped some
- * exits): pop down to the nearest frame of its function, if any. */
-static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t, uint64_t addr)
+/* Whether the owner must check in after committing event count n. */
+static inline CT_NOINST __attribute__((always_inline)) int ct_due(const struct ct_thread *t,
+                                                                  uint32_t n)
 {
-    const uint64_t *stack = CT_STACKP(t);
-    uint32_t d = t->depth, n = d < CT_STACK ? d : CT_STACK, k;
-    for (k = 1; k <= n; k++) {
-        if (stack[(d - k) & (CT_STACK - 1)] == addr) {
-            t->depth = d - k;
-            return;
-        }
-    }
+    return (int32_t)(n - __atomic_load_n(&t->limit, __ATOMIC_RELAXED)) >= 0;
 }
 
-/* Follow the open frames, for a forked child to start its trace with them:
- * an entry pushes, an exit pops its frame.  kind is a constant where this
- * is inlined, so this is a store or a compare, with no mispredicted branch. */
-static inline CT_NOINST __attribute__((always_inline)) void ct_frames(struct ct_thread *t,
-                                                                      uint64_t addr,
-                                                                      uint64_t kind)
-{
-    uint32_t d = t->depth;
-    uint64_t *stack = CT_STACKP(t);
-    if (kind == 0) {
-        stack[d & (CT_STACK - 1)] = addr;
-        t->depth = d + 1;
-    } else if (CT_LIKELY(d != 0 && stack[(d - 1) & (CT_STACK - 1)] == addr)) {
-        t->depth = d - 1;
-    } else {
-        ct_pop_slow(t, addr);
-    }
-}
-
-/* Append one event to the thread's buffer; flush it when full.  Called with
+/* Append one event to the thread's ring; check in when due.  Called with
  * ct_t.busy set. */
 static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_thread *t,
                                                                     uint64_t addr, uint64_t tk)
 {
     uint32_t i = t->len;
-    struct ct_ev *e = CT_EVP(t) + i;
+    struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
     e->addr = addr;
     e->tk = tk;
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
-    if (CT_UNLIKELY(i + 1 >= __atomic_load_n(&t->limit, __ATOMIC_RELAXED)))
-        ct_flush_own(t);
+    if (CT_UNLIKELY(ct_due(t, i + 1)))
+        ct_checkpoint(t);
 }
 
 /* Move events recorded by signal handlers into the buffer (ct_t.busy set).
@@ -1474,6 +1650,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
         if (!t && !ct_t.dead) {
             t = ct_thread_new();
             ct_t.self = t;
+            ct_fast_path(t);
             if (!t)
                 ct_t.dead = 1;
         }
@@ -1482,7 +1659,6 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
         if (t) {
             if (t->side_len)
                 ct_drain_side(t);
-            ct_frames(t, (uint64_t)(uintptr_t)fn, kind);
             ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
         } else {
             ct_write_one((uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
@@ -1492,10 +1668,10 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
     ct_t.busy = 0;
 }
 
-/* Flush a full buffer and leave the runtime (a tail call of the fast path). */
+/* Check in and leave the runtime (a tail call of the fast path). */
 static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *t)
 {
-    ct_flush_own(t);
+    ct_checkpoint(t);
     CT_BARRIER();
     ct_t.busy = 0;
 }
@@ -1511,7 +1687,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     uint32_t i;
     struct ct_ev *e;
     uint64_t now = 0;
-    if (CT_UNLIKELY(t == NULL || ct_t.busy || !ct_fast || t->side_len)) {
+    if (CT_UNLIKELY(!ct_t.fast || ct_t.busy || t->side_len)) {
         ct_record_slow(fn, kind, code);
         return;
     }
@@ -1519,17 +1695,16 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     CT_BARRIER();
     if (code && kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
         ct_map_miss((uint64_t)(uintptr_t)fn);
-    ct_frames(t, (uint64_t)(uintptr_t)fn, kind);
     i = t->len;
-    e = CT_EVP(t) + i;
+    e = CT_EVP(t) + (i & (CT_EVENTS - 1));
 #if CT_HAVE_TSC
-    if (CT_LIKELY(ct_use_tsc))
+    if (CT_LIKELY(ct_t.tsc))
         now = __builtin_ia32_rdtsc();
 #endif
     e->addr = (uint64_t)(uintptr_t)fn;
     e->tk = now | (kind << 63);
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
-    if (CT_UNLIKELY(i + 1 >= __atomic_load_n(&t->limit, __ATOMIC_RELAXED))) {
+    if (CT_UNLIKELY(ct_due(t, i + 1))) {
         ct_flush_full(t);
         return;
     }
@@ -1675,13 +1850,16 @@ CT_HOOK void calltrace_flush(void)
 static CT_NOINST void ct_flush_before_death(void)
 {
     struct ct_thread *t;
+    struct timespec until;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0 || ct_t.busy || getpid() != ct_pid)
         return;
     ct_t.busy++;
     CT_BARRIER();
     if (ct_t.self && ct_t.self->side_len)
         ct_drain_side(ct_t.self);
-    if (pthread_mutex_trylock(&ct_lock) == 0) {
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1; /* the writer thread may hold the lock for a while */
+    if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
         for (t = ct_threads; t; t = t->next)
             ct_flush_locked(t);
         pthread_mutex_unlock(&ct_lock);
@@ -1740,6 +1918,7 @@ static CT_NOINST void ct_thread_exit(void *arg)
     ct_t.last = t->last_time;
     pthread_mutex_unlock(&ct_lock);
     ct_t.self = NULL;
+    ct_t.fast = 0;
     ct_t.dead = 1; /* later events of this thread are written through */
     CT_BARRIER();
     ct_t.busy--;
@@ -1753,6 +1932,7 @@ __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
         pthread_mutex_lock(&ct_lock);
         ct_export_taken(); /* if tracing started before the environment existed */
         pthread_mutex_unlock(&ct_lock);
+        ct_writer_start();
     }
     CT_BARRIER();
     ct_t.busy--;
@@ -1773,7 +1953,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
     for (t = ct_threads; t; t = t->next) {
         ct_flush_locked(t);
-        __atomic_store_n(&t->limit, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->limit, __atomic_load_n(&t->len, __ATOMIC_ACQUIRE), __ATOMIC_SEQ_CST);
     }
     if (ct_lost_pending) { /* never wait at exit: stderr has the total */
         unsigned char m[64];
@@ -1793,6 +1973,11 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_msg("events dropped (nested signal handlers interrupted the tracer): ", (char *)num);
     }
     pthread_mutex_unlock(&ct_lock);
+    /* The writer stops; owners waiting for room write their own rings. */
+    pthread_mutex_lock(&ct_wm);
+    pthread_cond_broadcast(&ct_wcond);
+    pthread_cond_broadcast(&ct_room);
+    pthread_mutex_unlock(&ct_wm);
     CT_BARRIER();
     ct_t.busy--;
 }
@@ -1802,10 +1987,16 @@ static CT_NOINST void ct_atfork_prepare(void)
     ct_t.busy++;
     CT_BARRIER();
     pthread_mutex_lock(&ct_lock);
+    /* Write this thread's events, which brings its open frames up to date
+     * for the child. */
+    if (ct_t.self)
+        ct_flush_locked(ct_t.self);
+    pthread_mutex_lock(&ct_wm);
 }
 
 static CT_NOINST void ct_atfork_parent(void)
 {
+    pthread_mutex_unlock(&ct_wm);
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
     ct_t.busy--;
@@ -1815,6 +2006,10 @@ static CT_NOINST void ct_atfork_child(void)
 {
     struct ct_thread *t, *next, *self = ct_t.self, *mine = NULL;
     pthread_mutex_init(&ct_lock, NULL);
+    pthread_mutex_init(&ct_wm, NULL);
+    pthread_cond_init(&ct_wcond, NULL);
+    pthread_cond_init(&ct_room, NULL);
+    ct_writer_on = ct_w_pending = ct_w_sleeping = ct_w_waiters = 0; /* no writer here yet */
     ct_t.tid = ct_gettid();
     ct_pid = getpid();
     ct_own_name = 1; /* never share the parent's file */
@@ -1842,6 +2037,8 @@ static CT_NOINST void ct_atfork_child(void)
         }
         mine->len = n;
         mine->flushed = 0;
+        mine->limit = n + CT_STEP;
+        mine->depth = d - n; /* writing the n entries pushes them again */
         mine->side_len = 0;
         mine->tid = ct_t.tid;
         mine->tidlen = ct_tidtxt(mine->tidtxt, mine->tid);
@@ -1861,8 +2058,10 @@ static CT_NOINST void ct_atfork_child(void)
     ct_free = NULL;
     ct_threads = mine;
     ct_t.self = mine;
+    ct_fast_path(mine);
     if (self && !mine)
         ct_t.dead = 1;
+    ct_writer_start();
     CT_BARRIER();
     ct_t.busy--;
 }

@@ -707,7 +707,8 @@ impl Reader<'_> {
 
 /// The unwritten events of a thread buffer record ('R'): the payload holds
 /// the region's offset, the clock (TSC at start, CLOCK_MONOTONIC ns at
-/// start, TSC-to-ns factor in 32.32 fixed point, timed flag), and the
+/// start, TSC-to-ns factor in 32.32 fixed point, timed flag), the ring's
+/// size in events (runtimes with a writer thread), and the
 /// region is the runtime's buffer: `len` (u32 at 0), `flushed` (u32 at 8),
 /// thread id (u64 at 16), and 16-byte raw events (address, kind in bit 63
 /// and raw clock) from byte 4096.
@@ -726,13 +727,33 @@ fn raw_events(
         u64_at(p, 24)?,
         u64_at(p, 32)?,
     );
-    let (len, flushed) = (u32_at(region, 0)? as usize, u32_at(region, 8)? as usize);
-    if flushed >= len {
-        return Some(());
-    }
+    // Since the writer thread, the events are a ring of `ring` slots (a
+    // power of two; the sixth parameter, read when the region leaves room
+    // for it) and `len` and `flushed` count events, wrapping at 2^32.
+    // Before, `ring` is 0 and the events are `flushed..len` of the buffer.
+    let ring = match u64_at(p, 0)? {
+        at if at >= 48 => u64_at(p, 40)? as usize,
+        _ => 0,
+    };
+    let (len, flushed) = (u32_at(region, 0)?, u32_at(region, 8)?);
+    let (start, count) = match ring {
+        0 if flushed >= len => return Some(()),
+        0 => (flushed as usize, (len - flushed) as usize),
+        r if r.is_power_of_two() && (len.wrapping_sub(flushed) as usize) <= r => (
+            flushed as usize & (r - 1),
+            len.wrapping_sub(flushed) as usize,
+        ),
+        _ => return None,
+    };
     let thread = threads.index(u64_at(region, 16)?);
-    let events = region.get(RAW_EVENTS_AT + 16 * flushed..RAW_EVENTS_AT + 16 * len)?;
-    for e in events.chunks_exact(16) {
+    let slots = if ring == 0 { start + count } else { ring };
+    let events = region.get(RAW_EVENTS_AT..RAW_EVENTS_AT + 16 * slots)?;
+    let (tail, head) = events.split_at(16 * start);
+    let first = head.len().min(16 * count);
+    let events = head[..first]
+        .chunks_exact(16)
+        .chain(tail[..16 * count - first].chunks_exact(16));
+    for e in events {
         let addr = u64_at(e, 0)?;
         let tk = u64_at(e, 8)?;
         let raw = tk & !(1 << 63);
@@ -1230,5 +1251,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An 'R' payload: the five clock parameters (ns clock, timed), the
+    /// ring size when given, and a region holding `len`, `flushed`, thread
+    /// 7 and `slots` events whose raw time is 1000 + the slot.
+    fn raw_region(ring: Option<u64>, len: u32, flushed: u32, slots: usize) -> Vec<u8> {
+        let at = 64usize;
+        let mut p = Vec::new();
+        for v in [at as u64, 0, 0, 0, 1] {
+            p.extend_from_slice(&v.to_le_bytes());
+        }
+        if let Some(r) = ring {
+            p.extend_from_slice(&r.to_le_bytes());
+        }
+        p.resize(at, 0);
+        p.extend_from_slice(&len.to_le_bytes());
+        p.extend_from_slice(&[0; 4]);
+        p.extend_from_slice(&flushed.to_le_bytes());
+        p.extend_from_slice(&[0; 4]);
+        p.extend_from_slice(&7u64.to_le_bytes());
+        p.resize(at + RAW_EVENTS_AT, 0);
+        for slot in 0..slots as u64 {
+            let exit = slot % 2;
+            p.extend_from_slice(&(0x1000 + slot).to_le_bytes());
+            p.extend_from_slice(&((1000 + slot) | exit << 63).to_le_bytes());
+        }
+        p
+    }
+
+    fn raw_times(payload: &[u8]) -> Option<Vec<u64>> {
+        let (mut funcs, mut threads, mut out) =
+            (FuncTable::default(), ThreadIds::default(), vec![]);
+        raw_events(payload, &mut funcs, &mut threads, &mut out)?;
+        Some(out.iter().map(|e| e.time).collect())
+    }
+
+    #[test]
+    fn a_thread_ring_gives_its_unwritten_events_in_order_across_its_end() {
+        // Ring of 4: events 6, 7, 8 are in slots 2, 3 and 0.
+        assert_eq!(
+            raw_times(&raw_region(Some(4), 9, 6, 4)),
+            Some(vec![1002, 1003, 1000])
+        );
+        // The counters wrap at 2^32 and still name the same slots.
+        let wrapped = raw_region(Some(4), 1, u32::MAX - 1, 4);
+        assert_eq!(raw_times(&wrapped), Some(vec![1002, 1003, 1000]));
+        // Everything written: nothing left.
+        assert_eq!(raw_times(&raw_region(Some(4), 9, 9, 4)), Some(vec![]));
+        // More unwritten events than the ring holds is damage.
+        assert_eq!(raw_times(&raw_region(Some(4), 9, 4, 4)), None);
+    }
+
+    #[test]
+    fn a_buffer_without_a_ring_size_is_read_from_flushed_to_len() {
+        // Older runtimes: no sixth parameter (zero padding), no wrap.
+        assert_eq!(
+            raw_times(&raw_region(None, 3, 1, 4)),
+            Some(vec![1001, 1002])
+        );
+        assert_eq!(raw_times(&raw_region(None, 1, 3, 4)), Some(vec![]));
     }
 }

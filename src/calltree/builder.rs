@@ -20,7 +20,10 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::tree::{NodeId, Tree};
-use crate::ingest::{ChunkWork, Event, EventKind, FuncId, FuncTable, NodeRecord, Sink, TraceMeta};
+use crate::ingest::{
+    ChunkNode, ChunkWork, Event, EventKind, FuncId, FuncTable, NodeChunk, NodeRecord, Sink,
+    TraceMeta,
+};
 
 /// What the builder had to repair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -557,6 +560,40 @@ impl Sink for ContextsBuilder {
         let id = store.child(parent, r.func);
         store.add(id, r.calls, r.total, r.self_time);
         self.open.push(id);
+    }
+
+    fn takes_node_chunks(&self) -> bool {
+        true
+    }
+
+    fn node_chunk(&mut self, chunk: &NodeChunk) {
+        let store = &mut self.stacks.store;
+        let root = store.thread_root(0);
+        let anchors: Vec<NodeId> = chunk
+            .anchors
+            .iter()
+            .map(|&d| match d {
+                0 => root,
+                d => self.open[d as usize - 1],
+            })
+            .collect();
+        let mut global: Vec<NodeId> = Vec::with_capacity(chunk.nodes.len());
+        let f = chunk.factor;
+        for n in &chunk.nodes {
+            let parent = match n.parent {
+                p if p & ChunkNode::ANCHOR != 0 => anchors[(p & !ChunkNode::ANCHOR) as usize],
+                p => global[p as usize],
+            };
+            let id = store.child(parent, n.func);
+            let (total, self_time) = (n.total.saturating_mul(f), n.self_time.saturating_mul(f));
+            store.add(id, n.calls, total, self_time);
+            global.push(id);
+        }
+        if let Some(&depth) = chunk.anchors.last() {
+            self.open.truncate(depth as usize);
+            self.open
+                .extend(chunk.open.iter().map(|&i| global[i as usize]));
+        }
     }
 
     fn clear_nodes(&mut self) {

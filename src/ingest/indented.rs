@@ -27,6 +27,10 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use super::ex::digits;
+use part::{LineIn, Part};
+
+mod line;
+mod part;
 use super::{
     FuncTable, Input, NodeRecord, ParseOptions, Sink, TraceFormat, TraceMeta, Unit, chunked,
     nanos_per, skip_or_fail,
@@ -73,26 +77,28 @@ impl TraceFormat for IndentedFormat {
             failed: None,
             maps: Default::default(),
             units: Units::default(),
+            own: None,
         };
         // A stream cannot be read twice (see `parse_whole`): read it whole.
         if input.is_stream() {
             let _ = &input[..];
         }
+        let summarise = sink.takes_node_chunks();
         let chunks = input.chunks(chunked::chunk_size(opts));
         chunked::run_workers(
             input,
             chunks,
             opts,
             sink,
-            Reader::default,
+            || Reader::new(summarise),
             |w, bytes| {
-                let mut out: Parsed = w.buffers.take();
-                w.parser.chunk(bytes, &mut out);
+                let mut out: Out = w.buffers.take();
+                w.parser.read(bytes, &mut out);
                 out
             },
-            |_, parsed, sink, buffers| {
-                let r = merge.chunk(&parsed, sink);
-                buffers.give(parsed);
+            |chunk, out, sink, buffers| {
+                let r = merge.chunk(&chunk.bytes, &out, sink);
+                buffers.give(out);
                 r
             },
         )?;
@@ -222,22 +228,41 @@ const POW10: [u64; MAX_DECIMALS + 1] = {
 
 /// A parsing thread's state: names interned by their bytes (across
 /// chunks), mapped to chunk-local ids per chunk.
-#[derive(Default)]
 struct Reader {
-    /// Names of up to 16 bytes by their text held in two words and their
-    /// length: a direct-mapped cache in front of `ids` that answers the
-    /// usual line without hashing or comparing its name.
-    cache: Vec<Slot>,
+    /// Names by their first and last eight bytes and their length: a
+    /// direct-mapped cache in front of `ids` that answers the usual line
+    /// without hashing its name (longer names are compared too).
+    cache: Box<[Slot; CACHE]>,
     ids: FxHashMap<Box<[u8]>, u32>,
+    /// Each name's text as written, and as read.
+    escaped: Vec<Box<[u8]>>,
     names: Vec<Name>,
     /// Chunk-local id of each of this reader's names, [`UNSET`] if unused so far.
     local: Vec<u32>,
+    /// Summarise chunks into [`Part`]s (the sink takes [`NodeChunk`]s).
+    summarise: bool,
+    nodes: part::Nodes,
+}
+
+impl Reader {
+    fn new(summarise: bool) -> Self {
+        Reader {
+            cache: Box::new([Slot::default(); CACHE]),
+            ids: FxHashMap::default(),
+            escaped: Vec::new(),
+            names: Vec::new(),
+            local: Vec::new(),
+            summarise,
+            nodes: part::Nodes::default(),
+        }
+    }
 }
 
 /// No id yet.
 const UNSET: u32 = u32::MAX;
 
-/// A [`Reader::cache`] entry: a name's words, its length (0: empty) and id.
+/// A [`Reader::cache`] entry: a name's first and last words, its length
+/// (0: empty) and id.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     words: (u64, u64),
@@ -245,11 +270,123 @@ struct Slot {
     id: u32,
 }
 
-/// Entries in [`Reader::cache`].
-const CACHE: usize = 256;
+/// Entries in [`Reader::cache`]: only those a trace's names use are
+/// touched, so a big table costs no cache space and rarely collides.
+const CACHE: usize = 1 << 14;
+
+/// What a worker hands the calling thread for one chunk: a summary, or
+/// (when the sink takes no summaries, or the chunk cannot be summarised)
+/// its records. Both buffers are reused.
+#[derive(Default)]
+struct Out {
+    summarised: bool,
+    part: Part,
+    parsed: Parsed,
+}
+
+/// One line as read.
+enum Read {
+    /// Blank or a comment.
+    Skip,
+    Line(LineIn),
+    /// A line that does not parse: its indentation and the message.
+    Bad(usize, String),
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+}
+
+/// Takes the lines [`Reader::lines`] reads.
+trait Each {
+    /// Line `line` of the chunk (0-based); false to stop reading.
+    fn line(&mut self, line: u64, read: Read) -> bool;
+}
+
+/// Lines into a [`Part`], until one it cannot stand for.
+struct ToPart<'a> {
+    part: &'a mut Part,
+    nodes: part::Nodes,
+    ok: bool,
+}
+
+impl Each for ToPart<'_> {
+    #[inline(always)]
+    fn line(&mut self, _: u64, read: Read) -> bool {
+        self.ok = match read {
+            Read::Skip => true,
+            Read::Line(l) => self.part.line(&l, &mut self.nodes),
+            Read::Bad(..) | Read::NotUtf8 => false,
+        };
+        self.ok
+    }
+}
+
+/// Lines into records.
+struct ToRecs {
+    recs: Vec<Rec>,
+    errors: Vec<String>,
+}
+
+impl Each for ToRecs {
+    #[inline(always)]
+    fn line(&mut self, line: u64, read: Read) -> bool {
+        match read {
+            Read::Skip | Read::NotUtf8 => {}
+            Read::Line(l) => self.recs.push(Rec {
+                self_time: l.self_time,
+                total: l.total,
+                calls: l.calls,
+                name: l.name,
+                width: l.width,
+                line,
+                units: l.units,
+            }),
+            Read::Bad(width, msg) => {
+                self.recs.push(Rec {
+                    self_time: Number::default(),
+                    total: Number::default(),
+                    calls: self.errors.len() as u64,
+                    name: Rec::ERROR,
+                    width,
+                    line,
+                    units: 0,
+                });
+                self.errors.push(msg);
+            }
+        }
+        true
+    }
+}
 
 impl Reader {
-    /// Parses one chunk (whole lines) into `out`.
+    /// Reads one chunk (whole lines) into `out`.
+    fn read(&mut self, bytes: &[u8], out: &mut Out) {
+        if self.summarise && self.summary(bytes, &mut out.part) {
+            out.summarised = true;
+            return;
+        }
+        out.summarised = false;
+        self.chunk(bytes, &mut out.parsed);
+    }
+
+    /// Summarises a chunk; false when it cannot be (see [`part`]).
+    fn summary(&mut self, bytes: &[u8], part: &mut Part) -> bool {
+        part.clear();
+        let mut names = std::mem::take(&mut part.names);
+        let mut to = ToPart {
+            part,
+            nodes: std::mem::take(&mut self.nodes),
+            ok: true,
+        };
+        to.nodes.reset();
+        let lines = self.lines(bytes, &mut names, &mut to);
+        let ok = to.ok;
+        self.nodes = to.nodes;
+        part.names = names;
+        part.lines = lines;
+        ok
+    }
+
+    /// Parses one chunk (whole lines) into records.
     fn chunk(&mut self, bytes: &[u8], out: &mut Parsed) {
         out.clear();
         // ASCII (the usual trace) is checked several times faster than UTF-8.
@@ -260,58 +397,68 @@ impl Reader {
             out.bad_utf8 = Some(memchr::memchr_iter(b'\n', before).count() as u64);
             return;
         }
-        self.local.iter_mut().for_each(|l| *l = UNSET);
-        let mut start = 0;
-        let mut line = 0u64;
-        for end in memchr::memchr_iter(b'\n', bytes) {
-            self.line(&bytes[start..end], line, out);
-            start = end + 1;
-            line += 1;
-        }
-        // The last piece: empty after a final line end, or a line without one.
-        self.line(&bytes[start..], line, out);
-        out.lines = line;
+        let mut to = ToRecs {
+            recs: std::mem::take(&mut out.recs),
+            errors: std::mem::take(&mut out.errors),
+        };
+        out.lines = self.lines(bytes, &mut out.names, &mut to);
+        (out.recs, out.errors) = (to.recs, to.errors);
     }
 
-    /// Parses one line (without its `\n`) of valid UTF-8.
-    #[inline]
-    fn line(&mut self, raw: &[u8], line: u64, out: &mut Parsed) {
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let width = leading_spaces(raw);
-        match raw.get(width) {
-            None | Some(b'#') => {}
-            Some(b'\t'..=b'\r' | 0x80..) => self.slow(raw, line, out),
-            Some(_) => match fast_line(&raw[width..]) {
-                Some(f) => {
-                    let name = self.intern_line(&raw[width..], f.name.len(), out);
-                    out.recs.push(Rec {
-                        self_time: f.self_time,
-                        total: f.total,
-                        calls: f.calls,
-                        name,
-                        width,
-                        line,
-                        units: 0,
-                    });
+    /// Reads the lines of `bytes` in order, handing each to `each` with
+    /// its 0-based line in the chunk until `each` says stop; names get
+    /// chunk-local ids in `names`. Returns the line ends read.
+    #[inline(always)]
+    fn lines(&mut self, bytes: &[u8], names: &mut Vec<Name>, each: &mut impl Each) -> u64 {
+        self.local.iter_mut().for_each(|l| *l = UNSET);
+        let (mut pos, mut line) = (0, 0u64);
+        loop {
+            if let Some(f) = line::scan(bytes, pos) {
+                let name = self.intern_fast(bytes, f.name, names);
+                let read = Read::Line(LineIn {
+                    width: f.width,
+                    name,
+                    self_time: f.self_time,
+                    total: f.total,
+                    calls: f.calls,
+                    units: f.units,
+                });
+                if !each.line(line, read) {
+                    return line;
                 }
-                None => self.slow(raw, line, out),
-            },
+                pos = f.next;
+                line += 1;
+                continue;
+            }
+            let rest = &bytes[pos..];
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            // The last piece: empty after a final line end, or a line without one.
+            let last = end == rest.len();
+            let read = self.slow(&rest[..end], names);
+            if !each.line(line, read) || last {
+                return line;
+            }
+            pos += end + 1;
+            line += 1;
         }
     }
 
     /// The general path, by `str` operations: any white space, any number
     /// layout, and the error messages.
     #[cold]
-    fn slow(&mut self, raw: &[u8], line: u64, out: &mut Parsed) {
-        let raw = std::str::from_utf8(raw).expect("the chunk was checked as UTF-8");
+    fn slow(&mut self, raw: &[u8], names: &mut Vec<Name>) -> Read {
+        let Ok(raw) = std::str::from_utf8(raw) else {
+            return Read::NotUtf8;
+        };
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let body = raw.trim_start();
         if body.is_empty() || body.starts_with('#') {
-            return;
+            return Read::Skip;
         }
         let width = indent_width(&raw[..raw.len() - body.len()]);
         match parse_line(body.trim_end()) {
             Ok(l) => {
-                let name = self.intern(l.name.as_bytes(), out);
+                let name = self.intern(l.name.as_bytes(), names);
                 let units = [l.self_unit, l.total_unit]
                     .into_iter()
                     .flatten()
@@ -322,67 +469,58 @@ impl Reader {
                             Rec::TIME
                         }
                     });
-                out.recs.push(Rec {
+                Read::Line(LineIn {
+                    width,
+                    name,
                     self_time: Number::of(l.self_time, l.self_unit),
                     total: Number::of(l.total, l.total_unit),
                     calls: l.calls,
-                    name,
-                    width,
-                    line,
                     units,
-                });
+                })
             }
-            Err(msg) => {
-                out.recs.push(Rec {
-                    self_time: Number::default(),
-                    total: Number::default(),
-                    calls: out.errors.len() as u64,
-                    name: Rec::ERROR,
-                    width,
-                    line,
-                    units: 0,
-                });
-                out.errors.push(msg);
-            }
+            Err(msg) => Read::Bad(width, msg),
         }
     }
 
-    /// The chunk-local id of the name that is the first `len` bytes of a
-    /// [`fast_line`] (which has at least 8 more bytes after its name).
-    #[inline]
-    fn intern_line(&mut self, body: &[u8], len: usize, out: &mut Parsed) -> u32 {
-        if len > 16 {
-            return self.intern(&body[..len], out);
-        }
-        let first = digits::word(body, 0).expect("8 bytes after the name");
+    /// The chunk-local id of the name at `start..end` of a fast-path line
+    /// (which has more than 8 bytes after its name).
+    #[inline(always)]
+    fn intern_fast(
+        &mut self,
+        b: &[u8],
+        (start, end): (usize, usize),
+        names: &mut Vec<Name>,
+    ) -> u32 {
+        let len = end - start;
+        let first = digits::word(b, start).expect("8 bytes after the name");
         let words = if len < 8 {
             (first & ((1 << (8 * len)) - 1), 0)
         } else {
-            let last = digits::word(body, len - 8).expect("within the line");
+            let last = digits::word(b, end - 8).expect("within the line");
             (first, last)
         };
         let hash =
             (words.0 ^ words.1.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        if self.cache.is_empty() {
-            self.cache = vec![Slot::default(); CACHE];
-        }
-        let slot = (hash >> 56) as usize % CACHE;
+        let slot = (hash >> 50) as usize % CACHE;
         let hit = self.cache[slot];
-        let id = if hit.len == len && hit.words == words {
+        let id = if hit.len == len
+            && hit.words == words
+            && (len <= 16 || *self.escaped[hit.id as usize] == b[start..end])
+        {
             hit.id
         } else {
-            let id = self.id(&body[..len]);
+            let id = self.id(&b[start..end]);
             self.cache[slot] = Slot { words, len, id };
             id
         };
-        self.local_id(id, out)
+        self.local_id(id, names)
     }
 
     /// The chunk-local id of the name written as `escaped`.
     #[inline]
-    fn intern(&mut self, escaped: &[u8], out: &mut Parsed) -> u32 {
+    fn intern(&mut self, escaped: &[u8], names: &mut Vec<Name>) -> u32 {
         let id = self.id(escaped);
-        self.local_id(id, out)
+        self.local_id(id, names)
     }
 
     /// This reader's id of the name written as `escaped`.
@@ -395,19 +533,19 @@ impl Reader {
     }
 
     /// The chunk-local id of this reader's name `id`.
-    #[inline]
-    fn local_id(&mut self, id: u32, out: &mut Parsed) -> u32 {
+    #[inline(always)]
+    fn local_id(&mut self, id: u32, names: &mut Vec<Name>) -> u32 {
         let local = &mut self.local[id as usize];
         if *local == UNSET {
-            *local = out.names.len() as u32;
-            out.names.push(self.names[id as usize].clone());
+            *local = names.len() as u32;
+            names.push(self.names[id as usize].clone());
         }
         *local
     }
 
     #[cold]
     fn add(&mut self, escaped: &[u8]) -> u32 {
-        let text = std::str::from_utf8(escaped).expect("the chunk was checked as UTF-8");
+        let text = std::str::from_utf8(escaped).expect("names are read from UTF-8 lines");
         let text = unescape_name(text).into_owned();
         let id = self.names.len() as u32;
         self.names.push(Name {
@@ -415,140 +553,10 @@ impl Reader {
             text,
         });
         self.local.push(UNSET);
+        self.escaped.push(escaped.into());
         self.ids.insert(escaped.into(), id);
         id
     }
-}
-
-/// A line read by [`fast_line`].
-struct Fast<'a> {
-    name: &'a [u8],
-    self_time: Number,
-    total: Number,
-    calls: u64,
-}
-
-/// The usual line after its indentation, `name (S / T)` or
-/// `name (S / T) xN` with single spaces, read from its end without
-/// allocating; None for anything else (the general path then reads it).
-#[inline]
-fn fast_line(body: &[u8]) -> Option<Fast<'_>> {
-    let (mut end, calls) = match body.last()? {
-        b')' => (body.len() - 1, 1),
-        b'0'..=b'9' => {
-            let digits = trailing_digits(body);
-            let at = body.len() - digits;
-            if digits > 19 || at < 3 || body[at - 2..at] != *b" x" || body[at - 3] != b')' {
-                return None;
-            }
-            (at - 3, dec(&body[at..]))
-        }
-        _ => return None,
-    };
-    let total = number_before(body, &mut end)?;
-    if end < 3 || body[end - 3..end] != *b" / " {
-        return None;
-    }
-    end -= 3;
-    let self_time = number_before(body, &mut end)?;
-    if end < 3 || body[end - 2..end] != *b" (" {
-        return None;
-    }
-    let name = &body[..end - 2];
-    match name.last()? {
-        b'\t'..=b'\r' | b' ' | 0x80.. => None,
-        _ => Some(Fast {
-            name,
-            self_time,
-            total,
-            calls,
-        }),
-    }
-}
-
-/// Number of ASCII digits at the end of `s`.
-#[inline]
-fn trailing_digits(s: &[u8]) -> usize {
-    s.iter().rev().take_while(|b| b.is_ascii_digit()).count()
-}
-
-/// The decimal value of ASCII digits (wrapping; callers keep to 19 digits).
-#[inline]
-fn dec(digits: &[u8]) -> u64 {
-    digits.iter().fold(0u64, |v, &b| {
-        v.wrapping_mul(10).wrapping_add((b - b'0') as u64)
-    })
-}
-
-/// Columns of leading spaces of `s`, eight bytes at a time.
-#[inline]
-fn leading_spaces(s: &[u8]) -> usize {
-    let mut i = 0;
-    while let Some(w) = digits::word(s, i) {
-        let other = w ^ 0x2020_2020_2020_2020;
-        if other != 0 {
-            return i + (other.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + s[i..].iter().take_while(|&&b| b == b' ').count()
-}
-
-/// The digits that end at `s[..end]`: how many, and their value (exact
-/// up to 19 digits, wrapped beyond), eight bytes at a time.
-#[inline]
-fn digits_before(s: &[u8], end: usize) -> (usize, u64) {
-    let (mut n, mut value, mut scale) = (0, 0u64, 1u64);
-    while end - n >= 8 {
-        let w = digits::word(s, end - n - 8).expect("8 bytes");
-        // Non-digit flags without carries between bytes, counted from the top.
-        let t = w ^ 0x3030_3030_3030_3030;
-        let flags = ((t & 0x7f7f_7f7f_7f7f_7f7f).wrapping_add(0x7676_7676_7676_7676) | t)
-            & 0x8080_8080_8080_8080;
-        let k = (flags.leading_zeros() / 8) as usize;
-        if k == 0 {
-            return (n, value);
-        }
-        let part = digits::eight(w & (u64::MAX << (64 - 8 * k)));
-        value = value.wrapping_add(part.wrapping_mul(scale));
-        n += k;
-        if k < 8 {
-            return (n, value);
-        }
-        scale = scale.wrapping_mul(100_000_000);
-    }
-    let k = trailing_digits(&s[..end - n]);
-    let part = dec(&s[end - n - k..end - n]);
-    (n + k, value.wrapping_add(part.wrapping_mul(scale)))
-}
-
-/// Reads the number that ends at `s[..*end]` (digits with an optional
-/// decimal part, as [`is_number`] and [`MAX_DECIMALS`] allow) and moves
-/// `end` to its start.
-#[inline]
-fn number_before(s: &[u8], end: &mut usize) -> Option<Number> {
-    let (last, last_value) = digits_before(s, *end);
-    let at = *end - last;
-    let (int, int_value, frac, frac_value) = if last > 0 && at > 0 && s[at - 1] == b'.' {
-        let (int, value) = digits_before(s, at - 1);
-        (int, value, last, last_value)
-    } else {
-        (last, last_value, 0, 0)
-    };
-    if int == 0 || int > 15 || frac > MAX_DECIMALS {
-        return None;
-    }
-    *end = if frac > 0 { at - 1 - int } else { at };
-    // Up to 27 digits: the integer part fits in a u64, the whole may not.
-    let digits = int_value
-        .checked_mul(POW10[frac])
-        .and_then(|v| v.checked_add(frac_value))
-        .filter(|&v| v < EXACT_F64)?;
-    Some(Number {
-        digits,
-        decimals: frac as u8,
-        nanos: None,
-    })
 }
 
 /// The calling thread's side: turns widths into depths, interns names into
@@ -568,6 +576,8 @@ struct Merge<'a> {
     /// Global ids of the chunk's names, as a function and as a thread node.
     maps: (Vec<u32>, Vec<u32>),
     units: Units,
+    /// Reads the chunks a summary could not stand for, record by record.
+    own: Option<(Reader, Parsed)>,
 }
 
 /// The file's unit as far as read: nanoseconds from the first number with
@@ -618,7 +628,66 @@ impl Units {
 }
 
 impl Merge<'_> {
-    fn chunk(&mut self, parsed: &Parsed, sink: &mut dyn Sink) -> Result<()> {
+    /// Takes the next chunk (`bytes`, and what a worker made of it).
+    fn chunk(&mut self, bytes: &[u8], out: &Out, sink: &mut dyn Sink) -> Result<()> {
+        if !out.summarised {
+            return self.records(&out.parsed, sink);
+        }
+        // Summarised chunks are UTF-8: after an error there is nothing to check.
+        if self.failed.is_some() || self.units.restart || self.part(&out.part, sink) {
+            self.line += out.part.lines;
+            return Ok(());
+        }
+        let (reader, parsed) = self
+            .own
+            .get_or_insert_with(|| (Reader::new(false), Parsed::default()));
+        reader.chunk(bytes, parsed);
+        let parsed = std::mem::take(parsed);
+        let r = self.records(&parsed, sink);
+        if let Some(own) = self.own.as_mut() {
+            own.1 = parsed;
+        }
+        r
+    }
+
+    /// Feeds a summarised chunk; false when its summary cannot stand for
+    /// it here (then its records are fed instead).
+    fn part(&mut self, p: &Part, sink: &mut dyn Sink) -> bool {
+        if p.nodes.is_empty() {
+            return true;
+        }
+        let mut indents = Indents(self.indents.0.clone());
+        let Some(depths) = p.resolve(&mut indents) else {
+            return false;
+        };
+        let units = &mut self.units;
+        if p.nanos && !units.time && units.inexact {
+            units.restart = true;
+            return true;
+        }
+        if !p.nanos && units.time && !p.exact {
+            return false;
+        }
+        self.indents = indents;
+        units.time |= p.nanos;
+        units.calls |= p.calls_unit;
+        let factor = if units.time {
+            1
+        } else {
+            units.inexact |= !p.exact;
+            if p.decimals > self.meta.decimals {
+                sink.scale_times(POW10[(p.decimals - self.meta.decimals) as usize]);
+                self.meta.decimals = p.decimals;
+            }
+            POW10[(self.meta.decimals - p.decimals) as usize]
+        };
+        let chunk = p.node_chunk(depths, self.funcs, &mut self.maps, factor);
+        sink.node_chunk(&chunk);
+        true
+    }
+
+    /// Feeds a chunk's records.
+    fn records(&mut self, parsed: &Parsed, sink: &mut dyn Sink) -> Result<()> {
         if let Some(line) = parsed.bad_utf8 {
             let line = self.line + line + 1;
             return Err(Error::parse(self.name, line, "expected UTF-8 text"));
@@ -1028,389 +1097,4 @@ fn thread_id(name: &str) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<(Vec<NodeRecord>, TraceMeta)> {
-        let (sink, meta, _) =
-            crate::ingest::testing::parse(&IndentedFormat, "fig1.txt", text.as_bytes(), false)?;
-        Ok((sink.nodes, meta))
-    }
-
-    #[test]
-    fn reads_paper_figure_1() {
-        let fig1 = "Main (3000 / 10000)\n  funcA (1500 / 4000)\n    funcC (1300 / 1300)\n    funcD (1200 / 1200)\n  funcB (1700 / 3000)\n    funcE (800 / 1300)\n      funcF (500 / 500)\n";
-        let (nodes, meta) = parse(fig1).unwrap();
-        let depths: Vec<_> = nodes.iter().map(|n| n.depth).collect();
-        assert_eq!(depths, [0, 1, 2, 2, 1, 2, 3]);
-        assert_eq!((nodes[4].self_time, nodes[4].total), (1700, 3000));
-        assert_eq!(meta.decimals, 0);
-    }
-
-    #[test]
-    fn decimals_tabs_and_call_counts() {
-        let (nodes, meta) = parse("main (1.5 / 10)\n\tf(int) (2.25 / 8.5) x3\n").unwrap();
-        assert_eq!(meta.decimals, 2);
-        assert_eq!((nodes[0].self_time, nodes[0].total), (150, 1000));
-        assert_eq!(
-            (nodes[1].depth, nodes[1].self_time, nodes[1].calls),
-            (1, 225, 3)
-        );
-    }
-
-    #[test]
-    fn fixed_point_scales_to_the_file_precision_and_saturates() {
-        assert_eq!(fixed("1.5", 3), 1500);
-        assert_eq!(fixed("12", 2), 1200);
-        assert_eq!(fixed("0.007", 3), 7);
-        assert_eq!(fixed("999999999999999999", 9), u64::MAX);
-        assert_eq!(fixed("18446744073709551615", 0), u64::MAX);
-        assert_eq!(fixed("18446744073709551616", 0), u64::MAX);
-    }
-
-    #[test]
-    fn bad_lines_and_bad_dedent_are_located() {
-        let err = parse("a (1 / 2)\n  b (1 / x)\n").unwrap_err().to_string();
-        assert!(
-            err.starts_with("fig1.txt:2: expected `name (self / total)`"),
-            "{err}"
-        );
-        let err = parse("a (1 / 2)\n    b (1 / 1)\n  c (1 / 1)\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.starts_with("fig1.txt:3: expected an indentation of an enclosing line"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn awkward_names_are_escaped_and_read_back() {
-        let names = [
-            "#hash",
-            "f x3",
-            "g (a / b)",
-            "nb\u{a0}",
-            "\u{a0}lead",
-            "new\nline",
-            "tab\there",
-            "nul\0",
-            " spaced ",
-            "back\\slash",
-            "\\x41",
-            "operator()(int) const",
-        ];
-        let mut text = String::new();
-        for (i, n) in names.iter().enumerate() {
-            text.push_str(&format!("{} (1 / 1) x{}\n", escape_name(n), i + 2));
-        }
-        let (sink, _, funcs) =
-            crate::ingest::testing::parse(&IndentedFormat, "t", text.as_bytes(), false).unwrap();
-        let got: Vec<&str> = sink
-            .nodes
-            .iter()
-            .map(|n| match &funcs.keys()[n.func as usize] {
-                crate::ingest::FuncKey::Name(s) => &**s,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(got, names, "{text}");
-        let calls: Vec<u64> = sink.nodes.iter().map(|n| n.calls).collect();
-        assert_eq!(calls, (2..2 + names.len() as u64).collect::<Vec<_>>());
-        assert!(!text.contains('\u{a0}') && text.lines().count() == names.len());
-    }
-
-    #[test]
-    fn plain_names_are_written_as_they_are() {
-        for n in ["main", "f(int, char*)", "ns::a<b>::c", "a#b", "[thread 3]"] {
-            assert!(matches!(escape_name(n), Cow::Borrowed(_)), "{n}");
-        }
-        assert_eq!(
-            unescape_name("a\\qb\\x4"),
-            "a\\qb\\x4",
-            "unknown escapes stand for themselves"
-        );
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
-        #[test]
-        fn any_name_round_trips(name in "\\PC{1,12}|[ #\\\\x()/\u{a0}\n\t0-9]{1,12}") {
-            let line = format!("  {} (3 / 4) x2", escape_name(&name));
-            let parsed = parse_line(line.trim_start()).map_err(proptest::test_runner::TestCaseError::fail)?;
-            proptest::prop_assert_eq!(unescape_name(parsed.name), name.as_str());
-            proptest::prop_assert_eq!(parsed.calls, 2);
-        }
-    }
-
-    /// The line-by-line, two-pass parser this reader replaced: every row
-    /// kept, the precision found, then the nodes fed. The reference.
-    fn sequential(input: &Input, lenient: bool) -> String {
-        let opts = ParseOptions {
-            lenient,
-            ..Default::default()
-        };
-        let mut funcs = FuncTable::default();
-        let mut sink = crate::ingest::testing::Collect::default();
-        let result = parse_whole(input, &opts, &mut funcs, &mut sink);
-        shown(result, &sink, &funcs)
-    }
-
-    /// Nodes, keys and meta, or the error, as text.
-    fn shown(
-        result: Result<TraceMeta>,
-        sink: &crate::ingest::testing::Collect,
-        funcs: &FuncTable,
-    ) -> String {
-        match result {
-            Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.nodes, funcs.keys()),
-            Err(e) => format!("error: {e}"),
-        }
-    }
-
-    /// What the chunked reader reports with `threads` and `chunk` bytes.
-    fn chunked(input: &Input, lenient: bool, threads: usize, chunk: usize) -> String {
-        let opts = ParseOptions {
-            lenient,
-            threads,
-            chunk_bytes: chunk,
-        };
-        let mut funcs = FuncTable::default();
-        let mut sink = crate::ingest::testing::Collect::default();
-        let result = IndentedFormat.parse(input, &opts, &mut funcs, &mut sink);
-        shown(result, &sink, &funcs)
-    }
-
-    /// Hands a stream out a few bytes per read.
-    struct Trickle(std::io::Cursor<Vec<u8>>);
-    impl std::io::Read for Trickle {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = buf.len().min(5);
-            self.0.read(&mut buf[..n])
-        }
-    }
-
-    #[test]
-    fn chunks_and_threads_read_like_one_sequential_pass() {
-        let good = "main (3 / 10)\n  f (1 / 4) x2\n    g (3 / 3)\n  h (2 / 3)\r\n    g (1 / 1)\n";
-        let cases = [
-            good.repeat(20),
-            // the precision grows late, also past saturating numbers
-            format!("{}  k (0.5 / 1.25)\n{}", good.repeat(15), good.repeat(3)),
-            format!("a (999999999999999999 / 999999999999999999)\n{good}  b (1.000000001 / 2)\n"),
-            "a (18446744073.709551615 / 1.5)\n b (0.0 / 12345678901234567.123456789)\n".to_string(),
-            // errors, as a line and as an indentation
-            format!("{}  f (1 / x)\n{}", good.repeat(10), good.repeat(10)),
-            format!(
-                "{}    deep (1 / 1)\n   odd (1 / 1)\n{}",
-                good.repeat(10),
-                good
-            ),
-            format!("{}  f (1 / 1.1234567891)\n{good}", good.repeat(5)),
-            format!("{good}f (1 / 2) x99999999999999999999\n{good}"),
-            // tabs, NBSP, odd spacing, comments, blank lines, no final line end
-            format!(
-                "{good}\tt (1 / 1)\n\u{a0}n (1 / 1)\n# c\n\n   \n{good}x ( 1 /2 )  x3\ny (1 / 2)"
-            ),
-            format!("{good}e\\x20 (1 / 1)\n  \\#h (1 / 1)\ns p (2 / 2) x4\nend\u{a0} (1 / 1)\n"),
-            // synthetic thread nodes: only at depth 0
-            format!("[thread 7] (0 / 10)\n{good}  [thread 8] (1 / 1)\n[thread 8] (0 / 1)\n"),
-            // units: throughout, a time unit late after integers only (no
-            // reread) or after decimals (read again whole), calls
-            format!("main (1.5 us / 2 ms)\n  f (700ns / 1.9985 ms) x2\n{good}"),
-            format!(
-                "{}  k (1 ms / 2.5 ms)\n{}  j (1.5 / 2)\n",
-                good.repeat(12),
-                good
-            ),
-            format!("a (0.5 / 1)\n{}  k (1 us / 2 us)\n{good}", good.repeat(12)),
-            format!(
-                "{}  k (1 calls / 2.5 calls)\n{good}  q (1 min / 2 min)\n",
-                good.repeat(9)
-            ),
-            // not UTF-8: fatal wherever it is, before any line error
-            format!(
-                "{}  f (1 / x)\n{}g\u{ff} (1 / 1)\n",
-                good.repeat(4),
-                good.repeat(8)
-            ),
-        ];
-        for (i, text) in cases.iter().enumerate() {
-            let mut bytes = text.clone().into_bytes();
-            if i == cases.len() - 1 {
-                let at = bytes.len() - 10;
-                bytes[at] = 0xff;
-            }
-            for lenient in [false, true] {
-                let whole = Input::from_bytes("t.txt", bytes.clone());
-                let reference = sequential(&whole, lenient);
-                for threads in 1..=8 {
-                    for chunk in [1, 7, 64, 0] {
-                        assert_eq!(
-                            chunked(&whole, lenient, threads, chunk),
-                            reference,
-                            "case {i} lenient {lenient} threads {threads} chunk {chunk}"
-                        );
-                    }
-                }
-                let reader = Trickle(std::io::Cursor::new(bytes.clone()));
-                let stream = Input::from_reader("t.txt", Box::new(reader)).unwrap();
-                assert_eq!(chunked(&stream, lenient, 2, 10), reference, "stream {i}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_reference_sees_what_the_cases_are_about() {
-        let whole = |s: &str| Input::from_bytes("t.txt", s.as_bytes().to_vec());
-        let late = sequential(&whole("a (1 / 2)\n b (0.25 / 0.5)\n"), false);
-        assert!(late.contains("self_time: 100, total: 200"), "{late}");
-        let bad = sequential(
-            &Input::from_bytes("t.txt", b"a (1 / x)\n\xff".to_vec()),
-            false,
-        );
-        assert!(bad.starts_with("error: t.txt:2: expected UTF-8"), "{bad}");
-    }
-
-    #[test]
-    fn the_fast_path_reads_what_the_general_path_reads() {
-        fn read(line: &str) -> (Option<Read<'_>>, Option<Read<'_>>) {
-            let fast = fast_line(line.as_bytes()).map(|f| {
-                let name = std::str::from_utf8(f.name).unwrap();
-                (name, value(f.self_time), value(f.total), f.calls)
-            });
-            let slow = parse_line(line).ok().map(|l| {
-                (
-                    l.name,
-                    value(Number::of(l.self_time, l.self_unit)),
-                    value(Number::of(l.total, l.total_unit)),
-                    l.calls,
-                )
-            });
-            (fast, slow)
-        }
-        type Read<'a> = (&'a str, Value, Value, u64);
-        type Value = (u64, u8, u64);
-        fn value(n: Number) -> Value {
-            (n.digits, n.decimals, n.nanos())
-        }
-        for line in [
-            "f (1 / 2)",
-            "f (1.5 / 2) x3",
-            "a b (0.000000001 / 999999.999999999) x9999999999999999999",
-            "f() const (12 / 34)",
-        ] {
-            let (fast, slow) = read(line);
-            assert!(fast.is_some(), "{line}");
-            assert_eq!(fast, slow, "{line}");
-        }
-        // Left to the general path, which accepts some and rejects others.
-        for line in [
-            "f (1 / 2) x18446744073709551615",
-            "g (1 / 2)x3",
-            "g (1 / 2)  x3",
-            "g (1. / 2)",
-            "g (.1 / 2)",
-            "g (1 /2)",
-            "g(1 / 2)",
-            " (1 / 2)",
-            "g (1 / 2.1234567890)",
-            "g (1234567890123456789 / 2)",
-            "g (9007199254740992 / 2)",
-            "g (1 ms / 2 ms)",
-        ] {
-            assert_eq!(read(line).0, None, "{line}");
-        }
-    }
-
-    #[test]
-    fn spaces_and_digits_are_counted_across_words() {
-        for n in 0..40 {
-            let line = format!("{}f (1 / 1)", " ".repeat(n));
-            assert_eq!(leading_spaces(line.as_bytes()), n);
-            assert_eq!(leading_spaces(&line.as_bytes()[..n]), n);
-            let digits = "1234567890".repeat(4);
-            let text = format!("x{}", &digits[..n]);
-            let value = digits[..n.min(19)].parse::<u64>().unwrap_or(0);
-            let (count, got) = digits_before(text.as_bytes(), text.len());
-            assert_eq!(count, n);
-            if n <= 19 {
-                assert_eq!(got, value, "{n}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_trees_scale_times_read_before_the_precision_grew() {
-        use crate::calltree::{CallsBuilder, ContextsBuilder};
-        let text = "a (1 / 3)\n  b (2 / 2)\na (1 / 999999999999999999)\n  b (0.5 / 0.75)\n";
-        let input = Input::from_bytes("t.txt", text.as_bytes().to_vec());
-        let opts = ParseOptions::default();
-        let mut funcs = FuncTable::default();
-        let mut calls = CallsBuilder::default();
-        let meta = IndentedFormat
-            .parse(&input, &opts, &mut funcs, &mut calls)
-            .unwrap();
-        let (tree, _) = calls.finish(&meta, &mut funcs);
-        assert_eq!(tree.total, [u64::MAX, 300, 200, u64::MAX, 75]);
-        assert_eq!(tree.self_time, [0, 100, 200, 100, 50]);
-        let mut funcs = FuncTable::default();
-        let mut ctx = ContextsBuilder::default();
-        let meta = IndentedFormat
-            .parse(&input, &opts, &mut funcs, &mut ctx)
-            .unwrap();
-        let (tree, _) = ctx.finish(&meta, &mut funcs);
-        assert_eq!(tree.total, [u64::MAX, u64::MAX, 275]);
-        assert_eq!(tree.self_time, [0, 200, 250]);
-    }
-
-    /// A line of an indented trace: mostly usual ones, some odd or wrong.
-    fn line_strategy() -> impl proptest::strategy::Strategy<Value = String> {
-        use proptest::prelude::*;
-        let number = prop_oneof![
-            (0u64..100_000).prop_map(|n| n.to_string()),
-            (0u64..100_000, 1usize..4).prop_map(|(n, d)| format!("{}.{:0d$}", n / 1000, n % 1000)),
-        ];
-        let usual = (
-            0usize..5,
-            prop::sample::select(vec!["main", "f", "g(int)", "[thread 2]", "a\\x20b"]),
-            number.clone(),
-            number,
-            prop::option::of(1u64..5),
-            prop::bool::ANY,
-        )
-            .prop_map(|(depth, name, s, t, n, crlf)| {
-                let calls = n.map(|n| format!(" x{n}")).unwrap_or_default();
-                let end = if crlf { "\r\n" } else { "\n" };
-                format!("{}{name} ({s} / {t}){calls}{end}", "  ".repeat(depth))
-            });
-        let odd = prop::sample::select(vec![
-            "\n",
-            "# note\n",
-            "\tt (1 / 1)\n",
-            "   o (1 / 1)\n",
-            "w (1 / x)\n",
-            "  w ( 1 /2 )  x2 \n",
-            "w (1 / 0.0000000001)\n",
-            "u (1 us / 2.5 ms)\n",
-            "c (1 calls / 2 calls)\n",
-        ])
-        .prop_map(str::to_string);
-        prop_oneof![20 => usual, 1 => odd]
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-        #[test]
-        fn chunked_parsing_matches_one_sequential_pass(
-            lines in proptest::collection::vec(line_strategy(), 1..120),
-            chunk in 1usize..300,
-            threads in 1usize..5,
-            lenient in proptest::bool::ANY,
-        ) {
-            let input = Input::from_bytes("t.txt", lines.concat().into_bytes());
-            let reference = sequential(&input, lenient);
-            proptest::prop_assert_eq!(&chunked(&input, lenient, threads, chunk), &reference);
-        }
-    }
-}
+mod tests;

@@ -82,6 +82,59 @@ pub trait Sink {
     /// order. Its events used chunk-local ids: function `i` is `funcs[i]`,
     /// thread `j` is `threads[j]`.
     fn merge(&mut self, _summary: Box<dyn Any + Send>, _funcs: &[FuncId], _threads: &[u32]) {}
+    /// Whether the sink takes the lines of an indented trace as
+    /// [`NodeChunk`]s summarised on the parsing threads
+    /// ([`Sink::node_chunk`]) rather than one [`Sink::node`] per line.
+    /// Default is false.
+    fn takes_node_chunks(&self) -> bool {
+        false
+    }
+    /// The next chunk of an indented trace's lines, in trace order, for
+    /// sinks that take them ([`Sink::takes_node_chunks`]): what feeding
+    /// its lines to [`Sink::node`] one by one would have added.
+    fn node_chunk(&mut self, _chunk: &NodeChunk) {}
+}
+
+/// The lines of a chunk of an indented trace as a small context tree:
+/// each node stands for the lines with the same path from the chunk's
+/// *anchors*, the places in the tree above the chunk where its lines
+/// climbing below their predecessors hang. Merging the chunk in order
+/// means resolving each anchor to a node of the tree so far and adding
+/// the nodes' sums there; nothing per line is left to do.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeChunk {
+    /// Nodes in order of first appearance: a node's parent comes before it.
+    pub nodes: Vec<ChunkNode>,
+    /// Depth of the lines that hang at each anchor, in trace order (never
+    /// growing): anchor `a`'s parent is the line open at depth `depth - 1`
+    /// when the chunk begins (the root for depth 0).
+    pub anchors: Vec<u32>,
+    /// The nodes of the lines still open at the chunk's end, by depth,
+    /// from the last anchor's depth up.
+    pub open: Vec<u32>,
+    /// Multiply the nodes' times by this (saturating) to put them in the
+    /// trace's fixed-point units so far.
+    pub factor: u64,
+}
+
+/// A node of a [`NodeChunk`]: the sums of its lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkNode {
+    /// The index of an earlier node, or [`ChunkNode::ANCHOR`] | the anchor index.
+    pub parent: u32,
+    /// The interned function.
+    pub func: FuncId,
+    /// Number of calls the lines stand for.
+    pub calls: u64,
+    /// Sum of the lines' total times (saturating).
+    pub total: u64,
+    /// Sum of the lines' self times (saturating).
+    pub self_time: u64,
+}
+
+impl ChunkNode {
+    /// Marks [`ChunkNode::parent`] as an anchor index.
+    pub const ANCHOR: u32 = 1 << 31;
 }
 
 /// Summarises one chunk's events on a parsing thread (see [`Sink::chunk_work`]).

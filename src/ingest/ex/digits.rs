@@ -116,7 +116,7 @@ pub(crate) fn word(b: &[u8], j: usize) -> Option<u64> {
 /// How many of the 8 bytes of `w` (lowest first) are decimal digits before
 /// the first byte that is not.
 #[inline(always)]
-fn digits(w: u64) -> usize {
+pub(crate) fn digits(w: u64) -> usize {
     let t = w ^ 0x3030_3030_3030_3030;
     // A byte's high bit ends up set iff it is not 0..=9 after the xor; a
     // carry only ever spills into the bytes after the first such byte.

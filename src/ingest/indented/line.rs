@@ -1,0 +1,281 @@
+//! The fast path of the indented reader: the usual line,
+//! `<spaces>name (S[ U] / T[ U])[ xN]` with single spaces, a time unit
+//! `ns`, `us`, `ms` or `s` or none, and `\n` or `\r\n` at its end, read
+//! in one pass from its first byte, eight bytes at a time: the
+//! indentation, the name up to the `(` that opens the numbers, both
+//! numbers (digits, point and unit found with bit tricks on one word,
+//! converted with the SWAR helpers of the E/X scanner), the call count
+//! and the line end. The line end falls out of the parse, so lines are
+//! not searched for `\n` first. Anything else (tabs, other white space,
+//! non-ASCII bytes, odd spacing, long numbers, comments, blank lines,
+//! errors) is left to the general `str` path, which reads every line the
+//! same way; the fast path only takes lines it reads exactly as that
+//! path does.
+
+use super::super::ex::digits::{digits, eight, word};
+use super::{EXACT_F64, MAX_DECIMALS, Number, POW10, Rec};
+
+/// What [`scan`] read from one line.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Fast {
+    /// Columns of indentation.
+    pub width: usize,
+    /// Where the name starts and ends in the chunk.
+    pub name: (usize, usize),
+    pub self_time: Number,
+    pub total: Number,
+    pub calls: u64,
+    /// [`Rec::TIME`] when a number carries a time unit.
+    pub units: u8,
+    /// Where the next line starts.
+    pub next: usize,
+}
+
+/// Nanoseconds per unit: none (the number's own nanoseconds), `ns`, `us`,
+/// `ms`, `s`, as doubles and as a power of ten.
+const SCALE: [f64; 5] = [1.0, 1.0, 1e3, 1e6, 1e9];
+const SCALE_EXP: [u8; 5] = [0, 0, 3, 6, 9];
+
+/// Powers of ten as doubles, for [`nanos`].
+const POW10F: [f64; MAX_DECIMALS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/// Below this, a decimal's double is close enough to it that rounding the
+/// double's product with a unit gives the exact product when that is a
+/// whole number (the double is within 2^-12 of it).
+const EXACT_NANOS: u64 = 1 << 40;
+
+/// The line starting at `pos` of `b`, if it is a usual one (see the module docs).
+#[inline(always)]
+pub(super) fn scan(b: &[u8], pos: usize) -> Option<Fast> {
+    let mut i = pos;
+    loop {
+        let other = word(b, i)? ^ 0x2020_2020_2020_2020;
+        if other != 0 {
+            i += (other.trailing_zeros() / 8) as usize;
+            break;
+        }
+        i += 8;
+    }
+    match b[i] {
+        b'#' | 0..=b' ' | 0x80.. => return None,
+        _ => {}
+    }
+    let mut open = i + 1;
+    loop {
+        open = paren(b, open)?;
+        if let Some((self_time, total, calls, units, next)) = tail(b, open) {
+            let end = open - 1;
+            if b[end] != b' ' {
+                open += 1;
+                continue;
+            }
+            match b[end - 1] {
+                b'\t'..=b'\r' | b' ' => return None,
+                _ => {}
+            }
+            return Some(Fast {
+                width: i - pos,
+                name: (i, end),
+                self_time,
+                total,
+                calls,
+                units,
+                next,
+            });
+        }
+        open += 1;
+    }
+}
+
+/// High bits of the bytes of `w` equal to `byte`; exact up to the first
+/// such byte (borrows only disturb the bytes above it).
+#[inline(always)]
+fn eq_flags(w: u64, byte: u8) -> u64 {
+    let x = w ^ (0x0101_0101_0101_0101 * byte as u64);
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
+}
+
+/// The first `(` at or after `j`, before the line end, in a name of
+/// ASCII bytes.
+#[inline(always)]
+fn paren(b: &[u8], mut j: usize) -> Option<usize> {
+    loop {
+        let w = word(b, j)?;
+        let stop = eq_flags(w, b'(') | eq_flags(w, b'\n') | (w & 0x8080_8080_8080_8080);
+        if stop != 0 {
+            let at = j + (stop.trailing_zeros() / 8) as usize;
+            return (b[at] == b'(').then_some(at);
+        }
+        j += 8;
+    }
+}
+
+/// The numbers, call count and line end after the `(` at `open`:
+/// (self, total, calls, units, start of the next line).
+#[inline(always)]
+fn tail(b: &[u8], open: usize) -> Option<(Number, Number, u64, u8, usize)> {
+    let (mut self_time, j) = number(b, open + 1)?;
+    let (self_unit, j) = unit(b, j, b'/')?;
+    let (mut total, j) = number(b, j)?;
+    let (total_unit, j) = unit(b, j, b')')?;
+    let (calls, next) = line_end(b, j)?;
+    if self_unit != 0 {
+        self_time.nanos = Some(nanos(self_time, self_unit));
+    }
+    if total_unit != 0 {
+        total.nanos = Some(nanos(total, total_unit));
+    }
+    let units = if self_unit | total_unit != 0 {
+        Rec::TIME
+    } else {
+        0
+    };
+    Some((self_time, total, calls, units, next))
+}
+
+/// `n` in unit `unit` (an index into [`SCALE`]) as whole nanoseconds,
+/// as parsing its text as a double, scaling and rounding it gives
+/// ([`super::in_nanos`]).
+#[inline(always)]
+pub(super) fn nanos(n: Number, unit: usize) -> u64 {
+    // A whole number of nanoseconds: the product, unless it is huge.
+    if let Some(places) = SCALE_EXP[unit].checked_sub(n.decimals)
+        && let Some(v) = n.digits.checked_mul(POW10[places as usize])
+        && v < EXACT_NANOS
+    {
+        return v;
+    }
+    nanos_f64(n, unit)
+}
+
+/// [`nanos`] by doubles: digits below 2^53 and powers of ten are exact
+/// doubles, so their quotient is the double nearest the decimal, as
+/// parsing its text gives.
+#[cold]
+fn nanos_f64(n: Number, unit: usize) -> u64 {
+    (n.digits as f64 / POW10F[n.decimals as usize] * SCALE[unit]).round() as u64
+}
+
+/// A number at `j`: up to 15 integer digits and [`MAX_DECIMALS`]
+/// decimals, below 2^53 as digits, and where it ends.
+#[inline(always)]
+fn number(b: &[u8], j: usize) -> Option<(Number, usize)> {
+    let w = word(b, j)?;
+    let int = digits(w);
+    if int == 0 {
+        return None;
+    }
+    if int < 7 {
+        // The usual number: it and the byte after it are in `w`.
+        let rest = w >> (8 * int);
+        let dot = rest & 0xff == b'.' as u64;
+        let frac = if dot { digits(rest >> 8) } else { 0 };
+        let len = int + dot as usize + frac;
+        if len < 8 && frac > 0 || !dot {
+            let low = (1u64 << (8 * int)) - 1;
+            let joined = (w & low) | ((w >> 8) & !low);
+            let n = int + frac;
+            let number = Number {
+                digits: eight(joined << (64 - 8 * n)),
+                decimals: frac as u8,
+                nanos: None,
+            };
+            return Some((number, j + len));
+        }
+    }
+    long_number(b, j)
+}
+
+/// [`number`] one byte at a time.
+#[cold]
+fn long_number(b: &[u8], j: usize) -> Option<(Number, usize)> {
+    let run = |from: usize| {
+        let n = b
+            .get(from..)?
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        Some((n, from + n))
+    };
+    let (int, mut end) = run(j)?;
+    let mut frac = 0;
+    if b.get(end) == Some(&b'.') {
+        (frac, end) = run(end + 1)?;
+        if frac == 0 {
+            return None;
+        }
+    }
+    if int == 0 || int > 15 || frac > MAX_DECIMALS {
+        return None;
+    }
+    let digits = b[j..end]
+        .iter()
+        .filter(|c| c.is_ascii_digit())
+        .try_fold(0u64, |v, &c| {
+            v.checked_mul(10)?.checked_add((c - b'0') as u64)
+        })
+        .filter(|&v| v < EXACT_F64)?;
+    let number = Number {
+        digits,
+        decimals: frac as u8,
+        nanos: None,
+    };
+    Some((number, end))
+}
+
+/// After a number at `j`: an optional unit (` ns`, ` us`, ` ms`, ` s`),
+/// then ` / ` (`sep` is `/`) or `)`. The unit's index into [`SCALE`] (0:
+/// none) and where the separator ends.
+#[inline(always)]
+fn unit(b: &[u8], j: usize, sep: u8) -> Option<(usize, usize)> {
+    let w = word(b, j)?;
+    // The separator with the space before it, as bytes from the lowest.
+    let (tail, tail_len, tail_mask) = match sep {
+        b'/' => (0x20_2f20u64, 3, 0xff_ffffu64),
+        _ => (b')' as u64, 1, 0xff),
+    };
+    if w & tail_mask == tail {
+        return Some((0, j + tail_len));
+    }
+    // ` s` then the separator.
+    if w & 0xffff == 0x7320 && (w >> 16) & tail_mask == tail {
+        return Some((4, j + 2 + tail_len));
+    }
+    // ` Xs` then the separator.
+    if w & 0xff00ff == 0x73_0020 && (w >> 24) & tail_mask == tail {
+        let u = match (w >> 8) as u8 {
+            b'n' => 1,
+            b'u' => 2,
+            b'm' => 3,
+            _ => return None,
+        };
+        return Some((u, j + 3 + tail_len));
+    }
+    None
+}
+
+/// After the `)` at `j - 1`: `\n`, `\r\n`, or ` xN` (up to 19 digits)
+/// then one of those. The call count and the start of the next line.
+#[inline(always)]
+fn line_end(b: &[u8], j: usize) -> Option<(u64, usize)> {
+    match *b.get(j)? {
+        b'\n' => Some((1, j + 1)),
+        b'\r' if b.get(j + 1) == Some(&b'\n') => Some((1, j + 2)),
+        b' ' if b.get(j + 1) == Some(&b'x') => {
+            let from = j + 2;
+            let n = b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if n == 0 || n > 19 {
+                return None;
+            }
+            let calls = b[from..from + n].iter().fold(0u64, |v, &c| {
+                v.wrapping_mul(10).wrapping_add((c - b'0') as u64)
+            });
+            match b.get(from + n..from + n + 2)? {
+                [b'\n', _] => Some((calls, from + n + 1)),
+                [b'\r', b'\n'] => Some((calls, from + n + 2)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

@@ -242,6 +242,10 @@ struct Reader {
     /// Summarise chunks into [`Part`]s (the sink takes [`NodeChunk`]s).
     summarise: bool,
     nodes: part::Nodes,
+    /// The previous fast-path line's name (if up to 16 bytes) and its
+    /// chunk-local id (in `id`; `len` 0 at a chunk's start): runs of one
+    /// name skip the cache.
+    last: Slot,
 }
 
 impl Reader {
@@ -254,6 +258,7 @@ impl Reader {
             local: Vec::new(),
             summarise,
             nodes: part::Nodes::default(),
+            last: Slot::default(),
         }
     }
 }
@@ -379,6 +384,7 @@ impl Reader {
         };
         to.nodes.reset();
         let lines = self.lines(bytes, &mut names, &mut to);
+        to.part.flush();
         let ok = to.ok;
         self.nodes = to.nodes;
         part.names = names;
@@ -411,10 +417,12 @@ impl Reader {
     #[inline(always)]
     fn lines(&mut self, bytes: &[u8], names: &mut Vec<Name>, each: &mut impl Each) -> u64 {
         self.local.iter_mut().for_each(|l| *l = UNSET);
+        self.last = Slot::default();
         let (mut pos, mut line) = (0, 0u64);
         loop {
-            if let Some(f) = line::scan(bytes, pos) {
-                let name = self.intern_fast(bytes, f.name, names);
+            if let Some(f) = scan_at(bytes, pos) {
+                let name = (pos + f.name.0, pos + f.name.1);
+                let name = self.intern_fast(bytes, name, names);
                 let read = Read::Line(LineIn {
                     width: f.width,
                     name,
@@ -426,7 +434,7 @@ impl Reader {
                 if !each.line(line, read) {
                     return line;
                 }
-                pos = f.next;
+                pos += f.next;
                 line += 1;
                 continue;
             }
@@ -499,6 +507,29 @@ impl Reader {
             let last = digits::word(b, end - 8).expect("within the line");
             (first, last)
         };
+        let last = self.last;
+        if last.len == len && last.words == words && len <= 16 {
+            return last.id;
+        }
+        let local = self.intern_cached(b, (start, end), words, names);
+        self.last = Slot {
+            words,
+            len,
+            id: local,
+        };
+        local
+    }
+
+    /// [`Reader::intern_fast`] through the cache.
+    #[inline(always)]
+    fn intern_cached(
+        &mut self,
+        b: &[u8],
+        (start, end): (usize, usize),
+        words: (u64, u64),
+        names: &mut Vec<Name>,
+    ) -> u32 {
+        let len = end - start;
         let hash =
             (words.0 ^ words.1.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = (hash >> 50) as usize % CACHE;
@@ -556,6 +587,21 @@ impl Reader {
         self.escaped.push(escaped.into());
         self.ids.insert(escaped.into(), id);
         id
+    }
+}
+
+/// [`line::scan`] of the line at `pos` of `b`; near the end of `b` on a
+/// zero-padded copy of the rest.
+#[inline(always)]
+fn scan_at(b: &[u8], pos: usize) -> Option<line::Fast> {
+    match b.get(pos..pos + line::WINDOW) {
+        Some(win) => line::scan(win.try_into().expect("a window")),
+        None => {
+            let mut win = [0; line::WINDOW];
+            let rest = &b[pos..];
+            win[..rest.len()].copy_from_slice(rest);
+            line::scan(&win)
+        }
     }
 }
 

@@ -12,15 +12,15 @@
 //! same way; the fast path only takes lines it reads exactly as that
 //! path does.
 
-use super::super::ex::digits::{digits, eight, word};
+use super::super::ex::digits::{digits, eight};
 use super::{EXACT_F64, MAX_DECIMALS, Number, POW10, Rec};
 
-/// What [`scan`] read from one line.
+/// What [`scan`] read from one line; positions are from its start.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Fast {
     /// Columns of indentation.
     pub width: usize,
-    /// Where the name starts and ends in the chunk.
+    /// Where the name starts and ends.
     pub name: (usize, usize),
     pub self_time: Number,
     pub total: Number,
@@ -29,6 +29,30 @@ pub(super) struct Fast {
     pub units: u8,
     /// Where the next line starts.
     pub next: usize,
+}
+
+/// What the fast path reads of a line: its bytes from its start, in a
+/// window of fixed size, so that reading a word at a masked offset needs
+/// no bounds check. A line whose `(` is past [`PAREN_BEFORE`] takes the
+/// general path; every offset [`scan`] reads then stays below [`SPAN`]
+/// (the longest tail, two numbers of 25 digits with units and a call
+/// count of 19, ends before byte 170).
+pub(super) type Window = [u8; WINDOW];
+const SPAN: usize = 256;
+pub(super) const WINDOW: usize = SPAN + 8;
+const PAREN_BEFORE: usize = 64;
+
+/// The word at offset `o` (below [`SPAN`]) of a window.
+#[inline(always)]
+fn word(win: &Window, o: usize) -> u64 {
+    let o = o & (SPAN - 1);
+    u64::from_le_bytes(win[o..o + 8].try_into().expect("8 bytes"))
+}
+
+/// The byte at offset `o` (below [`SPAN`]) of a window.
+#[inline(always)]
+fn byte(win: &Window, o: usize) -> u8 {
+    win[o & (SPAN - 1)]
 }
 
 /// Nanoseconds per unit: none (the number's own nanoseconds), `ns`, `us`,
@@ -44,37 +68,40 @@ const POW10F: [f64; MAX_DECIMALS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 /// whole number (the double is within 2^-12 of it).
 const EXACT_NANOS: u64 = 1 << 40;
 
-/// The line starting at `pos` of `b`, if it is a usual one (see the module docs).
+/// The line at the start of `win`, if it is a usual one (see the module docs).
 #[inline(always)]
-pub(super) fn scan(b: &[u8], pos: usize) -> Option<Fast> {
-    let mut i = pos;
+pub(super) fn scan(win: &Window) -> Option<Fast> {
+    let mut i = 0;
     loop {
-        let other = word(b, i)? ^ 0x2020_2020_2020_2020;
+        let other = word(win, i) ^ 0x2020_2020_2020_2020;
         if other != 0 {
             i += (other.trailing_zeros() / 8) as usize;
             break;
         }
         i += 8;
+        if i >= PAREN_BEFORE {
+            return None;
+        }
     }
-    match b[i] {
+    match byte(win, i) {
         b'#' | 0..=b' ' | 0x80.. => return None,
         _ => {}
     }
     let mut open = i + 1;
     loop {
-        open = paren(b, open)?;
-        if let Some((self_time, total, calls, units, next)) = tail(b, open) {
+        open = paren(win, open)?;
+        if let Some((self_time, total, calls, units, next)) = tail(win, open) {
             let end = open - 1;
-            if b[end] != b' ' {
+            if byte(win, end) != b' ' {
                 open += 1;
                 continue;
             }
-            match b[end - 1] {
+            match byte(win, end - 1) {
                 b'\t'..=b'\r' | b' ' => return None,
                 _ => {}
             }
             return Some(Fast {
-                width: i - pos,
+                width: i,
                 name: (i, end),
                 self_time,
                 total,
@@ -95,16 +122,19 @@ fn eq_flags(w: u64, byte: u8) -> u64 {
     x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
 }
 
-/// The first `(` at or after `j`, before the line end, in a name of
-/// ASCII bytes.
+/// The first `(` at or after `j`, before the line end and
+/// [`PAREN_BEFORE`], in a name of ASCII bytes.
 #[inline(always)]
-fn paren(b: &[u8], mut j: usize) -> Option<usize> {
+fn paren(win: &Window, mut j: usize) -> Option<usize> {
     loop {
-        let w = word(b, j)?;
+        if j >= PAREN_BEFORE {
+            return None;
+        }
+        let w = word(win, j);
         let stop = eq_flags(w, b'(') | eq_flags(w, b'\n') | (w & 0x8080_8080_8080_8080);
         if stop != 0 {
             let at = j + (stop.trailing_zeros() / 8) as usize;
-            return (b[at] == b'(').then_some(at);
+            return (byte(win, at) == b'(' && at < PAREN_BEFORE).then_some(at);
         }
         j += 8;
     }
@@ -113,24 +143,43 @@ fn paren(b: &[u8], mut j: usize) -> Option<usize> {
 /// The numbers, call count and line end after the `(` at `open`:
 /// (self, total, calls, units, start of the next line).
 #[inline(always)]
-fn tail(b: &[u8], open: usize) -> Option<(Number, Number, u64, u8, usize)> {
-    let (mut self_time, j) = number(b, open + 1)?;
-    let (self_unit, j) = unit(b, j, b'/')?;
-    let (mut total, j) = number(b, j)?;
-    let (total_unit, j) = unit(b, j, b')')?;
-    let (calls, next) = line_end(b, j)?;
+fn tail(win: &Window, open: usize) -> Option<(Number, Number, u64, u8, usize)> {
+    let start = open + 1;
+    let (mut self_time, j) = number(win, start)?;
+    let (self_unit, j) = unit(win, j, b'/')?;
     if self_unit != 0 {
         self_time.nanos = Some(nanos(self_time, self_unit));
     }
-    if total_unit != 0 {
-        total.nanos = Some(nanos(total, total_unit));
-    }
+    // A leaf's total is its self time, often written the same.
+    let len = j - 3 - start;
+    let (total, total_unit, j) = if same_text(win, start, j, len) {
+        (self_time, self_unit, j + len + 1)
+    } else {
+        let (mut total, j) = number(win, j)?;
+        let (total_unit, j) = unit(win, j, b')')?;
+        if total_unit != 0 {
+            total.nanos = Some(nanos(total, total_unit));
+        }
+        (total, total_unit, j)
+    };
+    let (calls, next) = line_end(win, j)?;
     let units = if self_unit | total_unit != 0 {
         Rec::TIME
     } else {
         0
     };
     Some((self_time, total, calls, units, next))
+}
+
+/// Whether the `len` bytes at `a` are those at `c`, followed by `)`.
+#[inline(always)]
+fn same_text(win: &Window, a: usize, c: usize, len: usize) -> bool {
+    let mask = if len >= 8 {
+        u64::MAX
+    } else {
+        (1 << (8 * len)) - 1
+    };
+    len <= 8 && (word(win, a) ^ word(win, c)) & mask == 0 && byte(win, c + len) == b')'
 }
 
 /// `n` in unit `unit` (an index into [`SCALE`]) as whole nanoseconds,
@@ -159,8 +208,8 @@ fn nanos_f64(n: Number, unit: usize) -> u64 {
 /// A number at `j`: up to 15 integer digits and [`MAX_DECIMALS`]
 /// decimals, below 2^53 as digits, and where it ends.
 #[inline(always)]
-fn number(b: &[u8], j: usize) -> Option<(Number, usize)> {
-    let w = word(b, j)?;
+fn number(win: &Window, j: usize) -> Option<(Number, usize)> {
+    let w = word(win, j);
     let int = digits(w);
     if int == 0 {
         return None;
@@ -183,7 +232,7 @@ fn number(b: &[u8], j: usize) -> Option<(Number, usize)> {
             return Some((number, j + len));
         }
     }
-    long_number(b, j)
+    long_number(win, j)
 }
 
 /// [`number`] one byte at a time.
@@ -227,8 +276,8 @@ fn long_number(b: &[u8], j: usize) -> Option<(Number, usize)> {
 /// then ` / ` (`sep` is `/`) or `)`. The unit's index into [`SCALE`] (0:
 /// none) and where the separator ends.
 #[inline(always)]
-fn unit(b: &[u8], j: usize, sep: u8) -> Option<(usize, usize)> {
-    let w = word(b, j)?;
+fn unit(win: &Window, j: usize, sep: u8) -> Option<(usize, usize)> {
+    let w = word(win, j);
     // The separator with the space before it, as bytes from the lowest.
     let (tail, tail_len, tail_mask) = match sep {
         b'/' => (0x20_2f20u64, 3, 0xff_ffffu64),
@@ -257,22 +306,23 @@ fn unit(b: &[u8], j: usize, sep: u8) -> Option<(usize, usize)> {
 /// After the `)` at `j - 1`: `\n`, `\r\n`, or ` xN` (up to 19 digits)
 /// then one of those. The call count and the start of the next line.
 #[inline(always)]
-fn line_end(b: &[u8], j: usize) -> Option<(u64, usize)> {
-    match *b.get(j)? {
+fn line_end(win: &Window, j: usize) -> Option<(u64, usize)> {
+    match byte(win, j) {
         b'\n' => Some((1, j + 1)),
-        b'\r' if b.get(j + 1) == Some(&b'\n') => Some((1, j + 2)),
-        b' ' if b.get(j + 1) == Some(&b'x') => {
+        b'\r' if byte(win, j + 1) == b'\n' => Some((1, j + 2)),
+        b' ' if byte(win, j + 1) == b'x' => {
             let from = j + 2;
-            let n = b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let digits = win[from..].iter().take(20);
+            let n = digits.take_while(|c| c.is_ascii_digit()).count();
             if n == 0 || n > 19 {
                 return None;
             }
-            let calls = b[from..from + n].iter().fold(0u64, |v, &c| {
+            let calls = win[from..from + n].iter().fold(0u64, |v, &c| {
                 v.wrapping_mul(10).wrapping_add((c - b'0') as u64)
             });
-            match b.get(from + n..from + n + 2)? {
-                [b'\n', _] => Some((calls, from + n + 1)),
-                [b'\r', b'\n'] => Some((calls, from + n + 2)),
+            match (byte(win, from + n), byte(win, from + n + 1)) {
+                (b'\n', _) => Some((calls, from + n + 1)),
+                (b'\r', b'\n') => Some((calls, from + n + 2)),
                 _ => None,
             }
         }

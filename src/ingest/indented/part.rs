@@ -41,6 +41,31 @@ pub(super) struct Part {
     pub exact: bool,
     /// A number says `calls`.
     pub calls_unit: bool,
+    /// The previous line's name.
+    last_name: u32,
+    /// Sums of the latest lines of one node, not yet added to it (runs
+    /// of lines of one node add up in registers).
+    pending: Pending,
+}
+
+/// Sums not yet added to node `node` (`UNSET`: none).
+#[derive(Clone, Copy)]
+struct Pending {
+    node: u32,
+    calls: u64,
+    total: u64,
+    self_time: u64,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Pending {
+            node: UNSET,
+            calls: 0,
+            total: 0,
+            self_time: 0,
+        }
+    }
 }
 
 impl Part {
@@ -54,6 +79,18 @@ impl Part {
         self.decimals = 0;
         self.exact = true;
         self.calls_unit = false;
+        self.last_name = UNSET;
+        self.pending = Pending::default();
+    }
+
+    /// Adds the pending sums to their node.
+    pub fn flush(&mut self) {
+        let p = std::mem::take(&mut self.pending);
+        if let Some(n) = self.nodes.get_mut(p.node as usize) {
+            n.calls = n.calls.wrapping_add(p.calls);
+            n.total = n.total.saturating_add(p.total);
+            n.self_time = n.self_time.saturating_add(p.self_time);
+        }
     }
 }
 
@@ -133,16 +170,27 @@ impl Part {
         } else {
             self.fixed(l.self_time, l.total)
         };
-        let parent = match self.parent(l.width) {
-            Some(p) => p,
-            None => return false,
+        let node = match self.stack.last() {
+            // A sibling of the previous line with its name: its node.
+            Some(&(top, node)) if top == l.width && self.last_name == l.name => node,
+            _ => {
+                let Some(parent) = self.parent(l.width) else {
+                    return false;
+                };
+                let node = nodes.child(&mut self.nodes, parent, l.name);
+                self.stack.push((l.width, node));
+                self.last_name = l.name;
+                node
+            }
         };
-        let node = nodes.child(&mut self.nodes, parent, l.name);
-        let n = &mut self.nodes[node as usize];
-        n.calls = n.calls.wrapping_add(l.calls);
-        n.total = n.total.saturating_add(t);
-        n.self_time = n.self_time.saturating_add(s);
-        self.stack.push((l.width, node));
+        if self.pending.node != node {
+            self.flush();
+            self.pending.node = node;
+        }
+        let p = &mut self.pending;
+        p.calls = p.calls.wrapping_add(l.calls);
+        p.total = p.total.saturating_add(t);
+        p.self_time = p.self_time.saturating_add(s);
         true
     }
 
@@ -154,6 +202,7 @@ impl Part {
         self.exact &= exact(s) && exact(t);
         let places = s.decimals.max(t.decimals);
         if places > self.decimals {
+            self.flush();
             let f = POW10[(places - self.decimals) as usize];
             for n in &mut self.nodes {
                 n.total = n.total.saturating_mul(f);

@@ -10,9 +10,11 @@
 use rustc_hash::FxHashMap;
 
 use super::chunked::{self, LocalEvents};
+use std::any::Any;
+
 use super::{
-    BATCH, Event, EventKind, FuncTable, Input, Mapping, ParseOptions, Sink, ThreadIds, TraceFormat,
-    TraceMeta,
+    BATCH, Event, EventConsumer, EventKind, FuncTable, Input, Mapping, ParseOptions, Sink,
+    ThreadIds, TraceFormat, TraceMeta,
 };
 use crate::error::{Error, Result};
 
@@ -192,11 +194,16 @@ impl TraceFormat for BinaryFormat {
             sink,
             Decoder::default,
             |w, bytes| {
-                let mut local = w.parser.decode(bytes, layout, w.buffers.take())?;
-                if let Some(work) = w.work.as_mut() {
-                    local.summary = work.summarise(&local.events);
+                let scan = BinaryScan {
+                    decoder: &mut w.parser,
+                    bytes,
+                    layout,
+                    out: w.buffers.take(),
+                };
+                match w.work.as_mut() {
+                    Some(work) => work.scan_binary(scan).0,
+                    None => scan.decoder.decode(bytes, layout, scan.out),
                 }
-                Some(local)
             },
             |chunk, local, sink, buffers| {
                 seq.chunk(chunk.start, chunk.bytes.len(), local, sink, buffers)
@@ -419,38 +426,71 @@ impl<'a> InOrder<'a> {
 /// A worker's block decoder: chunk-local ids for addresses (through a
 /// direct-mapped cache) and threads.
 struct Decoder {
-    slots: Vec<(u64, u32, u32)>,
+    /// A fixed-size array, so that indexing it by a hash needs no bounds
+    /// check or division.
+    slots: Box<[(u64, u32, u32); SLOTS]>,
     stamp: u32,
     tids: FxHashMap<u64, u32>,
+    /// The chunk's local id of every address read so far, consulted on
+    /// cache misses: an address whose slot another one took keeps its id
+    /// (summarisers tell frames apart by id).
+    ids: FxHashMap<u64, u32>,
 }
+
+/// Entries of [`Decoder::slots`].
+const SLOTS: usize = 1024;
 
 impl Default for Decoder {
     fn default() -> Self {
         Decoder {
-            slots: vec![(0, 0, 0); 1024],
+            slots: Box::new([(0, 0, 0); SLOTS]),
             stamp: 0,
             tids: FxHashMap::default(),
+            ids: FxHashMap::default(),
         }
     }
 }
 
 impl Decoder {
-    /// Decodes a chunk of whole event blocks; None if any record is
-    /// malformed or not a block (those are read in order).
+    /// Decodes a chunk of whole event blocks, storing the events; None if
+    /// any record is malformed or not a block (those are read in order).
     fn decode(&mut self, b: &[u8], layout: Layout, mut out: LocalEvents) -> Option<LocalEvents> {
+        let mut events = std::mem::take(&mut out.events);
+        events.clear();
+        let r = self.decode_into(b, layout, out, &mut events);
+        match r {
+            Ok(mut local) => {
+                local.events = events;
+                Some(local)
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Decodes a chunk of whole event blocks into `consumer`, with the
+    /// chunk-local ids in `out`.
+    #[inline(always)]
+    fn decode_into<C: EventConsumer>(
+        &mut self,
+        b: &[u8],
+        layout: Layout,
+        mut out: LocalEvents,
+        consumer: &mut C,
+    ) -> std::result::Result<LocalEvents, Stop> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.slots.fill((0, 0, 0));
             self.stamp = 1;
         }
         self.tids.clear();
+        self.ids.clear();
         out.clear();
         let mut pos = 0;
         while pos < b.len() {
-            let head = layout.head(b, pos)?;
-            let end = layout.intact(b, pos)?;
+            let head = layout.head(b, pos).ok_or(Stop::Bad)?;
+            let end = layout.intact(b, pos).ok_or(Stop::Bad)?;
             if head.tag != TAG_BLOCK {
-                return None;
+                return Err(Stop::Bad);
             }
             let payload = &b[pos + layout.header_len()..end];
             let next = out.tids.len() as u32;
@@ -458,28 +498,115 @@ impl Decoder {
             if thread == next {
                 out.tids.push(head.tid);
             }
-            let (slots, stamp, addrs) = (&mut self.slots, self.stamp, &mut out.addrs);
-            let intern = |addr: u64| local_id(slots, stamp, addrs, addr);
-            let events = &mut out.events;
-            decode_block(payload, head.nevents, layout.timed, thread, intern, events).ok()?;
+            let (slots, ids, addrs) = (&mut self.slots, &mut self.ids, &mut out.addrs);
+            let stamp = self.stamp;
+            let intern = |addr: u64| local_id(slots, ids, stamp, addrs, addr);
+            match decode_block(
+                payload,
+                head.nevents,
+                layout.timed,
+                thread,
+                intern,
+                consumer,
+            ) {
+                Ok(()) => {}
+                Err(Some(_)) => return Err(Stop::Bad),
+                Err(None) => return Err(Stop::Consumer(out)),
+            }
             pos = end;
         }
-        Some(out)
+        Ok(out)
     }
 }
 
-/// The chunk-local id of `addr`: cached, or a new one (an address evicted
-/// from the cache gets a second id, which maps to the same global id).
-#[inline]
-fn local_id(slots: &mut [(u64, u32, u32)], stamp: u32, addrs: &mut Vec<u64>, addr: u64) -> u32 {
-    let h = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % slots.len();
+/// Why [`Decoder::decode_into`] stopped.
+enum Stop {
+    /// A record is malformed or not a block.
+    Bad,
+    /// The consumer gave the chunk up (its buffers come back).
+    Consumer(LocalEvents),
+}
+
+/// A chunk of binary blocks and a decoder for it, handed to a sink's
+/// [`ChunkWork::scan_binary`](super::ChunkWork::scan_binary) so that it
+/// can run the decoder with its own (statically dispatched) consumer.
+pub struct BinaryScan<'a> {
+    decoder: &'a mut Decoder,
+    bytes: &'a [u8],
+    layout: Layout,
+    out: LocalEvents,
+}
+
+/// What [`BinaryScan`] made of a chunk (opaque outside the binary reader).
+pub struct BinaryScanned(pub(crate) Option<LocalEvents>);
+
+impl BinaryScan<'_> {
+    /// Decodes the chunk, feeding every event to `consumer` instead of
+    /// storing it, and attaches `finish(consumer)` as the chunk's summary.
+    /// When the consumer gives up, the chunk is decoded again with its
+    /// events stored, for the sequential path.
+    pub fn run<C: EventConsumer>(
+        self,
+        consumer: &mut C,
+        finish: impl FnOnce(&mut C) -> Box<dyn Any + Send>,
+    ) -> BinaryScanned {
+        let BinaryScan {
+            decoder,
+            bytes,
+            layout,
+            out,
+        } = self;
+        match decoder.decode_into(bytes, layout, out, consumer) {
+            Ok(mut local) => {
+                local.summary = Some(finish(consumer));
+                BinaryScanned(Some(local))
+            }
+            Err(Stop::Bad) => BinaryScanned(None),
+            Err(Stop::Consumer(out)) => BinaryScanned(decoder.decode(bytes, layout, out)),
+        }
+    }
+
+    /// Decodes the chunk storing its events, then attaches what
+    /// `summarise` makes of them.
+    pub fn then_summarise(
+        self,
+        summarise: impl FnOnce(&[Event]) -> Option<Box<dyn Any + Send>>,
+    ) -> BinaryScanned {
+        let mut local = self.decoder.decode(self.bytes, self.layout, self.out);
+        if let Some(l) = local.as_mut() {
+            l.summary = summarise(&l.events);
+        }
+        BinaryScanned(local)
+    }
+}
+
+/// The chunk-local id of `addr`: cached, or looked up, or a new one.
+#[inline(always)]
+fn local_id(
+    slots: &mut [(u64, u32, u32); SLOTS],
+    ids: &mut FxHashMap<u64, u32>,
+    stamp: u32,
+    addrs: &mut Vec<u64>,
+    addr: u64,
+) -> u32 {
+    let h = (addr.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS;
     let slot = &mut slots[h];
     if slot.0 == addr && slot.1 == stamp {
         return slot.2;
     }
-    let id = addrs.len() as u32;
-    addrs.push(addr);
+    let id = local_miss(ids, addrs, addr);
     *slot = (addr, stamp, id);
+    id
+}
+
+/// [`local_id`] past the cache.
+#[cold]
+fn local_miss(ids: &mut FxHashMap<u64, u32>, addrs: &mut Vec<u64>, addr: u64) -> u32 {
+    let next = addrs.len() as u32;
+    let id = *ids.entry(addr).or_insert(next);
+    if id == next {
+        addrs.push(addr);
+    }
     id
 }
 
@@ -687,7 +814,8 @@ impl Reader<'_> {
                 .into());
         }
         decoded.map_err(|off| {
-            self.pos = payload_start + off;
+            // A `Vec` takes every event: the offset is always there.
+            self.pos = payload_start + off.unwrap_or_default();
             self.err(&format!("{} well-formed events in the block", head.nevents))
                 .into()
         })
@@ -817,20 +945,22 @@ fn mapping(p: &[u8]) -> Option<Mapping> {
     })
 }
 
-/// Decodes one block's payload, interning addresses with `intern`; on
-/// error returns the offset within the payload.
-fn decode_block(
+/// Decodes one block's payload, interning addresses with `intern`, into
+/// `out`; on error returns the offset within the payload, or None when
+/// `out` gave up.
+#[inline(always)]
+fn decode_block<C: EventConsumer>(
     payload: &[u8],
     nevents: u32,
     timed: bool,
     thread: u32,
     mut intern: impl FnMut(u64) -> u32,
-    out: &mut Vec<Event>,
-) -> Result<(), usize> {
+    out: &mut C,
+) -> Result<(), Option<usize>> {
     let mut pos = 0;
     let (mut addr, mut time) = (0u64, 0u64);
     for _ in 0..nevents {
-        let v = varint(payload, &mut pos).ok_or(pos)?;
+        let v = varint(payload, &mut pos).ok_or(Some(pos))?;
         let kind = if v & 1 == 0 {
             EventKind::Enter
         } else {
@@ -840,26 +970,66 @@ fn decode_block(
         let delta = ((zz >> 1) as i64) ^ -((zz & 1) as i64);
         addr = addr.wrapping_add(delta as u64);
         if timed {
-            time = time
-                .checked_add(varint(payload, &mut pos).ok_or(pos)?)
-                .ok_or(pos)?;
+            let dt = varint(payload, &mut pos).ok_or(Some(pos))?;
+            time = time.checked_add(dt).ok_or(Some(pos))?;
         }
-        out.push(Event {
+        let event = Event {
             time,
             func: intern(addr),
             thread,
             kind,
-        });
+        };
+        if !out.event(event) {
+            return Err(None);
+        }
     }
     if pos != payload.len() {
-        return Err(pos);
+        return Err(Some(pos));
     }
     Ok(())
 }
 
-/// Reads an unsigned LEB128 number.
-#[inline]
+/// Reads an unsigned LEB128 number: one or two bytes (the usual deltas)
+/// directly, up to eight (56 bits) at once from one word without a
+/// branch per byte; longer ones, and those near the end of `data`, a byte
+/// at a time.
+#[inline(always)]
 fn varint(data: &[u8], pos: &mut usize) -> Option<u64> {
+    let first = *data.get(*pos)?;
+    if first < 0x80 {
+        *pos += 1;
+        return Some(first as u64);
+    }
+    if let Some(&second) = data.get(*pos + 1)
+        && second < 0x80
+    {
+        *pos += 2;
+        return Some((first & 0x7f) as u64 | (second as u64) << 7);
+    }
+    if let Some(bytes) = data.get(*pos..*pos + 8) {
+        let w = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        let ends = !w & 0x8080_8080_8080_8080;
+        if ends != 0 {
+            let len = (ends.trailing_zeros() / 8 + 1) as usize;
+            *pos += len;
+            return Some(compact(w & (u64::MAX >> (64 - 8 * len))));
+        }
+    }
+    varint_slow(data, pos)
+}
+
+/// The 7-bit groups of up to eight LEB128 bytes joined, lowest first.
+#[inline(always)]
+fn compact(w: u64) -> u64 {
+    let x = w & 0x7f7f_7f7f_7f7f_7f7f;
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    (x & 0x0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
+}
+
+/// [`varint`] a byte at a time.
+#[cold]
+fn varint_slow(data: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *data.get(*pos)?;
@@ -1311,5 +1481,88 @@ mod tests {
             Some(vec![1001, 1002])
         );
         assert_eq!(raw_times(&raw_region(None, 1, 3, 4)), Some(vec![]));
+    }
+
+    #[test]
+    fn varints_of_every_length_read_like_byte_by_byte() {
+        for bits in 0..64 {
+            for v in [1u64 << bits, (1u64 << bits) - 1, (1u64 << bits) | 0x55] {
+                let mut bytes = Vec::new();
+                put_varint(&mut bytes, v);
+                let n = bytes.len();
+                bytes.extend_from_slice(&[0x81, 0x82, 0x03]);
+                // Everywhere from far from the end of the data to right at it.
+                for end in [bytes.len(), n + 1, n] {
+                    let data = &bytes[..end];
+                    let (mut fast, mut slow) = (0, 0);
+                    assert_eq!(varint(data, &mut fast), Some(v), "{v:#x}");
+                    assert_eq!(varint_slow(data, &mut slow), Some(v), "{v:#x}");
+                    assert_eq!((fast, slow), (n, n), "{v:#x}");
+                }
+            }
+        }
+        // Unterminated: the same failure and position either way.
+        let bytes = [0x80u8; 12];
+        for end in [3, 9, 12] {
+            let (mut fast, mut slow) = (0, 0);
+            assert_eq!(varint(&bytes[..end], &mut fast), None);
+            assert_eq!(varint_slow(&bytes[..end], &mut slow), None);
+            assert_eq!(fast, slow);
+        }
+    }
+
+    /// The calling-context tree, keys and meta of a parse, as text.
+    fn contexts(bytes: &[u8], threads: usize, chunk: usize) -> String {
+        let input = Input::from_bytes("t.bin", bytes.to_vec());
+        let opts = ParseOptions {
+            threads,
+            chunk_bytes: chunk,
+            ..Default::default()
+        };
+        let mut funcs = FuncTable::default();
+        let mut sink = crate::calltree::ContextsBuilder::default();
+        let meta = BinaryFormat
+            .parse(&input, &opts, &mut funcs, &mut sink)
+            .unwrap();
+        let (tree, stats) = sink.finish(&meta, &mut funcs);
+        format!("{tree:?}\n{stats:?}\n{:?}\n{meta:?}", funcs.keys())
+    }
+
+    #[test]
+    fn summarised_chunks_build_the_tree_of_every_event_in_order() {
+        use EventKind::*;
+        // More functions than the decoder's cache has slots, nested deep
+        // across blocks and chunk borders.
+        let mut blocks: Vec<Block> = Vec::new();
+        let (mut t, mut open) = (0u64, Vec::new());
+        for b in 0..60u64 {
+            let mut events = Vec::new();
+            for i in 0..60u64 {
+                t += 3;
+                let addr = 0x5555_0000_0000 + ((b * 61 + i * 17) % 3000) * 0x10;
+                if open.len() < 8 && (i + b) % 3 != 0 {
+                    events.push((Enter, addr, t));
+                    open.push(addr);
+                } else if let Some(a) = open.pop() {
+                    events.push((Exit, a, t));
+                }
+            }
+            blocks.push((77, events));
+        }
+        let bytes = encode(0x5555_0000_0000, "/tmp/app", &blocks);
+        // The reference: every event fed in order.
+        let (collect, meta, mut funcs) =
+            crate::ingest::testing::parse(&BinaryFormat, "t.bin", &bytes, false).unwrap();
+        let mut sink = crate::calltree::ContextsBuilder::default();
+        sink.events(&collect.events);
+        let (tree, stats) = sink.finish(&meta, &mut funcs);
+        let reference = format!("{tree:?}\n{stats:?}\n{:?}\n{meta:?}", funcs.keys());
+        assert!(funcs.keys().len() > SLOTS, "{}", funcs.keys().len());
+        for threads in 1..=4 {
+            for chunk in [1, 300, 5000, 0] {
+                let got = contexts(&bytes, threads, chunk);
+                assert_eq!(got, reference, "{threads} threads, {chunk}-byte chunks");
+            }
+        }
     }
 }

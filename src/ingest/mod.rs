@@ -22,7 +22,7 @@ mod input;
 pub mod rules;
 mod unit;
 
-pub use binary::BinaryFormat;
+pub use binary::{BinaryFormat, BinaryScan, BinaryScanned};
 pub use ex::{AddrFormat, SymbolicFormat, TextScan, TextScanned};
 pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
@@ -150,6 +150,14 @@ pub trait ChunkWork: Send {
     /// dynamic call per chunk, none per event). The default stores the
     /// events and calls [`ChunkWork::summarise`].
     fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
+        scan.then_summarise(|events| self.summarise(events))
+    }
+
+    /// Decodes a chunk of binary blocks and summarises its events, the
+    /// same way as [`ChunkWork::scan_text`]: `scan.run` with a statically
+    /// dispatched [`EventConsumer`]. The default stores the events and
+    /// calls [`ChunkWork::summarise`].
+    fn scan_binary(&mut self, scan: BinaryScan<'_>) -> BinaryScanned {
         scan.then_summarise(|events| self.summarise(events))
     }
 }

@@ -20,7 +20,10 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
-use crate::ingest::{ChunkWork, Event, EventConsumer, EventKind, FuncId, TextScan, TextScanned};
+use crate::ingest::{
+    BinaryScan, BinaryScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId, TextScan,
+    TextScanned,
+};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
 const ANCHOR: u32 = 1 << 31;
@@ -110,6 +113,16 @@ impl ChunkWork for ContextsWork {
     /// Builds the summary while the scanner reads the chunk: no event is
     /// stored and read back.
     fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
+        self.reset();
+        let mut building = Building {
+            summary: Summary::default(),
+            work: self,
+        };
+        scan.run(&mut building, |b| Box::new(std::mem::take(&mut b.summary)))
+    }
+
+    /// The same for binary blocks, as the decoder reads them.
+    fn scan_binary(&mut self, scan: BinaryScan<'_>) -> BinaryScanned {
         self.reset();
         let mut building = Building {
             summary: Summary::default(),

@@ -225,7 +225,11 @@ fn number(win: &Window, j: usize) -> Option<(Number, usize)> {
             let joined = (w & low) | ((w >> 8) & !low);
             let n = int + frac;
             let number = Number {
-                digits: eight(joined << (64 - 8 * n)),
+                digits: if n <= 4 {
+                    four((joined << (32 - 8 * n)) as u32)
+                } else {
+                    eight(joined << (64 - 8 * n))
+                },
                 decimals: frac as u8,
                 nanos: None,
             };
@@ -233,6 +237,14 @@ fn number(win: &Window, j: usize) -> Option<(Number, usize)> {
         }
     }
     long_number(win, j)
+}
+
+/// The value of 4 ASCII digits, first digit in the lowest byte (zero
+/// bytes below count as leading zeros): [`eight`] with one step less.
+#[inline(always)]
+fn four(w: u32) -> u64 {
+    let w = ((w & 0x0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
+    (((w & 0x00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16) as u64
 }
 
 /// [`number`] one byte at a time.

@@ -26,7 +26,6 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
-use super::ex::digits;
 use part::{LineIn, Part};
 
 mod line;
@@ -420,9 +419,16 @@ impl Reader {
         self.last = Slot::default();
         let (mut pos, mut line) = (0, 0u64);
         loop {
-            if let Some(f) = scan_at(bytes, pos) {
-                let name = (pos + f.name.0, pos + f.name.1);
-                let name = self.intern_fast(bytes, name, names);
+            let padded;
+            let win: &line::Window = match bytes.get(pos..pos + line::WINDOW) {
+                Some(win) => win.try_into().expect("a window"),
+                None => {
+                    padded = pad(&bytes[pos..]);
+                    &padded
+                }
+            };
+            if let Some(f) = line::scan(win) {
+                let name = self.intern_fast(win, &bytes[pos..], f.name, names);
                 let read = Read::Line(LineIn {
                     width: f.width,
                     name,
@@ -495,17 +501,17 @@ impl Reader {
     #[inline(always)]
     fn intern_fast(
         &mut self,
+        win: &line::Window,
         b: &[u8],
         (start, end): (usize, usize),
         names: &mut Vec<Name>,
     ) -> u32 {
         let len = end - start;
-        let first = digits::word(b, start).expect("8 bytes after the name");
+        let first = line::word(win, start);
         let words = if len < 8 {
             (first & ((1 << (8 * len)) - 1), 0)
         } else {
-            let last = digits::word(b, end - 8).expect("within the line");
-            (first, last)
+            (first, line::word(win, end - 8))
         };
         let last = self.last;
         if last.len == len && last.words == words && len <= 16 {
@@ -590,19 +596,12 @@ impl Reader {
     }
 }
 
-/// [`line::scan`] of the line at `pos` of `b`; near the end of `b` on a
-/// zero-padded copy of the rest.
-#[inline(always)]
-fn scan_at(b: &[u8], pos: usize) -> Option<line::Fast> {
-    match b.get(pos..pos + line::WINDOW) {
-        Some(win) => line::scan(win.try_into().expect("a window")),
-        None => {
-            let mut win = [0; line::WINDOW];
-            let rest = &b[pos..];
-            win[..rest.len()].copy_from_slice(rest);
-            line::scan(&win)
-        }
-    }
+/// The last bytes of a chunk in a zero-padded window.
+#[cold]
+fn pad(rest: &[u8]) -> line::Window {
+    let mut win = [0; line::WINDOW];
+    win[..rest.len()].copy_from_slice(rest);
+    win
 }
 
 /// The calling thread's side: turns widths into depths, interns names into

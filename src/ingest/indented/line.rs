@@ -44,7 +44,7 @@ const PAREN_BEFORE: usize = 64;
 
 /// The word at offset `o` (below [`SPAN`]) of a window.
 #[inline(always)]
-fn word(win: &Window, o: usize) -> u64 {
+pub(super) fn word(win: &Window, o: usize) -> u64 {
     let o = o & (SPAN - 1);
     u64::from_le_bytes(win[o..o + 8].try_into().expect("8 bytes"))
 }

@@ -427,7 +427,9 @@ impl Reader {
                     &padded
                 }
             };
-            if let Some(f) = line::scan(win) {
+            let last = (self.last.len, self.last.words);
+            let hint = if last.0 <= 16 { last } else { (0, (0, 0)) };
+            if let Some(f) = line::scan(win, hint) {
                 let name = self.intern_fast(win, &bytes[pos..], f.name, names);
                 let read = Read::Line(LineIn {
                     width: f.width,
@@ -507,12 +509,7 @@ impl Reader {
         names: &mut Vec<Name>,
     ) -> u32 {
         let len = end - start;
-        let first = line::word(win, start);
-        let words = if len < 8 {
-            (first & ((1 << (8 * len)) - 1), 0)
-        } else {
-            (first, line::word(win, end - 8))
-        };
+        let words = line::name_words(win, start, len);
         let last = self.last;
         if last.len == len && last.words == words && len <= 16 {
             return last.id;

@@ -70,7 +70,7 @@ const EXACT_NANOS: u64 = 1 << 40;
 
 /// The line at the start of `win`, if it is a usual one (see the module docs).
 #[inline(always)]
-pub(super) fn scan(win: &Window) -> Option<Fast> {
+pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
     let mut i = 0;
     loop {
         let other = word(win, i) ^ 0x2020_2020_2020_2020;
@@ -86,6 +86,27 @@ pub(super) fn scan(win: &Window) -> Option<Fast> {
     match byte(win, i) {
         b'#' | 0..=b' ' | 0x80.. => return None,
         _ => {}
+    }
+    // The usual run of lines of one name: the previous line's name (up to
+    // 16 bytes, its length and words in `prev`) then ` (`, without searching.
+    let (len, words) = prev;
+    let open = i + len + 1;
+    if len > 0
+        && open < PAREN_BEFORE
+        && byte(win, open) == b'('
+        && byte(win, open - 1) == b' '
+        && name_words(win, i, len) == words
+        && let Some((self_time, total, calls, units, next)) = tail(win, open)
+    {
+        return Some(Fast {
+            width: i,
+            name: (i, open - 1),
+            self_time,
+            total,
+            calls,
+            units,
+            next,
+        });
     }
     let mut open = i + 1;
     loop {
@@ -111,6 +132,18 @@ pub(super) fn scan(win: &Window) -> Option<Fast> {
             });
         }
         open += 1;
+    }
+}
+
+/// The name of `len` bytes at `i` as its first and last words (the last
+/// zero below 8 bytes): all of it up to 16 bytes.
+#[inline(always)]
+pub(super) fn name_words(win: &Window, i: usize, len: usize) -> (u64, u64) {
+    let first = word(win, i);
+    if len < 8 {
+        (first & ((1 << (8 * len)) - 1), 0)
+    } else {
+        (first, word(win, i + len - 8))
     }
 }
 

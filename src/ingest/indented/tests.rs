@@ -342,7 +342,18 @@ fn the_fast_path_reads_what_the_general_path_reads() {
     fn fast(line: &str) -> Option<(usize, Read)> {
         let text = format!("{line}\n");
         let b = text.as_bytes();
-        let f = line::scan(&window(b))?;
+        let win = window(b);
+        let f = line::scan(&win, (0, (0, 0)))?;
+        // A hint of the line's own name, or of another, reads the same.
+        let len = f.name.1 - f.name.0;
+        for hint in [
+            (len, line::name_words(&win, f.name.0, len)),
+            (len, (1, 2)),
+            (3, (0, 0)),
+        ] {
+            let hinted = line::scan(&win, hint);
+            assert_eq!(format!("{hinted:?}"), format!("{:?}", Some(f)), "{line}");
+        }
         assert_eq!(f.next, line.len() + 1, "{line}");
         let name = std::str::from_utf8(&b[f.name.0..f.name.1])
             .unwrap()
@@ -423,7 +434,7 @@ fn numbers_and_spaces_of_every_length_read_like_the_general_path() {
         for frac in ["", ".5", ".25", ".123456", ".0000001"] {
             for unit in ["", " ns", " us", " ms", " s"] {
                 let line = format!("{}f ({int}{frac}{unit} / 1{unit})", " ".repeat(n));
-                let fast = line::scan(&window(format!("{line}\n").as_bytes()));
+                let fast = line::scan(&window(format!("{line}\n").as_bytes()), (0, (0, 0)));
                 let slow = parse_line(line.trim_start()).unwrap();
                 let want = Number::of(slow.self_time, slow.self_unit);
                 if let Some(f) = fast {

@@ -92,6 +92,7 @@ pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
     let (len, words) = prev;
     let open = i + len + 1;
     if len > 0
+        && len <= 16
         && open < PAREN_BEFORE
         && byte(win, open) == b'('
         && byte(win, open - 1) == b' '

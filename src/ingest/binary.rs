@@ -500,7 +500,16 @@ impl Decoder {
             }
             let (slots, ids, addrs) = (&mut self.slots, &mut self.ids, &mut out.addrs);
             let stamp = self.stamp;
-            let intern = |addr: u64| local_id(slots, ids, stamp, addrs, addr);
+            // A leaf's exit follows its entry: the same address.
+            let mut last = None;
+            let intern = |addr: u64| match last {
+                Some((a, id)) if a == addr => id,
+                _ => {
+                    let id = local_id(slots, ids, stamp, addrs, addr);
+                    last = Some((addr, id));
+                    id
+                }
+            };
             match decode_block(
                 payload,
                 head.nevents,

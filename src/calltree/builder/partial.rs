@@ -81,6 +81,8 @@ pub(super) struct ContextsWork {
     index: FxHashMap<u64, u32>,
     /// A fixed-size array, so that indexing it by a hash needs no bounds check.
     cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
+    /// The latest (parent, func) looked up and its node.
+    last: (u64, u32),
 }
 
 impl Default for ContextsWork {
@@ -88,6 +90,7 @@ impl Default for ContextsWork {
         ContextsWork {
             index: FxHashMap::default(),
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
+            last: (NO_KEY, 0),
         }
     }
 }
@@ -97,6 +100,7 @@ impl ContextsWork {
     fn reset(&mut self) {
         self.index.clear();
         self.cache.fill((NO_KEY, 0));
+        self.last = (NO_KEY, 0);
     }
 }
 
@@ -251,8 +255,13 @@ fn pop(th: &mut LocalThread, anchors: &mut [Anchor], nodes: &mut [Node], time: u
 #[inline(always)]
 fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWork) -> u32 {
     let key = (parent as u64) << 32 | func as u64;
+    // A loop calling one function enters the same node again and again.
+    if work.last.0 == key {
+        return work.last.1;
+    }
     let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
     if work.cache[slot].0 == key {
+        work.last = work.cache[slot];
         return work.cache[slot].1;
     }
     let next = nodes.len() as u32;
@@ -267,6 +276,7 @@ fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWo
         });
     }
     work.cache[slot] = (key, id);
+    work.last = (key, id);
     id
 }
 

@@ -574,7 +574,7 @@ impl Sink for ContextsBuilder {
             .iter()
             .map(|&d| match d {
                 0 => root,
-                d => self.open[d as usize - 1],
+                d => self.open.get(d as usize - 1).copied().unwrap_or(root),
             })
             .collect();
         let mut global: Vec<NodeId> = Vec::with_capacity(chunk.nodes.len());

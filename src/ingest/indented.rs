@@ -250,7 +250,11 @@ struct Reader {
 impl Reader {
     fn new(summarise: bool) -> Self {
         Reader {
-            cache: Box::new([Slot::default(); CACHE]),
+            // Built on the heap: the table is too big for a thread's stack.
+            cache: vec![Slot::default(); CACHE]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("CACHE slots")),
             ids: FxHashMap::default(),
             escaped: Vec::new(),
             names: Vec::new(),

@@ -434,7 +434,11 @@ impl Reader {
             let last = (self.last.len, self.last.words);
             let hint = if last.0 <= 16 { last } else { (0, (0, 0)) };
             if let Some(f) = line::scan(win, hint) {
-                let name = self.intern_fast(win, &bytes[pos..], f.name, names);
+                let name = if f.hinted {
+                    self.last.id
+                } else {
+                    self.intern_fast(win, &bytes[pos..], f.name, names)
+                };
                 let read = Read::Line(LineIn {
                     width: f.width,
                     name,

@@ -29,6 +29,8 @@ pub(super) struct Fast {
     pub units: u8,
     /// Where the next line starts.
     pub next: usize,
+    /// The name is the hint's (see [`scan`]).
+    pub hinted: bool,
 }
 
 /// What the fast path reads of a line: its bytes from its start, in a
@@ -107,6 +109,7 @@ pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
             calls,
             units,
             next,
+            hinted: true,
         });
     }
     let mut open = i + 1;
@@ -130,6 +133,7 @@ pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
                 calls,
                 units,
                 next,
+                hinted: false,
             });
         }
         open += 1;

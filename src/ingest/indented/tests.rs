@@ -344,15 +344,22 @@ fn the_fast_path_reads_what_the_general_path_reads() {
         let b = text.as_bytes();
         let win = window(b);
         let f = line::scan(&win, (0, (0, 0)))?;
-        // A hint of the line's own name, or of another, reads the same.
+        assert!(!f.hinted);
+        // A hint of the line's own name, or of another, reads the same; only
+        // the right one (up to 16 bytes) is taken.
         let len = f.name.1 - f.name.0;
-        for hint in [
-            (len, line::name_words(&win, f.name.0, len)),
-            (len, (1, 2)),
-            (3, (0, 0)),
+        for (hint, taken) in [
+            ((len, line::name_words(&win, f.name.0, len)), len <= 16),
+            ((len, (1, 2)), false),
+            ((3, (0, 0)), false),
         ] {
-            let hinted = line::scan(&win, hint);
-            assert_eq!(format!("{hinted:?}"), format!("{:?}", Some(f)), "{line}");
+            let hinted = line::scan(&win, hint).expect("read with a hint too");
+            assert_eq!(hinted.hinted, taken, "{line}");
+            let same = line::Fast {
+                hinted: false,
+                ..hinted
+            };
+            assert_eq!(format!("{same:?}"), format!("{f:?}"), "{line}");
         }
         assert_eq!(f.next, line.len() + 1, "{line}");
         let name = std::str::from_utf8(&b[f.name.0..f.name.1])

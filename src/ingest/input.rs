@@ -24,9 +24,17 @@ const STREAM_HEAD: usize = 64 * 1024;
 pub struct Input {
     name: String,
     data: Data,
-    /// Bytes of a mapping already handed back to the page cache.
+    /// Bytes of a mapping consumed so far (to a page).
     released: AtomicUsize,
+    /// Bytes of a mapping already handed back to the page cache.
+    advised: AtomicUsize,
 }
+
+/// Consumed bytes are handed back to the page cache this many at a time:
+/// each hand-back unmaps pages on every core the process runs on (a TLB
+/// shootdown), which per 1 MiB chunk cost a tenth of the CPU time of the
+/// fastest readers.
+const RELEASE_BATCH: usize = 8 << 20;
 
 enum Data {
     Mapped(memmap2::Mmap),
@@ -104,6 +112,7 @@ impl Input {
             name,
             data,
             released: AtomicUsize::new(0),
+            advised: AtomicUsize::new(0),
         }
     }
 
@@ -185,6 +194,7 @@ impl Input {
     /// second parse releases its pages again and reports its own progress).
     pub(crate) fn rewind(&self) {
         self.released.store(0, Ordering::Relaxed);
+        self.advised.store(0, Ordering::Relaxed);
     }
 
     pub(crate) fn release(&self, upto: usize) {
@@ -193,7 +203,12 @@ impl Input {
         };
         const PAGE: usize = 4096;
         let end = upto.min(map.len()) / PAGE * PAGE;
-        let start = self.released.fetch_max(end, Ordering::Relaxed);
+        self.released.fetch_max(end, Ordering::Relaxed);
+        let done = self.advised.load(Ordering::Relaxed);
+        if end < done + RELEASE_BATCH && upto < map.len() {
+            return;
+        }
+        let start = self.advised.fetch_max(end, Ordering::Relaxed);
         if end > start {
             // SAFETY: a read-only private file mapping: dropped pages are
             // read back from the file if touched again, so no data is lost.

@@ -308,6 +308,10 @@ fn summarised_chunks_build_the_tree_one_sequential_pass_builds() {
                     );
                 }
             }
+            let reader = Trickle(std::io::Cursor::new(bytes.clone()));
+            let stream = Input::from_reader("t.txt", Box::new(reader)).unwrap();
+            let got = contexts_chunked(&stream, lenient, 2, 10);
+            assert_eq!(got, reference, "stream {i}");
         }
     }
 }

@@ -256,17 +256,26 @@ struct ct_tls {
     struct ct_thread *self;
     uint64_t tid;
     uint64_t last; /* last timestamp written, once the buffer is gone */
-    int busy;      /* inside the runtime: events go to the side buffer */
+    /* gate == 0: the fast path may record.  One load tells it that the
+     * thread is not inside the runtime (the low byte counts how deep it is:
+     * events then go to the side buffer), has a ring and a fast clock
+     * (CT_GATE_SLOW clear), and has no events of signal handlers waiting in
+     * the side buffer (CT_GATE_SIDE clear).  Changed by single
+     * read-modify-write instructions, so a signal handler on this thread
+     * never sees half an update. */
+    uint32_t gate;
     int dead;      /* thread-exit destructor ran: write events through */
     uint64_t lo;   /* last known code range [lo, lo + span) an entry hit */
     uint64_t span;
-    int fast;      /* self is set and the fast path may record (TSC or untimed);
-                    * a copy of ct_fast here, because a global's cache line
-                    * may be shared with data other threads write */
-    int tsc;       /* a copy of ct_use_tsc */
+    int tsc;       /* a copy of ct_use_tsc (thread-local: a global's cache
+                    * line may be shared with data other threads write) */
 };
 
-static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec")));
+#define CT_GATE_BUSY 0xffu
+#define CT_GATE_SLOW 0x100u
+#define CT_GATE_SIDE 0x10000u
+static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec"))) = {
+    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0};
 
 extern char **environ;
 
@@ -505,6 +514,24 @@ static inline CT_NOINST unsigned char *ct_hex(unsigned char *p, uint64_t v)
     return p + n;
 }
 
+/* Add d to the decimal number in dec[0..len), in place; 0 if the sum
+ * needs another digit (then nothing useful is left in dec). */
+static inline CT_NOINST int ct_dec_add(unsigned char *dec, uint32_t len, uint64_t d)
+{
+    uint32_t k = len, carry = 0;
+    while (d || carry) {
+        uint32_t v;
+        if (k == 0)
+            return 0;
+        k--;
+        v = (uint32_t)(dec[k] - '0') + (uint32_t)(d % 10) + carry;
+        d /= 10;
+        carry = v >= 10;
+        dec[k] = (unsigned char)('0' + v - 10 * carry);
+    }
+    return 1;
+}
+
 /* LEB128 unsigned.  (A branch-free 8-byte-store variant measured slower on
  * real traces: most values are 1-3 bytes and the loop predicts well.) */
 static inline CT_NOINST unsigned char *ct_varint(unsigned char *p, uint64_t v)
@@ -693,6 +720,8 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
         p += CT_REC_HDR;
         for (; i < n && p <= lim; i++) {
             uint64_t tk = ev[i].tk, addr = ev[i].addr;
+            /* The events are in the recording thread's cache: ask ahead */
+            __builtin_prefetch(&ev[i + 64]);
             uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult);
             uint64_t d = addr - prev_addr;
             uint64_t zz = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
@@ -710,20 +739,44 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
         }
         ct_record_header(out, CT_TAG_BLOCK, tid, i, (uint32_t)(p - out - CT_REC_HDR));
     } else {
+        /* Text is most of the writer's work: an address's hex digits come
+         * from a small cache, and a timestamp's decimal digits from the
+         * previous one's plus the (small) difference. */
         const unsigned char *lim = out + cap - CT_TEXT_MAX;
+        struct ct_hexc {
+            uint64_t addr;
+            uint32_t len;
+            unsigned char txt[16];
+        } hc[64];
+        unsigned char dec[32];
+        uint32_t declen = 0;
+        uint64_t decval = 0;
+        memset(hc, 0, sizeof hc);
         for (; i < n && p <= lim; i++) {
-            uint64_t tk = ev[i].tk;
+            uint64_t tk = ev[i].tk, addr = ev[i].addr;
             uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult);
+            struct ct_hexc *h = &hc[(addr ^ (addr >> 6)) & 63];
             uint32_t k;
+            __builtin_prefetch(&ev[i + 64]);
             if (tm < prev_time)
                 tm = prev_time;
             prev_time = tm;
             p[0] = (tk >> 63) ? 'X' : 'E';
             p[1] = '0';
             p[2] = 'x';
-            p = ct_hex(p + 3, ev[i].addr);
+            if (CT_UNLIKELY(h->addr != addr || h->len == 0)) {
+                h->addr = addr;
+                h->len = (uint32_t)(ct_hex(h->txt, addr) - h->txt);
+            }
+            memcpy(p + 3, h->txt, 16);
+            p += 3 + h->len;
             *p++ = ' ';
-            p = ct_dec(p, tm);
+            if (CT_UNLIKELY(declen == 0 || tm - decval >= 1000000 ||
+                            !ct_dec_add(dec, declen, tm - decval)))
+                declen = (uint32_t)(ct_dec(dec, tm) - dec);
+            decval = tm;
+            memcpy(p, dec, 24); /* fixed size; at most 20 digits count */
+            p += declen;
             if (CT_LIKELY(tidlen <= 16)) {
                 memcpy(p, tidtxt, 16); /* fixed size: two stores */
             } else {
@@ -870,11 +923,12 @@ static CT_NOINST void *ct_writer_main(void *arg)
 {
     long nap = 1000;
     (void)arg;
-    ct_t.busy = 1; /* this thread runs no traced code; be safe anyway */
+    ct_t.gate++; /* this thread runs no traced code; be safe anyway */
     for (;;) {
         struct ct_thread *t;
         uint32_t most = 0;
-        ct_writer_sleep(nap);
+        if (nap)
+            ct_writer_sleep(nap);
         if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
             break; /* the final flush wrote everything; threads write through */
         pthread_mutex_lock(&ct_lock);
@@ -891,11 +945,13 @@ static CT_NOINST void *ct_writer_main(void *arg)
             pthread_mutex_unlock(&ct_wm);
         }
         if (most >= CT_EVENTS / 8)
+            nap = 0; /* events flow fast: write on at once */
+        else if (most >= CT_EVENTS / 64)
             nap = 50;
         else if (most > 0)
-            nap = nap < 1000 ? nap * 2 : 1000;
+            nap = nap < 1000 ? nap * 2 + 50 : 1000;
         else
-            nap = nap < CT_WAKE_MS * 1000L ? nap * 2 : CT_WAKE_MS * 1000L;
+            nap = nap < CT_WAKE_MS * 1000L ? nap * 2 + 50 : CT_WAKE_MS * 1000L;
     }
     return NULL;
 }
@@ -946,6 +1002,8 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
 {
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+    if (t->side_len) /* never leave signal handlers' events behind */
+        ct_t.gate |= CT_GATE_SIDE;
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
         if (final || len - t->flushed > CT_EVENTS - CT_STEP) {
             pthread_mutex_lock(&ct_lock);
@@ -1147,7 +1205,7 @@ static CT_NOINST int ct_map_find(uint64_t addr, uint64_t *lo, uint64_t *span)
     return 0;
 }
 
-/* An entry outside the thread's last code range (ct_t.busy set): find its
+/* An entry outside the thread's last code range (inside the runtime): find its
  * mapping; if none is known, an object was loaded since the last scan
  * (dlopen): scan again, which writes the new mappings.  An address that no
  * object holds (generated code) becomes its own one-byte range, so that it
@@ -1494,7 +1552,12 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
 /* Let the fast path record this thread's events into t (or not, if NULL). */
 static CT_NOINST void ct_fast_path(struct ct_thread *t)
 {
-    ct_t.fast = t != NULL && ct_fast;
+    uint32_t g = ct_t.gate & CT_GATE_BUSY;
+    if (!(t != NULL && ct_fast))
+        g |= CT_GATE_SLOW;
+    if (t != NULL && t->side_len != 0)
+        g |= CT_GATE_SIDE;
+    ct_t.gate = g;
 #if CT_HAVE_TSC
     ct_t.tsc = ct_use_tsc;
 #endif
@@ -1559,7 +1622,7 @@ static inline CT_NOINST __attribute__((always_inline)) int ct_due(const struct c
 }
 
 /* Append one event to the thread's ring; check in when due.  Called with
- * ct_t.busy set. */
+ * the thread inside the runtime. */
 static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_thread *t,
                                                                     uint64_t addr, uint64_t tk)
 {
@@ -1572,7 +1635,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_th
         ct_checkpoint(t);
 }
 
-/* Move events recorded by signal handlers into the buffer (ct_t.busy set).
+/* Move events recorded by signal handlers into the buffer (inside the runtime).
  * They go just before the event being recorded, i.e. right after the event
  * whose recording the signal interrupted; ct_encode clamps their times. */
 static CT_NOINST __attribute__((noinline)) void ct_drain_side(struct ct_thread *t)
@@ -1585,6 +1648,7 @@ static CT_NOINST __attribute__((noinline)) void ct_drain_side(struct ct_thread *
     for (j = 0; j < n; j++)
         ct_push(t, side[j].addr, side[j].tk);
     t->side_len = 0;
+    ct_t.gate &= ~CT_GATE_SIDE;
     CT_BARRIER();
     t->side_busy = 0;
 }
@@ -1625,6 +1689,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
         side->addr = (uint64_t)(uintptr_t)fn;
         side->tk = ct_clock() | (kind << 63);
         t->side_len++;
+        ct_t.gate |= CT_GATE_SIDE; /* the fast path drains them first */
     } else {
         __atomic_fetch_add(&ct_dropped, 1, __ATOMIC_RELAXED);
     }
@@ -1635,13 +1700,13 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
 static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_t kind, int code)
 {
     struct ct_thread *t;
-    if (ct_t.busy) {
+    if (ct_t.gate & CT_GATE_BUSY) {
         ct_record_nested(fn, kind);
         return;
     }
     if (ct_state < 0)
         return;
-    ct_t.busy = 1;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_init()) {
         if (ct_t.tid == 0)
@@ -1665,7 +1730,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
         }
     }
     CT_BARRIER();
-    ct_t.busy = 0;
+    ct_t.gate--;
 }
 
 /* Check in and leave the runtime (a tail call of the fast path). */
@@ -1673,7 +1738,7 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *
 {
     ct_checkpoint(t);
     CT_BARRIER();
-    ct_t.busy = 0;
+    ct_t.gate--;
 }
 
 /* The per-event fast path: a clock read and a few stores.  Everything
@@ -1687,14 +1752,15 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     uint32_t i;
     struct ct_ev *e;
     uint64_t now = 0;
-    if (CT_UNLIKELY(!ct_t.fast || ct_t.busy || t->side_len)) {
+    /* An entry outside the last code range goes the slow way, which writes
+     * the mapping of code loaded since (dlopen) while it is still loaded. */
+    if (CT_UNLIKELY(ct_t.gate || (code && kind == 0 &&
+                                  (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))) {
         ct_record_slow(fn, kind, code);
         return;
     }
-    ct_t.busy = 1;
+    ct_t.gate = 1; /* busy; the other gates are 0, as just read */
     CT_BARRIER();
-    if (code && kind == 0 && CT_UNLIKELY((uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))
-        ct_map_miss((uint64_t)(uintptr_t)fn);
     i = t->len;
     e = CT_EVP(t) + (i & (CT_EVENTS - 1));
 #if CT_HAVE_TSC
@@ -1709,7 +1775,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
         return;
     }
     CT_BARRIER();
-    ct_t.busy = 0;
+    ct_t.gate--; /* not busy (one instruction: a signal may have set a gate) */
 }
 
 CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
@@ -1776,7 +1842,7 @@ static CT_NOINST void ct_write_named(unsigned tag, uint64_t tid, uint32_t id, ui
 CT_HOOK uint32_t ct_method_register(const char *name, const char *file, int line)
 {
     uint32_t id;
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     ct_init();
     pthread_mutex_lock(&ct_lock);
@@ -1785,7 +1851,7 @@ CT_HOOK uint32_t ct_method_register(const char *name, const char *file, int line
         ct_write_named(CT_TAG_METHOD, 0, id, line > 0 ? (uint32_t)line : 0, name, file);
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
     return id;
 }
 
@@ -1801,7 +1867,7 @@ CT_HOOK void ct_exit(uint32_t id)
 
 CT_HOOK void ct_thread_name(const char *name)
 {
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_init()) {
         if (ct_t.tid == 0)
@@ -1811,7 +1877,7 @@ CT_HOOK void ct_thread_name(const char *name)
         pthread_mutex_unlock(&ct_lock);
     }
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 CT_HOOK void ct_thread_end(void)
@@ -1831,7 +1897,7 @@ CT_HOOK void calltrace_flush(void)
     struct ct_thread *t;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
         return;
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_t.self && ct_t.self->side_len)
         ct_drain_side(ct_t.self);
@@ -1840,7 +1906,7 @@ CT_HOOK void calltrace_flush(void)
         ct_flush_locked(t);
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 /* Write what is buffered before the process ends without destructors.
@@ -1851,9 +1917,9 @@ static CT_NOINST void ct_flush_before_death(void)
 {
     struct ct_thread *t;
     struct timespec until;
-    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0 || ct_t.busy || getpid() != ct_pid)
+    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0 || (ct_t.gate & CT_GATE_BUSY) || getpid() != ct_pid)
         return;
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_t.self && ct_t.self->side_len)
         ct_drain_side(ct_t.self);
@@ -1865,7 +1931,7 @@ static CT_NOINST void ct_flush_before_death(void)
         pthread_mutex_unlock(&ct_lock);
     }
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 /* _exit(), _Exit() and abort() called by the program skip the destructors
@@ -1906,7 +1972,7 @@ __attribute__((weak, noreturn)) CT_HOOK void abort(void)
 static CT_NOINST void ct_thread_exit(void *arg)
 {
     struct ct_thread *t = (struct ct_thread *)arg;
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (t->side_len)
         ct_drain_side(t);
@@ -1918,15 +1984,15 @@ static CT_NOINST void ct_thread_exit(void *arg)
     ct_t.last = t->last_time;
     pthread_mutex_unlock(&ct_lock);
     ct_t.self = NULL;
-    ct_t.fast = 0;
+    ct_t.gate |= CT_GATE_SLOW;
     ct_t.dead = 1; /* later events of this thread are written through */
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 {
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_init()) {
         pthread_mutex_lock(&ct_lock);
@@ -1935,7 +2001,7 @@ __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
         ct_writer_start();
     }
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 /* Runs after the program's other destructors (priority 101 runs last). */
@@ -1945,7 +2011,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     uint64_t dropped;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
         return;
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     if (ct_t.self && ct_t.self->side_len)
         ct_drain_side(ct_t.self);
@@ -1979,12 +2045,12 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     pthread_cond_broadcast(&ct_room);
     pthread_mutex_unlock(&ct_wm);
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 static CT_NOINST void ct_atfork_prepare(void)
 {
-    ct_t.busy++;
+    ct_t.gate++;
     CT_BARRIER();
     pthread_mutex_lock(&ct_lock);
     /* Write this thread's events, which brings its open frames up to date
@@ -1999,7 +2065,7 @@ static CT_NOINST void ct_atfork_parent(void)
     pthread_mutex_unlock(&ct_wm);
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 static CT_NOINST void ct_atfork_child(void)
@@ -2063,7 +2129,7 @@ static CT_NOINST void ct_atfork_child(void)
         ct_t.dead = 1;
     ct_writer_start();
     CT_BARRIER();
-    ct_t.busy--;
+    ct_t.gate--;
 }
 
 #ifdef __cplusplus

@@ -214,7 +214,9 @@ rm -f "$tmp/seed.trace"
 
 # --- target 2 and 4: the runtime on a real program -------------------------
 if [[ -f "$root/scripts/bench-runtime.sh" ]]; then
-    CALLTRACE_BIN=$ct bash "$root/scripts/bench-runtime.sh" | grep -v '^target ' || true
+    smoke=
+    awk -v m="$mb" 'BEGIN { exit !(m < 1) }' && smoke=1
+    BENCH_SMOKE=$smoke bash "$root/scripts/bench-runtime.sh" | grep -v '^target ' || true
 else
     row 2 "runtime overhead" - "scripts/bench-runtime.sh" - - "(not present)"
 fi

@@ -26,7 +26,7 @@ fn bench_script_smoke_run_prints_every_target() {
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for target in ["1 ", "2 ", "3 ", "i5-2 ", "i5-3 ", "i5-5 "] {
+    for target in ["1 ", "2 ", "3 ", "4 ", "i5-2 ", "i5-3 ", "i5-5 "] {
         assert!(
             text.lines().any(|l| l.starts_with(target)),
             "no row for target {target}:\n{text}"
@@ -48,6 +48,28 @@ fn bench_script_smoke_run_prints_every_target() {
                 .filter(|l| l.starts_with("1 ") && l.contains(&row));
             assert_eq!(rows.count(), 1, "no row `{row}`:\n{text}");
         }
+    }
+    // The runtime rows: every mode on both real programs, with the number
+    // of events each run made.
+    for program in ["zlib", "zstd"] {
+        for mode in [
+            "2      {p}: binary, timestamps",
+            "2      {p}: binary, CALLTRACE_CLOCK=none",
+            "4      {p}: text, timestamps",
+        ] {
+            let row = mode.replace("{p}", program);
+            assert!(
+                text.lines().any(|l| l.starts_with(&row)),
+                "no `{row}`:\n{text}"
+            );
+        }
+        let events = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{program}: ")))
+            .and_then(|l| l.split("; ").nth(1))
+            .and_then(|l| l.split(" M events").next())
+            .and_then(|n| n.parse::<f64>().ok());
+        assert!(events.is_some_and(|e| e > 0.1), "{program}: {text}");
     }
     assert!(text.contains("same output: PASS"), "{text}");
     assert!(text.contains("(300 named)"), "{text}");

@@ -74,8 +74,13 @@ pub fn weight(v: u64, decimals: u8) -> String {
     }
 }
 
-/// A duration in nanoseconds for people: `850 ns`, `12.3 us`, `4.56 ms`, `1.23 s`.
+/// A duration in nanoseconds for people: `850 ns`, `12.3 us`, `4.56 ms`,
+/// `1.23 s`: three significant digits. The duration is rounded to them
+/// before the unit and the decimals are chosen, so that 9,996 ns shows as
+/// `10.0 us` (not `10.00 us`) and 999,999 ns as `1.00 ms` (not `1000 us`):
+/// the text then reads back as the value it shows.
 pub fn duration(ns: u64) -> String {
+    let ns = three_digits(ns);
     let (v, unit) = match ns {
         0..1_000 => return format!("{ns} ns"),
         1_000..1_000_000 => (ns as f64 / 1e3, "us"),
@@ -90,6 +95,16 @@ pub fn duration(ns: u64) -> String {
         2
     };
     format!("{v:.digits$} {unit}")
+}
+
+/// `ns` rounded to three significant digits (half up); below 1,000 ns and
+/// from 1,000 s on (shown as whole seconds) as is.
+fn three_digits(ns: u64) -> u64 {
+    if !(1_000..1_000_000_000_000).contains(&ns) {
+        return ns;
+    }
+    let step = 10u64.pow(ns.ilog10() - 2);
+    (ns / step + u64::from(ns % step >= step.div_ceil(2))).saturating_mul(step)
 }
 
 /// A timed weight for people, in the unit that suits it.
@@ -134,6 +149,24 @@ mod tests {
         assert_eq!(duration(12_345), "12.3 us");
         assert_eq!(duration(4_560_000), "4.56 ms");
         assert_eq!(duration(123_400_000_000), "123 s");
+    }
+
+    #[test]
+    fn durations_round_before_choosing_unit_and_decimals() {
+        assert_eq!(duration(9_994), "9.99 us");
+        assert_eq!(duration(9_995), "10.0 us");
+        assert_eq!(duration(9_999), "10.0 us");
+        assert_eq!(duration(99_960), "100 us");
+        assert_eq!(duration(999_999), "1.00 ms");
+        assert_eq!(duration(999_499), "999 us");
+        assert_eq!(duration(1_000), "1.00 us");
+        assert_eq!(duration(999_600_000_000), "1000 s");
+        assert_eq!(duration(u64::MAX), "18446744074 s");
+        // What is shown reads back as the value shown: rounding it again
+        // changes nothing.
+        for ns in [9_995u64, 10_049, 99_950, 999_500, 1_234_567, 999_999_999] {
+            assert_eq!(three_digits(three_digits(ns)), three_digits(ns), "{ns}");
+        }
     }
 
     #[test]

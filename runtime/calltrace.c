@@ -43,7 +43,9 @@
  *                     making the program wait; each gap is noted in the
  *                     trace ("# dropped N" / record 'D') and the total on
  *                     stderr at exit.  (The pipe is enlarged to 1 MiB if
- *                     allowed; writes larger than the pipe still wait.)
+ *                     allowed; events go out in writes of at most PIPE_BUF
+ *                     bytes, which the pipe takes whole or not at all.
+ *                     Only the rare mapping and name records still wait.)
  *   CALLTRACE_WRITER  "0": no writer thread; each thread encodes and writes its
  *                     own events (see Behaviour).  For programs that must stay
  *                     single-threaded.
@@ -155,6 +157,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
@@ -162,7 +165,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -560,11 +562,12 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
     return (uint32_t)(p - (unsigned char *)dst);
 }
 
-/* Write everything; call with ct_lock held (or single-threaded). */
 /* Write everything; call with ct_lock held (or single-threaded).  With
  * may_drop (CALLTRACE_LOSSY=1) nothing is written when the descriptor is
- * not writable now (a pipe whose reader fell behind): returns 1.  Once part
- * is written the rest always follows, so records and lines stay whole. */
+ * not writable now (a pipe whose reader fell behind): returns 1.  Lossy
+ * writes are at most PIPE_BUF bytes, which a pipe takes whole or not at
+ * all; a longer write that is cut short waits for its rest, so records and
+ * lines stay whole. */
 static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_drop)
 {
     struct stat st;
@@ -578,13 +581,6 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
         ct_msg("the trace file descriptor was closed by the program; ",
                "tracing stopped, later events are lost");
         return 0;
-    }
-    if (may_drop && ct_pipe_cap > 0 && n <= (size_t)ct_pipe_cap) {
-        /* All or nothing: a write that only partly fits would have to wait
-         * for the rest (records and lines stay whole). */
-        int queued = 0;
-        if (ioctl(ct_fd, FIONREAD, &queued) == 0 && (size_t)(ct_pipe_cap - queued) < n)
-            return 1;
     }
     while (n > 0) {
         ssize_t w = write(ct_fd, buf, n);
@@ -837,8 +833,11 @@ static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, siz
     uint32_t from = t->flushed;
     uint32_t to = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
     uint64_t mult = from != to ? ct_mult() : 0;
-    if (ct_lossy && ct_pipe_cap > 0 && cap > (size_t)ct_pipe_cap / 4)
-        cap = (size_t)ct_pipe_cap / 4; /* writes that fit a pipe are dropped whole, never wait */
+    /* Lossy: a pipe writes up to PIPE_BUF bytes whole or not at all, so no
+     * write is ever partial (a partial one must wait for its rest, and the
+     * reader may not read until the program ends). */
+    if (ct_lossy && ct_pipe_cap > 0 && cap > (size_t)PIPE_BUF)
+        cap = (size_t)PIPE_BUF;
     while (from != to) {
         uint32_t at = from & (CT_EVENTS - 1), n = to - from, used;
         size_t nb;
@@ -1348,7 +1347,7 @@ static CT_NOINST int ct_open_output(void)
     }
     ct_fd = fd;
     if (ct_lossy) { /* a pipe whose reader is behind: drop, do not wait */
-        int cap = fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* blocks up to 256 KiB fit */
+        int cap = fcntl(fd, F_SETPIPE_SZ, 1 << 20); /* more room before events drop */
         if (cap < 0)
             cap = fcntl(fd, F_GETPIPE_SZ);
         ct_pipe_cap = cap > 0 ? cap : 0;

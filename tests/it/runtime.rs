@@ -11,7 +11,7 @@ use calltrace::ingest::{
 };
 use object::Object;
 
-use super::util::root;
+use super::util::{output_within, root};
 
 /// A fresh directory for one test's programs and traces.
 fn work(name: &str) -> PathBuf {
@@ -657,13 +657,16 @@ fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_th
         .custom_flags(0o4000) // O_NONBLOCK: do not wait for a writer
         .open(&fifo)
         .unwrap();
-    let out = Command::new(&exe)
-        .arg("run")
-        .current_dir(&dir)
-        .env("CALLTRACE_OUT", &fifo)
-        .env("CALLTRACE_LOSSY", "1")
-        .output()
-        .unwrap();
+    // Any wait on the full pipe would never end: the reader reads only
+    // after the program is done.
+    let out = output_within(
+        Command::new(&exe)
+            .arg("run")
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", &fifo)
+            .env("CALLTRACE_LOSSY", "1"),
+        60,
+    );
     assert!(out.status.success());
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes).unwrap();
@@ -686,4 +689,69 @@ fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_th
         stderr.contains(&format!("(CALLTRACE_LOSSY=1): {}", 200_004 - events)),
         "{stderr}"
     );
+}
+
+#[test]
+fn lossy_binary_tracing_never_waits_and_its_trace_reads_back_with_the_gap_reported() {
+    let dir = work("lossy-binary");
+    // 2,000,000 calls: about 10 MB of binary trace, ten 1 MiB pipes.
+    let exe = build(&dir, "dies", &DIES.replace("100000", "2000000"), &[]);
+    let fifo = dir.join("trace.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(0o4000) // O_NONBLOCK: do not wait for a writer
+        .open(&fifo)
+        .unwrap();
+    let out = output_within(
+        Command::new(&exe)
+            .arg("run")
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", &fifo)
+            .env("CALLTRACE_FORMAT", "binary")
+            .env("CALLTRACE_LOSSY", "1"),
+        60,
+    );
+    assert!(out.status.success());
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).unwrap();
+    let trace = dir.join("trace.bin");
+    std::fs::write(&trace, &bytes).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let dropped: u64 = stderr
+        .split("(CALLTRACE_LOSSY=1): ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no dropped count: {stderr}"));
+    assert!(dropped > 0 && dropped < 4_000_004, "{dropped}");
+    let read = super::util::calltrace([
+        "tree",
+        "--trace",
+        trace.to_str().unwrap(),
+        exe.to_str().unwrap(),
+        "-o",
+        "-",
+    ])
+    .run()
+    .success();
+    // The pipe stayed full to the end, so the gap's note could not be
+    // written: the reader closes the frames left open instead.
+    assert!(
+        read.stderr.contains("still open at the end"),
+        "{}",
+        read.stderr
+    );
+    let text = read.text();
+    let leaves = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("leaf "))
+        .count() as u64;
+    // Each whole block that fit holds complete events; what fit plus what
+    // was dropped is at most everything.
+    assert!(leaves > 1000, "{leaves}");
+    assert!(2 * leaves + dropped <= 4_000_004, "{leaves} + {dropped}");
 }

@@ -52,6 +52,7 @@ pub fn quantity(v: u64, unit: Unit, decimals: u8, shown: TimeUnit) -> String {
                 format!("{int} {sym}")
             }
         },
+        Unit::Calls if v == 1 => "1 call".to_string(),
         Unit::Calls => format!("{v} calls"),
         Unit::Number => weight(v, decimals),
     }
@@ -185,6 +186,7 @@ mod tests {
             "1.23 ms"
         );
         assert_eq!(quantity(7, Unit::Calls, 0, TimeUnit::Ms), "7 calls");
+        assert_eq!(quantity(1, Unit::Calls, 0, TimeUnit::Ms), "1 call");
         assert_eq!(quantity(150, Unit::Number, 2, TimeUnit::Auto), "1.5");
     }
 

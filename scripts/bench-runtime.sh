@@ -191,11 +191,17 @@ EOF
 
 # measure NAME CMD...: runs CMD (stdout kept in $tmp/out.NAME) BENCH_RUNS
 # times in $tmp; sets secs (best time per BENCH_BASIS), cpu and rss_kb
-# (peak RSS) of that run.
+# (peak RSS) of that run. Before each run, untimed: the trace named by
+# $fresh (if set, a file or uftrace's directory) is deleted and dirty pages are written out, so that no
+# run pays for truncating the previous run's trace or for its writeback.
 measure() {
     local name=$1 best="" line i
     shift
     for ((i = 0; i < runs; i++)); do
+        if [[ -n "${fresh:-}" ]]; then
+            rm -rf "$fresh" "$fresh.old"
+            sync
+        fi
         (cd "$tmp" && /usr/bin/time -f '%e %U %S %M' -o "$tmp/time.$name" "$@" >"$tmp/out.$name" 2>"$tmp/err.$name") || {
             echo "bench-runtime.sh: $name failed:" >&2
             cat "$tmp/err.$name" >&2
@@ -221,8 +227,10 @@ row() { printf '%-6s %-44s %8s %8s %-14s %7s %9s  %s\n' "$@"; }
 # trace NAME FORMAT CLOCK TARGET LABEL ID: one traced mode of the program.
 trace() {
     local name=$1 format=$2 clock=$3 target=$4 label=$5 id=$6 r note=""
+    fresh=$tmp/trace.$name
     measure "$name" env CALLTRACE_FORMAT="$format" CALLTRACE_CLOCK="$clock" \
         CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "$prog_arg"
+    fresh=
     r=$(ratio "$secs" "$plain")
     if [[ $clock != none ]] && awk -v f="$floor" 'BEGIN { exit !(f > 0) }'; then
         note=", rdtsc floor ${floor}x"
@@ -249,7 +257,9 @@ for p in $programs; do
     trace none binary none 1.5 "$p: binary, CALLTRACE_CLOCK=none" 2
     trace text text auto 4 "$p: text, timestamps" 4
     if command -v uftrace >/dev/null; then
+        fresh=$tmp/uftrace.data
         measure uftrace uftrace record -d "$tmp/uftrace.data" "$prog_dir/bare.exe" "$prog_arg"
+        fresh=
         row - "$p: uftrace record (same program)" "${secs} s" "${cpu} s" "plain ${plain} s" "$(ratio "$secs" "$plain")x" "$(mib "$rss_kb")" "(comparison)"
         rm -rf "$tmp/uftrace.data"
     else

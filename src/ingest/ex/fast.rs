@@ -82,6 +82,11 @@ pub(crate) struct Scanner {
     tail_shape: Option<Shape>,
     /// The last thread id [`Scanner::thread`] looked up, and its local index.
     last_thread: Option<(u64, u32)>,
+    /// The first 12 of a predicted line's 16 timestamp digits (text of the
+    /// first 8 and of the next 4, checked to be digits, and the value they
+    /// stand for): consecutive timestamps nearly always share them, so only
+    /// the last 4 digits are usually converted.
+    time_high: (u64, u64, u64),
 }
 
 impl Default for Scanner {
@@ -96,6 +101,7 @@ impl Default for Scanner {
             name_index: FxHashMap::default(),
             tail_shape: None,
             last_thread: None,
+            time_high: (u64::from_le_bytes(*b"00000000"), u64::from(ZEROS4), 0),
         }
     }
 }
@@ -247,6 +253,29 @@ fn prefetch(b: &[u8], i: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (b, i);
+}
+
+/// Four `0` digits as a little-endian word.
+const ZEROS4: u32 = u32::from_le_bytes(*b"0000");
+
+/// The cache entry of [`Scanner::time_high`] for a timestamp whose first 8
+/// digits are `high` and next 4 are `mid` (the low half of the word): None
+/// when any is not a digit.
+#[cold]
+fn time_high(high: u64, mid: u64) -> Option<(u64, u64, u64)> {
+    if any_non_digit(high) | any_non_digit(mid | u64::from(ZEROS4) << 32) {
+        return None;
+    }
+    let value = eight(high) * 100_000_000 + eight(mid << 32) * 10_000;
+    Some((high, mid, value))
+}
+
+/// The value of 4 ASCII digits (first digit in the lowest byte), checked
+/// by the caller: digits into pairs, pairs into the four-digit value.
+#[inline(always)]
+fn four(w: u32) -> u64 {
+    let w = (w & 0x0f0f_0f0f).wrapping_mul(10 << 8 | 1) >> 8;
+    u64::from((w & 0x00ff_00ff).wrapping_mul(100 << 16 | 1) >> 16)
 }
 
 /// Why a scan stopped before the chunk's end.
@@ -510,10 +539,14 @@ impl Scanner {
             // it: 16 digits whichever its length.
             let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
             let (high, low) = (t as u64, (t >> 64) as u64);
-            if any_non_digit(high) | any_non_digit(low) {
+            let (mid, last) = (low & 0xffff_ffff, (low >> 32) as u32);
+            if (high != self.time_high.0) | (mid != self.time_high.1) {
+                self.time_high = time_high(high, mid)?;
+            }
+            if any_non_digit(u64::from(last) | u64::from(ZEROS4) << 32) {
                 return None;
             }
-            eight(high) * 100_000_000 + eight(low)
+            self.time_high.2 + four(last)
         };
         let thread = if COLS < 2 {
             thread0
@@ -896,6 +929,49 @@ mod tests {
                     .all(|e| e.time == time && e.thread == 0)
             );
             assert_eq!(c.columns, Some((time > 0, false, 0)));
+        }
+    }
+
+    #[test]
+    fn predicted_timestamps_read_right_across_their_cached_leading_digits() {
+        // 16-digit timestamps stepping over 4-, 8- and 12-digit borders, so
+        // the cached leading digits change now and then; in every shape.
+        let mut times = Vec::new();
+        for base in [9_990u64, 99_999_990, 999_999_999_990, 1_234_567_899_999_990] {
+            times.extend((0..40u64).map(|k| base + k));
+        }
+        for (symbolic, line) in [(false, "E0x10"), (true, "E main")] {
+            for tid in ["", " 7"] {
+                let text: String = times.iter().map(|t| format!("{line} {t}{tid}\n")).collect();
+                let c = Scanner::new(symbolic)
+                    .scan(text.as_bytes(), FastChunk::default())
+                    .unwrap();
+                let got: Vec<u64> = c.local.events.iter().map(|e| e.time).collect();
+                assert_eq!(got, times, "{line}{tid}");
+            }
+        }
+        // A byte that is not a digit, in any place of a timestamp of a run
+        // of predicted lines (and of the cached digits), is not taken.
+        let line = "E0x10 1234567890123456\n";
+        let good = line.repeat(30);
+        for at in 0..16 {
+            for bad in [b'/', b':', b'a', b' '] {
+                let mut text = good.clone().into_bytes();
+                // The timestamp of the 21st line.
+                text[20 * line.len() + "E0x10 ".len() + at] = bad;
+                assert!(
+                    scan(std::str::from_utf8(&text).unwrap()).is_none(),
+                    "{at} {bad}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn four_digits_convert() {
+        for n in [0u64, 7, 42, 999, 1000, 4096, 9999] {
+            let w = u32::from_le_bytes(format!("{n:04}").as_bytes().try_into().unwrap());
+            assert_eq!(four(w), n);
         }
     }
 

@@ -643,6 +643,18 @@ static CT_NOINST uint32_t ct_checksum(const unsigned char *p, size_t n)
     return (uint32_t)(h ^ (h >> 29));
 }
 
+/* Bytes 9-11 of the block record about to be encoded at rec: with `from`
+ * the thread's event count at its first event (a ring's), flag 1 and that
+ * count's low 16 bits, so that a reader can tell whether a block whose
+ * writing the process did not live to note holds events of the ring
+ * (docs/binary-format.md); else 0.  Set before ct_encode (text ignores it). */
+static CT_NOINST void ct_block_seq(unsigned char *rec, int ring, uint32_t from)
+{
+    rec[9] = ring ? 1 : 0;
+    rec[10] = ring ? (unsigned char)from : 0;
+    rec[11] = ring ? (unsigned char)(from >> 8) : 0;
+}
+
 /* Fill in the header of the binary record at rec whose payload (nbytes,
  * at rec + CT_REC_HDR) is already there. */
 static CT_NOINST void ct_record_header(unsigned char *rec, unsigned tag, uint64_t tid,
@@ -653,7 +665,8 @@ static CT_NOINST void ct_record_header(unsigned char *rec, unsigned tag, uint64_
     rec[2] = 'R';
     rec[3] = 0x1a;
     rec[8] = (unsigned char)tag;
-    rec[9] = rec[10] = rec[11] = 0;
+    if (tag != CT_TAG_BLOCK) /* a block's bytes 9-11: ct_block_seq */
+        rec[9] = rec[10] = rec[11] = 0;
     ct_le(rec + 12, tid, 8);
     ct_le(rec + 20, nevents, 4);
     ct_le(rec + 24, nbytes, 4);
@@ -843,6 +856,7 @@ static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, siz
         size_t nb;
         if (n > CT_EVENTS - at)
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
+        ct_block_seq(out, 1, from);
         nb = ct_encode(ring + at, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
                        &used);
         if (used == 0) /* cannot happen: the buffer holds many events */
@@ -1033,6 +1047,7 @@ static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
     e.addr = addr;
     e.tk = tk;
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
+    ct_block_seq(buf, 0, 0);
     nb = ct_encode(&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used);
     pthread_mutex_lock(&ct_lock);
     ct_write_events(buf, nb, used);

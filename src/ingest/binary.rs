@@ -72,6 +72,7 @@ impl Layout {
                 nevents: u32_at(20),
                 nbytes: u32_at(24) as usize,
                 checksum: Some(u32_at(4)),
+                seq: (h[9] & FLAG_SEQ != 0).then(|| u16::from_le_bytes([h[10], h[11]])),
             })
         } else {
             Some(Head {
@@ -80,6 +81,7 @@ impl Layout {
                 nevents: u32_at(9),
                 nbytes: u32_at(13) as usize,
                 checksum: None,
+                seq: None,
             })
         }
     }
@@ -125,7 +127,13 @@ struct Head {
     nevents: u32,
     nbytes: usize,
     checksum: Option<u32>,
+    /// Block: the low 16 bits of the thread's event count at the block's
+    /// first event, when the runtime wrote it from a ring.
+    seq: Option<u16>,
 }
+
+/// Byte 9 of a record header: bytes 10 and 11 hold [`Head::seq`].
+const FLAG_SEQ: u8 = 1;
 
 /// The checksum of a version-2 record (everything after the checksum
 /// field): a multiply-xor hash over little-endian 8-byte words, the last
@@ -186,6 +194,7 @@ impl TraceFormat for BinaryFormat {
             1 => cut_records_v1 as super::input::Cut,
             _ => cut_records_v2 as super::input::Cut,
         };
+        let first_record = r.pos;
         let chunks = input.chunks_cut_by(r.pos, size, cut);
         chunked::run_workers(
             input,
@@ -209,6 +218,7 @@ impl TraceFormat for BinaryFormat {
                 seq.chunk(chunk.start, chunk.bytes.len(), local, sink, buffers)
             },
         )?;
+        seq.drop_written(first_record);
         seq.pending(sink);
         Ok(seq.finish())
     }
@@ -278,6 +288,8 @@ struct InOrder<'a> {
     /// Events left in the runtime's buffers when the process ended without
     /// writing them: they follow every block, so they are passed on last.
     pending: Vec<Event>,
+    /// The rings those events came from.
+    rings: Vec<Ring>,
     /// Events the runtime dropped (`CALLTRACE_LOSSY=1`).
     dropped: u64,
 }
@@ -303,6 +315,7 @@ impl<'a> InOrder<'a> {
             resume: 0,
             stopped: false,
             pending: Vec::new(),
+            rings: Vec::new(),
             dropped: 0,
         }
     }
@@ -352,6 +365,7 @@ impl<'a> InOrder<'a> {
             let mut side = Side {
                 meta: &mut self.meta,
                 pending: &mut self.pending,
+                rings: &mut self.rings,
                 dropped: &mut self.dropped,
             };
             let read = r.record(
@@ -391,6 +405,38 @@ impl<'a> InOrder<'a> {
         sink.events(&batch);
         self.resume = r.pos;
         Ok(())
+    }
+
+    /// Drops the ring events that a block in the file holds already: the
+    /// process died after writing the block but before noting it in the
+    /// ring. Each thread's last block says up to which event it wrote.
+    fn drop_written(&mut self, first_record: usize) {
+        if self.rings.is_empty() || !self.layout.checked() {
+            return;
+        }
+        let mut ends: FxHashMap<u64, u16> = FxHashMap::default();
+        let mut pos = first_record;
+        while let Some(head) = self.layout.head(self.data, pos) {
+            let Some(next) = (pos + self.layout.header_len())
+                .checked_add(head.nbytes)
+                .filter(|&n| n <= self.data.len())
+            else {
+                break;
+            };
+            if let (TAG_BLOCK, Some(q)) = (head.tag, head.seq) {
+                ends.insert(head.tid, q.wrapping_add(head.nevents as u16));
+            }
+            pos = next;
+        }
+        let mut keep = vec![true; self.pending.len()];
+        for ring in &self.rings {
+            if let Some(&end) = ends.get(&ring.tid) {
+                let k = written_after_all(ring, end);
+                keep[ring.first..ring.first + k].fill(false);
+            }
+        }
+        let mut flags = keep.into_iter();
+        self.pending.retain(|_| flags.next().unwrap_or(true));
     }
 
     /// Passes on the events found in the runtime's buffers.
@@ -623,6 +669,7 @@ fn local_miss(ids: &mut FxHashMap<u64, u32>, addrs: &mut Vec<u64>, addr: u64) ->
 struct Side<'s> {
     meta: &'s mut TraceMeta,
     pending: &'s mut Vec<Event>,
+    rings: &'s mut Vec<Ring>,
     dropped: &'s mut u64,
 }
 
@@ -732,6 +779,21 @@ impl Reader<'_> {
             .checked_add(head.nbytes)
             .is_some_and(|e| e <= self.data.len());
         if layout.checked() {
+            // The process died while writing a block from its thread's ring:
+            // the ring still holds all of the block's events.
+            let in_ring = |q: u16| {
+                side.rings
+                    .iter()
+                    .any(|r| r.tid == head.tid && r.flushed as u16 == q)
+            };
+            if !complete
+                && head.tag == TAG_BLOCK
+                && head.seq.is_some_and(in_ring)
+                && layout.resync(self.data, start) == self.data.len()
+            {
+                self.pos = self.data.len();
+                return Ok(());
+            }
             // A torn final block (a crash or a full disk mid-write) cannot be
             // checked: its complete events are kept, as in version 1. A record
             // that only seems to run past the end (a damaged length) has
@@ -797,8 +859,9 @@ impl Reader<'_> {
                 return Ok(());
             }
             TAG_RAW => {
-                raw_events(payload, funcs, threads, side.pending)
+                let ring = raw_events(payload, funcs, threads, side.pending)
                     .ok_or_else(|| self.err("a thread buffer record"))?;
+                side.rings.extend(ring);
                 self.pos += head.nbytes;
                 return Ok(());
             }
@@ -854,7 +917,7 @@ fn raw_events(
     funcs: &mut FuncTable,
     threads: &mut ThreadIds,
     out: &mut Vec<Event>,
-) -> Option<()> {
+) -> Option<Option<Ring>> {
     let u64_at = |b: &[u8], o: usize| Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?));
     let u32_at = |b: &[u8], o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?));
     let region = p.get(usize::try_from(u64_at(p, 0)?).ok()?..)?;
@@ -874,7 +937,7 @@ fn raw_events(
     };
     let (len, flushed) = (u32_at(region, 0)?, u32_at(region, 8)?);
     let (start, count) = match ring {
-        0 if flushed >= len => return Some(()),
+        0 if flushed >= len => return Some(None),
         0 => (flushed as usize, (len - flushed) as usize),
         r if r.is_power_of_two() && (len.wrapping_sub(flushed) as usize) <= r => (
             flushed as usize & (r - 1),
@@ -882,7 +945,9 @@ fn raw_events(
         ),
         _ => return None,
     };
-    let thread = threads.index(u64_at(region, 16)?);
+    let tid = u64_at(region, 16)?;
+    let thread = threads.index(tid);
+    let first_pending = out.len();
     let slots = if ring == 0 { start + count } else { ring };
     let events = region.get(RAW_EVENTS_AT..RAW_EVENTS_AT + 16 * slots)?;
     let (tail, head) = events.split_at(16 * start);
@@ -910,7 +975,31 @@ fn raw_events(
             },
         });
     }
-    Some(())
+    Some((ring > 0).then_some(Ring {
+        tid,
+        flushed,
+        first: first_pending,
+        count,
+    }))
+}
+
+/// The unwritten events of one thread's ring, as [`raw_events`] took them.
+#[derive(Debug, Clone, Copy)]
+struct Ring {
+    tid: u64,
+    /// The thread's event count when its last completed write began.
+    flushed: u32,
+    /// Where its events start in the pending events, and how many.
+    first: usize,
+    count: usize,
+}
+
+/// How many of `ring`'s events were written after all, as a block that
+/// ends at event count `end` (mod 2^16): the process died after the write
+/// but before the runtime noted it.
+fn written_after_all(ring: &Ring, end: u16) -> usize {
+    let k = end.wrapping_sub(ring.flushed as u16) as usize;
+    if k <= ring.count { k } else { 0 }
 }
 
 /// A thread name record's name: 4 zero bytes, u32 length, the name.
@@ -1464,6 +1553,69 @@ mod tests {
             (FuncTable::default(), ThreadIds::default(), vec![]);
         raw_events(payload, &mut funcs, &mut threads, &mut out)?;
         Some(out.iter().map(|e| e.time).collect())
+    }
+
+    /// A version-2 trace of thread 7: its ring of 8 (events `flushed` to
+    /// `len` unwritten, slot k holding address 0x1000 + k), then a block of
+    /// ring events `from..to` marked with its sequence; `cut` bytes are
+    /// taken off the end (a write the process did not live to finish).
+    fn ring_then_block(len: u32, flushed: u32, from: u32, to: u32, cut: usize) -> Vec<u8> {
+        let mut bytes = encode(0x5555_0000_0000, "/tmp/app", &[]);
+        let raw = raw_region(Some(8), len, flushed, 8);
+        let at = bytes.len();
+        put_record(&mut bytes, VERSION, TAG_RAW, 0, 0, &raw);
+        // A ring's checksum covers its header only.
+        let sum = checksum(&bytes[at + 8..at + 28]);
+        bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
+        let events: Vec<_> = (from..to)
+            .map(|k| {
+                let kind = [EventKind::Enter, EventKind::Exit][k as usize % 2];
+                (kind, 0x1000 + u64::from(k % 8), 1000 + u64::from(k))
+            })
+            .collect();
+        let block = encode(0x5555_0000_0000, "/tmp/app", &[(7, events)]);
+        let header = encode(0x5555_0000_0000, "/tmp/app", &[]).len();
+        let at = bytes.len();
+        bytes.extend_from_slice(&block[header..]);
+        bytes[at + 9] = FLAG_SEQ;
+        bytes[at + 10..at + 12].copy_from_slice(&(from as u16).to_le_bytes());
+        let sum = checksum(&bytes[at + 8..]);
+        bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
+        bytes.truncate(bytes.len() - cut);
+        bytes
+    }
+
+    fn addrs(events: &[Event], funcs: &FuncTable) -> Vec<u64> {
+        let addr = |e: &Event| match funcs.key(e.func) {
+            crate::ingest::FuncKey::Addr(a) => *a,
+            other => panic!("{other:?}"),
+        };
+        events.iter().map(addr).collect()
+    }
+
+    #[test]
+    fn ring_events_a_block_holds_already_are_not_read_twice() {
+        // Events 2..6 unwritten, says the ring; but the block of 2..4 made
+        // it to the file before the process died.
+        let (ev, _, funcs) = parse(ring_then_block(6, 2, 2, 4, 0), false).unwrap();
+        assert_eq!(addrs(&ev, &funcs), [0x1002, 0x1003, 0x1004, 0x1005]);
+        // A block written earlier, ending where the ring starts: all four
+        // ring events are new.
+        let (ev, _, funcs) = parse(ring_then_block(6, 2, 0, 2, 0), false).unwrap();
+        assert_eq!(
+            addrs(&ev, &funcs),
+            [0x1000, 0x1001, 0x1002, 0x1003, 0x1004, 0x1005]
+        );
+    }
+
+    #[test]
+    fn a_torn_last_block_whose_events_are_in_its_ring_is_left_out_quietly() {
+        let (ev, meta, funcs) = parse(ring_then_block(6, 2, 2, 4, 3), false).unwrap();
+        assert_eq!(addrs(&ev, &funcs), [0x1002, 0x1003, 0x1004, 0x1005]);
+        assert_eq!(meta.skipped_lines, 0);
+        // Not the ring's next events: the damage is reported as before.
+        let err = parse(ring_then_block(6, 2, 0, 2, 3), false).unwrap_err();
+        assert!(err.to_string().contains("truncated"), "{err}");
     }
 
     #[test]

@@ -515,7 +515,8 @@ fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
                 .unwrap();
             assert_eq!(out.status.code(), code, "{how}");
             let entries = if format == "binary" {
-                let read = read_binary(std::fs::read(&trace).unwrap(), false).unwrap();
+                let read = read_binary(std::fs::read(&trace).unwrap(), false)
+                    .unwrap_or_else(|e| panic!("{how}: {e}"));
                 read.events
                     .iter()
                     .filter(|e| e.kind == calltrace::ingest::EventKind::Enter)

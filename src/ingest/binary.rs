@@ -411,7 +411,9 @@ impl<'a> InOrder<'a> {
     /// process died after writing the block but before noting it in the
     /// ring. Each thread's last block says up to which event it wrote.
     fn drop_written(&mut self, first_record: usize) {
-        if self.rings.is_empty() || !self.layout.checked() {
+        // The usual trace (the process exited normally) has nothing pending,
+        // and is not walked again.
+        if self.pending.is_empty() || !self.layout.checked() {
             return;
         }
         let mut ends: FxHashMap<u64, u16> = FxHashMap::default();
@@ -975,7 +977,7 @@ fn raw_events(
             },
         });
     }
-    Some((ring > 0).then_some(Ring {
+    Some((ring > 0 && count > 0).then_some(Ring {
         tid,
         flushed,
         first: first_pending,

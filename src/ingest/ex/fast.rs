@@ -87,6 +87,9 @@ pub(crate) struct Scanner {
     /// stand for): consecutive timestamps nearly always share them, so only
     /// the last 4 digits are usually converted.
     time_high: (u64, u64, u64),
+    /// The address (or name) text of the last predicted line and its local
+    /// id: a leaf's exit line repeats its entry's, and skips the lookup.
+    last_key: ((u64, u64), u32),
 }
 
 impl Default for Scanner {
@@ -102,6 +105,7 @@ impl Default for Scanner {
             tail_shape: None,
             last_thread: None,
             time_high: (u64::from_le_bytes(*b"00000000"), u64::from(ZEROS4), 0),
+            last_key: ((u64::MAX, u64::MAX), 0),
         }
     }
 }
@@ -367,6 +371,7 @@ impl Scanner {
         self.tid_index.clear();
         self.last_thread = None;
         self.addr_index.clear();
+        self.last_key = ((u64::MAX, u64::MAX), 0);
         self.name_index.clear();
         out.local.clear();
         out.columns = None;
@@ -493,9 +498,16 @@ impl Scanner {
             word_at(win, 3) & sh.key_mask.0,
             word_at(win, 11) & sh.key_mask.1,
         );
-        let func = match self.lookup(key) {
-            Some(id) => id,
-            None => self.miss(b, i + 3, key, &mut local.addrs)?,
+        // A leaf's exit follows its entry: the same address, no lookup.
+        let func = if key == self.last_key.0 {
+            self.last_key.1
+        } else {
+            let id = match self.lookup(key) {
+                Some(id) => id,
+                None => self.miss(b, i + 3, key, &mut local.addrs)?,
+            };
+            self.last_key = (key, id);
+            id
         };
         let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
@@ -705,13 +717,20 @@ impl Scanner {
         if !((enter | (win[0] == b'X')) & (win[1] == b' ') & !hex_prefix) {
             return None;
         }
-        let func = match self.lookup(key) {
-            Some(id) => id,
-            None => {
-                let id = self.name_id(&win[2..2 + len], &mut local.names);
-                self.slots[Self::slot(key)] = Slot { key, id };
-                id
-            }
+        // A leaf's exit follows its entry: the same name, no lookup.
+        let func = if key == self.last_key.0 {
+            self.last_key.1
+        } else {
+            let id = match self.lookup(key) {
+                Some(id) => id,
+                None => {
+                    let id = self.name_id(&win[2..2 + len], &mut local.names);
+                    self.slots[Self::slot(key)] = Slot { key, id };
+                    id
+                }
+            };
+            self.last_key = (key, id);
+            id
         };
         let j = i + 2 + len;
         let kind = if enter {
@@ -964,6 +983,39 @@ mod tests {
                     "{at} {bad}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_reused_scanner_forgets_the_last_chunks_ids() {
+        // Local ids are per chunk: the address of the last line of one chunk
+        // must be looked up again in the next, where its id differs.
+        for (symbolic, a, b, c, d) in [
+            (false, "0x10", "0x20", "0x30", "0x40"),
+            (true, "fa", "fb", "fc", "fd"),
+        ] {
+            let mut scanner = Scanner::new(symbolic);
+            let sep = if symbolic { " " } else { "" };
+            let line = |k: &str, f: &str| format!("{k}{sep}{f}\n");
+            // `b` is the third address of the first chunk, the second of the
+            // next (whose first line the general path reads).
+            // A long comment at the end: predicted lines need 80 bytes ahead.
+            let pad = format!("#{}\n", "-".repeat(100));
+            let one = [
+                line("E", a),
+                line("E", c),
+                line("E", b),
+                line("X", b),
+                pad.clone(),
+            ]
+            .concat();
+            let two = [line("E", d), line("X", b), line("X", d), pad].concat();
+            let first = scanner.scan(one.as_bytes(), FastChunk::default()).unwrap();
+            let ids: Vec<u32> = first.local.events.iter().map(|e| e.func).collect();
+            assert_eq!(ids, [0, 1, 2, 2], "symbolic {symbolic}");
+            let second = scanner.scan(two.as_bytes(), FastChunk::default()).unwrap();
+            let ids: Vec<u32> = second.local.events.iter().map(|e| e.func).collect();
+            assert_eq!(ids, [0, 1, 0], "symbolic {symbolic}");
         }
     }
 

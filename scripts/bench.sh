@@ -18,7 +18,9 @@
 #   binary            the same run traced with CALLTRACE_FORMAT=binary
 # For each shape, `graph` and `tree --view contexts` are timed against
 # `wc -l` on the same page-cached file (binary: against `wc -l` on its text
-# equivalent). BENCH_MB is the size of the seed-format trace in MB.
+# equivalent), in rounds of the three one after the other; a shape's ratio
+# is the median of its rounds' ratios. BENCH_MB is the size of the
+# seed-format trace in MB.
 #
 # Runtime overhead rows come from scripts/bench-runtime.sh when it exists.
 #
@@ -67,6 +69,19 @@ measure() {
     done
     read -r secs rss_kb user sys < <(sort -n "$tmp/runs.$name" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }')
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+# one NAME CMD...: runs CMD once (stdout discarded); sets secs (wall
+# time) and rss_kb (peak RSS).
+one() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$tmp/time.$name" "$@" >/dev/null 2>"$tmp/err.$name" || {
+        echo "bench.sh: $name failed:" >&2
+        cat "$tmp/err.$name" >&2
+        exit 1
+    }
+    read -r secs rss_kb < <(tail -n1 "$tmp/time.$name")
 }
 
 # mawk is several times faster than gawk at reshaping big traces.
@@ -123,19 +138,29 @@ echo "trace: zlib driven over $kib KiB of text, $label"
 # shape NAME FILE WCFILE: the target-1 rows for trace FILE, against
 # `wc -l WCFILE`; sets shape_graph_secs and keeps graph.dot as $tmp/NAME.dot.
 shape() {
-    local name=$1 file=$2 wcfile=$3 limit=1.5 r
+    local name=$1 file=$2 wcfile=$3 limit=1.5 i wc_secs graph_secs ctx_secs
     [[ $name == binary ]] && limit=1
     sync
     cat "$file" "$wcfile" >/dev/null # page-cache them
-    measure "wc-$name" wc -l "$wcfile"
-    local wc_secs=$secs
-    measure "graph-$name" "$ct" graph "$app" --trace "$file" -o "$tmp/$name.dot"
-    shape_graph_secs=$secs
-    r=$(ratio "$secs" "$wc_secs")
-    row 1 "graph, $name ($(gb "$file"))" "${secs} s" "wc -l ${wc_secs} s" "${r}x" "$(mib "$rss_kb")" "$(verdict "$r" $limit) (<= ${limit}x)"
-    measure "contexts-$name" "$ct" tree --view contexts "$app" --trace "$file" -o "$tmp/$name.contexts"
-    r=$(ratio "$secs" "$wc_secs")
-    row 1 "tree --view contexts, $name" "${secs} s" "wc -l ${wc_secs} s" "${r}x" "$(mib "$rss_kb")" "$(verdict "$r" $limit) (<= ${limit}x)"
+    # Rounds of wc -l, graph and contexts one after the other: a busy spell
+    # of the machine then hits the reference and the measured alike, and
+    # each row's ratio is the median of its rounds' ratios.
+    : >"$tmp/rounds.$name"
+    for ((i = 0; i < runs; i++)); do
+        one "wc-$name" wc -l "$wcfile"
+        wc_secs=$secs
+        one "graph-$name" "$ct" graph "$app" --trace "$file" -o "$tmp/$name.dot"
+        graph_secs=$secs graph_rss=$rss_kb
+        one "contexts-$name" "$ct" tree --view contexts "$app" --trace "$file" -o "$tmp/$name.contexts"
+        ctx_secs=$secs ctx_rss=$rss_kb
+        echo "$wc_secs $graph_secs $ctx_secs $(ratio "$graph_secs" "$wc_secs") $(ratio "$ctx_secs" "$wc_secs") $graph_rss $ctx_rss" >>"$tmp/rounds.$name"
+    done
+    # Median by each column: wc -l, graph, contexts, their ratios, RSS.
+    med() { sort -n -k"$1" "$tmp/rounds.$name" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+    wc_secs=$(med 1)
+    shape_graph_secs=$(med 2)
+    row 1 "graph, $name ($(gb "$file"))" "$(med 2) s" "wc -l ${wc_secs} s" "$(med 4)x" "$(mib "$(med 6)")" "$(verdict "$(med 4)" $limit) (<= ${limit}x)"
+    row 1 "tree --view contexts, $name" "$(med 3) s" "wc -l ${wc_secs} s" "$(med 5)x" "$(mib "$(med 7)")" "$(verdict "$(med 5)" $limit) (<= ${limit}x)"
 }
 
 # --- target 1: every trace shape -------------------------------------------

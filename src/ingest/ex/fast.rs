@@ -685,7 +685,14 @@ impl Scanner {
             0
         };
         let mut lines = 0;
-        while let Some((e, next)) = self.named::<COLS>(b, i, thread0, local) {
+        // The predicted columns, copied once per run rather than per line
+        // (a `Shape` is about a hundred bytes); `named` says when a line
+        // gave new ones.
+        let mut shape = self.tail_shape;
+        while let Some((e, next, new_shape)) = self.named::<COLS>(b, i, thread0, &shape, local) {
+            if new_shape {
+                shape = self.tail_shape;
+            }
             prefetch(b, i + PREFETCH);
             if !consumer.event(e) {
                 return Err(Stop::Consumer);
@@ -707,8 +714,9 @@ impl Scanner {
         b: &[u8],
         i: usize,
         thread0: u32,
+        shape: &Option<Shape>,
         local: &mut LocalEvents,
-    ) -> Option<(Event, usize)> {
+    ) -> Option<(Event, usize, bool)> {
         let win = window(b, i)?;
         let enter = win[0] == b'E';
         let (key, len) = hex_key(b, i + 2)?;
@@ -739,12 +747,12 @@ impl Scanner {
             EventKind::Exit
         };
         // The columns after the name, where the last line had them.
-        if let Some(sh) = self.tail_shape
+        if let Some(sh) = shape
             && sh.cols == COLS
         {
             let win = window(b, j - 3)?;
-            if Self::tail_fits::<COLS>(&sh, win)
-                && let Some((time, thread)) = self.tail::<COLS>(&sh, win, thread0, &mut local.tids)
+            if Self::tail_fits::<COLS>(sh, win)
+                && let Some((time, thread)) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)
             {
                 let e = Event {
                     time,
@@ -752,7 +760,7 @@ impl Scanner {
                     thread,
                     kind,
                 };
-                return Some((e, j - 3 + sh.end.0 + 2));
+                return Some((e, j - 3 + sh.end.0 + 2, false));
             }
         }
         let (mut time, mut thread, mut k) = (0, thread0, j);
@@ -782,7 +790,7 @@ impl Scanner {
             thread,
             kind,
         };
-        Some((e, next))
+        Some((e, next, true))
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and

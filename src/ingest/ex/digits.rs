@@ -143,6 +143,15 @@ pub(crate) fn eight(w: u64) -> u64 {
     ((w & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
 }
 
+/// The value of 4 ASCII digits (first digit in the lowest byte), checked
+/// by the caller: digits into pairs, pairs into the four-digit value, as
+/// in [`eight`].
+#[inline(always)]
+pub(crate) fn four(w: u32) -> u64 {
+    let w = (w & 0x0f0f_0f0f).wrapping_mul(10 << 8 | 1) >> 8;
+    u64::from((w & 0x00ff_00ff).wrapping_mul(100 << 16 | 1) >> 16)
+}
+
 /// Bytes of a window ([`window`]): what a predicted line may span (under
 /// 64 bytes, see `fast::Shape`) plus room to read 16 bytes at any offset
 /// below 64.
@@ -206,6 +215,14 @@ mod tests {
             }
         }
         assert_eq!(dec(b"99999999999999999999 ", 0), None);
+    }
+
+    #[test]
+    fn four_digits_convert() {
+        for n in [0u64, 7, 42, 999, 1000, 4096, 9999] {
+            let w = u32::from_le_bytes(format!("{n:04}").as_bytes().try_into().unwrap());
+            assert_eq!(four(w), n);
+        }
     }
 
     #[test]

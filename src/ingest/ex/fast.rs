@@ -27,7 +27,9 @@ use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
 use super::super::{Event, EventConsumer, EventKind};
-use super::digits::{WINDOW, any_non_digit, dec, eight, hex, hex_key, u128_at, window, word_at};
+use super::digits::{
+    WINDOW, any_non_digit, dec, eight, four, hex, hex_key, u128_at, window, word_at,
+};
 use super::seq::is_header;
 
 /// What the scanner read from one chunk.
@@ -274,14 +276,6 @@ fn time_high(high: u64, mid: u64) -> Option<(u64, u64, u64)> {
     Some((high, mid, value))
 }
 
-/// The value of 4 ASCII digits (first digit in the lowest byte), checked
-/// by the caller: digits into pairs, pairs into the four-digit value.
-#[inline(always)]
-fn four(w: u32) -> u64 {
-    let w = (w & 0x0f0f_0f0f).wrapping_mul(10 << 8 | 1) >> 8;
-    u64::from((w & 0x00ff_00ff).wrapping_mul(100 << 16 | 1) >> 16)
-}
-
 /// Why a scan stopped before the chunk's end.
 enum Stop {
     /// A line the scanner does not take: the chunk goes to the line parser.
@@ -498,17 +492,7 @@ impl Scanner {
             word_at(win, 3) & sh.key_mask.0,
             word_at(win, 11) & sh.key_mask.1,
         );
-        // A leaf's exit follows its entry: the same address, no lookup.
-        let func = if key == self.last_key.0 {
-            self.last_key.1
-        } else {
-            let id = match self.lookup(key) {
-                Some(id) => id,
-                None => self.miss(b, i + 3, key, &mut local.addrs)?,
-            };
-            self.last_key = (key, id);
-            id
-        };
+        let func = self.id_of(key, |s| s.miss(b, i + 3, key, &mut local.addrs))?;
         let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
             time,
@@ -725,21 +709,11 @@ impl Scanner {
         if !((enter | (win[0] == b'X')) & (win[1] == b' ') & !hex_prefix) {
             return None;
         }
-        // A leaf's exit follows its entry: the same name, no lookup.
-        let func = if key == self.last_key.0 {
-            self.last_key.1
-        } else {
-            let id = match self.lookup(key) {
-                Some(id) => id,
-                None => {
-                    let id = self.name_id(&win[2..2 + len], &mut local.names);
-                    self.slots[Self::slot(key)] = Slot { key, id };
-                    id
-                }
-            };
-            self.last_key = (key, id);
-            id
-        };
+        let func = self.id_of(key, |s| {
+            let id = s.name_id(&win[2..2 + len], &mut local.names);
+            s.slots[Self::slot(key)] = Slot { key, id };
+            Some(id)
+        })?;
         let j = i + 2 + len;
         let kind = if enter {
             EventKind::Enter
@@ -810,6 +784,26 @@ impl Scanner {
     #[inline(always)]
     fn slot(key: (u64, u64)) -> usize {
         ((key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
+    }
+
+    /// The local id of the address or name text `key` of a predicted line:
+    /// the last line's (a leaf's exit follows its entry, and needs no
+    /// lookup), the cache's, or what `miss` makes of it.
+    #[inline(always)]
+    fn id_of(
+        &mut self,
+        key: (u64, u64),
+        miss: impl FnOnce(&mut Self) -> Option<u32>,
+    ) -> Option<u32> {
+        if key == self.last_key.0 {
+            return Some(self.last_key.1);
+        }
+        let id = match self.lookup(key) {
+            Some(id) => id,
+            None => miss(self)?,
+        };
+        self.last_key = (key, id);
+        Some(id)
     }
 
     /// The local id of the address text `key`, if the cache has it.
@@ -1024,14 +1018,6 @@ mod tests {
             let second = scanner.scan(two.as_bytes(), FastChunk::default()).unwrap();
             let ids: Vec<u32> = second.local.events.iter().map(|e| e.func).collect();
             assert_eq!(ids, [0, 1, 0], "symbolic {symbolic}");
-        }
-    }
-
-    #[test]
-    fn four_digits_convert() {
-        for n in [0u64, 7, 42, 999, 1000, 4096, 9999] {
-            let w = u32::from_le_bytes(format!("{n:04}").as_bytes().try_into().unwrap());
-            assert_eq!(four(w), n);
         }
     }
 

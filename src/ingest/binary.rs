@@ -86,12 +86,22 @@ impl Layout {
         }
     }
 
+    /// The header of the record at `pos` and where the record ends, if the
+    /// header is there and the record's bytes fit in `data` (checksum not
+    /// checked): the step of a walk over the records.
+    fn step(self, data: &[u8], pos: usize) -> Option<(Head, usize)> {
+        let head = self.head(data, pos)?;
+        let end = (pos + self.header_len())
+            .checked_add(head.nbytes)
+            .filter(|&e| e <= data.len())?;
+        Some((head, end))
+    }
+
     /// Where the record at `pos` ends, if it is complete (and, from
     /// version 2 on, its checksum matches).
     fn intact(self, data: &[u8], pos: usize) -> Option<usize> {
-        let head = self.head(data, pos)?;
-        let end = (pos + self.header_len()).checked_add(head.nbytes)?;
-        let record = data.get(pos..end)?;
+        let (head, end) = self.step(data, pos)?;
+        let record = &data[pos..end];
         // A raw buffer changes while the program runs: its checksum covers
         // the header only.
         let covered = match head.tag {
@@ -249,11 +259,8 @@ fn cut_records_v2(data: &[u8], start: usize, size: usize) -> usize {
 fn cut_records(layout: Layout, data: &[u8], start: usize, size: usize) -> usize {
     let mut pos = start;
     while pos - start < size && pos < data.len() {
-        let Some(head) = layout.head(data, pos) else {
-            return data.len();
-        };
-        match (pos + layout.header_len()).checked_add(head.nbytes) {
-            Some(next) if known_tag(layout, head.tag) && next <= data.len() => pos = next,
+        match layout.step(data, pos) {
+            Some((head, next)) if known_tag(layout, head.tag) => pos = next,
             _ => return data.len(),
         }
     }
@@ -418,27 +425,20 @@ impl<'a> InOrder<'a> {
         }
         let mut ends: FxHashMap<u64, u16> = FxHashMap::default();
         let mut pos = first_record;
-        while let Some(head) = self.layout.head(self.data, pos) {
-            let Some(next) = (pos + self.layout.header_len())
-                .checked_add(head.nbytes)
-                .filter(|&n| n <= self.data.len())
-            else {
-                break;
-            };
+        while let Some((head, next)) = self.layout.step(self.data, pos) {
             if let (TAG_BLOCK, Some(q)) = (head.tag, head.seq) {
                 ends.insert(head.tid, q.wrapping_add(head.nevents as u16));
             }
             pos = next;
         }
-        let mut keep = vec![true; self.pending.len()];
-        for ring in &self.rings {
+        // Each ring's events are one run of the pending events, in file
+        // order: drop from the last run back, so earlier runs stay put.
+        for ring in self.rings.iter().rev() {
             if let Some(&end) = ends.get(&ring.tid) {
                 let k = written_after_all(ring, end);
-                keep[ring.first..ring.first + k].fill(false);
+                self.pending.drain(ring.first..ring.first + k);
             }
         }
-        let mut flags = keep.into_iter();
-        self.pending.retain(|_| flags.next().unwrap_or(true));
     }
 
     /// Passes on the events found in the runtime's buffers.

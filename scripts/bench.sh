@@ -53,6 +53,20 @@ else
     ct=$root/target/release/calltrace
 fi
 
+# one NAME CMD...: runs CMD once (stdout discarded); appends "wall peak-RSS
+# user sys" to $tmp/runs.NAME and sets secs (wall time) and rss_kb.
+one() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %M %U %S' -o "$tmp/time.$name" "$@" >/dev/null 2>"$tmp/err.$name" || {
+        echo "bench.sh: $name failed:" >&2
+        cat "$tmp/err.$name" >&2
+        exit 1
+    }
+    tail -n1 "$tmp/time.$name" >>"$tmp/runs.$name"
+    read -r secs rss_kb _ < <(tail -n1 "$tmp/time.$name")
+}
+
 # measure NAME CMD...: runs CMD (stdout discarded) BENCH_RUNS times; sets
 # secs (median wall time), rss_kb (peak RSS of that run) and cpu (user+sys).
 measure() {
@@ -60,28 +74,10 @@ measure() {
     shift
     : >"$tmp/runs.$name"
     for ((i = 0; i < runs; i++)); do
-        /usr/bin/time -f '%e %M %U %S' -o "$tmp/time.$name" "$@" >/dev/null 2>"$tmp/err.$name" || {
-            echo "bench.sh: $name failed:" >&2
-            cat "$tmp/err.$name" >&2
-            exit 1
-        }
-        tail -n1 "$tmp/time.$name" >>"$tmp/runs.$name"
+        one "$name" "$@"
     done
     read -r secs rss_kb user sys < <(sort -n "$tmp/runs.$name" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }')
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
-}
-
-# one NAME CMD...: runs CMD once (stdout discarded); sets secs (wall
-# time) and rss_kb (peak RSS).
-one() {
-    local name=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$tmp/time.$name" "$@" >/dev/null 2>"$tmp/err.$name" || {
-        echo "bench.sh: $name failed:" >&2
-        cat "$tmp/err.$name" >&2
-        exit 1
-    }
-    read -r secs rss_kb < <(tail -n1 "$tmp/time.$name")
 }
 
 # mawk is several times faster than gawk at reshaping big traces.

@@ -642,35 +642,41 @@ fn interpreter_methods_registered_through_the_header_get_their_names() {
     assert_eq!(body(threads[1]), render(&expect_worker));
 }
 
-#[test]
-fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_them() {
-    let dir = work("lossy");
-    let exe = build(&dir, "dies", DIES, &[]);
+/// Runs `exe run` with CALLTRACE_LOSSY=1 and a trace of `format` into a
+/// FIFO that is read only once the program is done: the program fills the
+/// pipe long before, and must not wait (any wait would never end, so the
+/// program gets a deadline). Its output, and the bytes the FIFO held.
+fn lossy_run(dir: &Path, exe: &Path, format: &str) -> (std::process::Output, Vec<u8>) {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     let fifo = dir.join("trace.fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
-    // The reader opens the FIFO first but reads only once the program is
-    // done: the program fills the pipe long before, and must not wait.
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
     let mut reader = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(0o4000) // O_NONBLOCK: do not wait for a writer
         .open(&fifo)
         .unwrap();
-    // Any wait on the full pipe would never end: the reader reads only
-    // after the program is done.
     let out = output_within(
-        Command::new(&exe)
+        Command::new(exe)
             .arg("run")
-            .current_dir(&dir)
+            .current_dir(dir)
             .env("CALLTRACE_OUT", &fifo)
+            .env("CALLTRACE_FORMAT", format)
             .env("CALLTRACE_LOSSY", "1"),
         60,
     );
     assert!(out.status.success());
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes).unwrap();
+    (out, bytes)
+}
+
+#[test]
+fn lossy_tracing_drops_events_instead_of_waiting_for_a_slow_reader_and_counts_them() {
+    let dir = work("lossy");
+    let exe = build(&dir, "dies", DIES, &[]);
+    let (out, bytes) = lossy_run(&dir, &exe, "text");
     let text = String::from_utf8(bytes).unwrap();
     let events = text.lines().filter(|l| l.starts_with(['E', 'X'])).count() as u64;
     let dropped: u64 = text
@@ -697,28 +703,7 @@ fn lossy_binary_tracing_never_waits_and_its_trace_reads_back_with_the_gap_report
     let dir = work("lossy-binary");
     // 2,000,000 calls: about 10 MB of binary trace, ten 1 MiB pipes.
     let exe = build(&dir, "dies", &DIES.replace("100000", "2000000"), &[]);
-    let fifo = dir.join("trace.fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
-    assert!(made.success());
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut reader = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(0o4000) // O_NONBLOCK: do not wait for a writer
-        .open(&fifo)
-        .unwrap();
-    let out = output_within(
-        Command::new(&exe)
-            .arg("run")
-            .current_dir(&dir)
-            .env("CALLTRACE_OUT", &fifo)
-            .env("CALLTRACE_FORMAT", "binary")
-            .env("CALLTRACE_LOSSY", "1"),
-        60,
-    );
-    assert!(out.status.success());
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).unwrap();
+    let (out, bytes) = lossy_run(&dir, &exe, "binary");
     let trace = dir.join("trace.bin");
     std::fs::write(&trace, &bytes).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -196,6 +196,26 @@ impl Shape {
         Shape::fields(0, t, th, cr)
     }
 
+    /// The shape of a symbolic line whose name has `len` bytes (1 to 15)
+    /// and whose columns after it have the shape `tail` (see
+    /// [`Shape::of_tail`]), if the line fits a window's first 64 bytes: its
+    /// separators are where an address line's with `len - 1` digits are,
+    /// and its key masks keep the `len` bytes of the name, which starts a
+    /// byte earlier, at 2.
+    fn with_name(tail: &Shape, len: usize) -> Option<Shape> {
+        let shift = len.checked_sub(1)?;
+        if len > 15 || tail.end.0 + shift + 1 >= 64 {
+            return None;
+        }
+        Some(Shape {
+            sp1: tail.sp1 + shift,
+            sp2: tail.sp2 + shift,
+            end: (tail.end.0 + shift, tail.end.1, tail.end.2),
+            key_mask: (low_bytes(len), low_bytes(len.saturating_sub(8))),
+            ..*tail
+        })
+    }
+
     /// The shape of a line with `hex` address digits, columns `t` and `th`
     /// and a `\r` before its `\n` if `cr`.
     fn fields(hex: usize, t: Option<&[u8]>, th: Option<&[u8]>, cr: bool) -> Option<Shape> {
@@ -275,6 +295,9 @@ fn time_high(high: u64, mid: u64) -> Option<(u64, u64, u64)> {
     let value = eight(high) * 100_000_000 + eight(mid << 32) * 10_000;
     Some((high, mid, value))
 }
+
+/// A name's text as a cache key (zero-padded) and its length.
+type NameText = ((u64, u64), usize);
 
 /// Why a scan stopped before the chunk's end.
 enum Stop {
@@ -673,10 +696,35 @@ impl Scanner {
         // (a `Shape` is about a hundred bytes); `named` says when a line
         // gave new ones.
         let mut shape = self.tail_shape;
-        while let Some((e, next, new_shape)) = self.named::<COLS>(b, i, thread0, &shape, local) {
+        // The last line's whole shape, name text and id: the next line
+        // most often has a name of the same length (the same name, for a
+        // leaf's exit), so that where it ends is known before it is read,
+        // as for address lines.
+        let mut last: Option<(Shape, (u64, u64), u32)> = None;
+        loop {
+            if let Some((sh, key, id)) = &mut last
+                && let Some((e, next)) = self.same_length::<COLS>(sh, key, id, b, i, thread0, local)
+            {
+                prefetch(b, i + PREFETCH);
+                if !consumer.event(e) {
+                    return Err(Stop::Consumer);
+                }
+                lines += 1;
+                i = next;
+                continue;
+            }
+            let Some((e, next, new_shape, (key, len))) =
+                self.named::<COLS>(b, i, thread0, &shape, local)
+            else {
+                break;
+            };
             if new_shape {
                 shape = self.tail_shape;
             }
+            last = shape
+                .filter(|sh| sh.cols == COLS)
+                .and_then(|sh| Shape::with_name(&sh, len))
+                .map(|sh| (sh, key, e.func));
             prefetch(b, i + PREFETCH);
             if !consumer.event(e) {
                 return Err(Stop::Consumer);
@@ -685,6 +733,75 @@ impl Scanner {
             i = next;
         }
         Ok((i, lines))
+    }
+
+    /// The symbolic line at `i` if it has the shape `sh` (with `COLS`
+    /// columns) of the last line, whose name text and id are `key` and
+    /// `id` (updated when this line has another name of the same length):
+    /// its event and where the next line starts. None when it has not,
+    /// which [`Scanner::named`] then sorts out.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn same_length<const COLS: u8>(
+        &mut self,
+        sh: &Shape,
+        key: &mut (u64, u64),
+        id: &mut u32,
+        b: &[u8],
+        i: usize,
+        thread0: u32,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize)> {
+        let win = window(b, i)?;
+        let enter = win[0] == b'E';
+        let ok = (enter | (win[0] == b'X')) & (win[1] == b' ') & Self::tail_fits::<COLS>(sh, win);
+        if !ok {
+            return None;
+        }
+        let text = (
+            word_at(win, 2) & sh.key_mask.0,
+            word_at(win, 10) & sh.key_mask.1,
+        );
+        if text != *key {
+            *id = self.other_name(b, i + 2, (text, sh.sp1 - 2), local)?;
+            *key = text;
+        }
+        let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
+        let e = Event {
+            time,
+            func: *id,
+            thread,
+            kind: if enter {
+                EventKind::Enter
+            } else {
+                EventKind::Exit
+            },
+        };
+        Some((e, i + sh.end.0 + 2))
+    }
+
+    /// The local id of the name at `j` whose text, read at the predicted
+    /// length, is `predicted`; None unless that is the whole name (no byte
+    /// below `!` in it, so not a shorter one padded with NULs) and not an
+    /// address.
+    #[cold]
+    fn other_name(
+        &mut self,
+        b: &[u8],
+        j: usize,
+        predicted: NameText,
+        local: &mut LocalEvents,
+    ) -> Option<u32> {
+        let (key, len) = hex_key(b, j)?;
+        if (key, len) != predicted || (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
+            return None;
+        }
+        let id = self.id_of(key, |s| {
+            let id = s.name_id(&b[j..j + len], &mut local.names);
+            s.slots[Self::slot(key)] = Slot { key, id };
+            Some(id)
+        })?;
+        Some(id)
     }
 
     /// The symbolic event line at `i` with exactly `COLS` columns
@@ -700,7 +817,7 @@ impl Scanner {
         thread0: u32,
         shape: &Option<Shape>,
         local: &mut LocalEvents,
-    ) -> Option<(Event, usize, bool)> {
+    ) -> Option<(Event, usize, bool, NameText)> {
         let win = window(b, i)?;
         let enter = win[0] == b'E';
         let (key, len) = hex_key(b, i + 2)?;
@@ -734,7 +851,7 @@ impl Scanner {
                     thread,
                     kind,
                 };
-                return Some((e, j - 3 + sh.end.0 + 2, false));
+                return Some((e, j - 3 + sh.end.0 + 2, false, (key, len)));
             }
         }
         let (mut time, mut thread, mut k) = (0, thread0, j);
@@ -764,7 +881,7 @@ impl Scanner {
             thread,
             kind,
         };
-        Some((e, next, true))
+        Some((e, next, true, (key, len)))
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and
@@ -1040,6 +1157,47 @@ mod tests {
         let mixed = Scanner::new(true).scan(b"E main 1 7\nE0x40 2 7\n", FastChunk::default());
         assert!(mixed.is_none());
         assert!(scan("E main 1 7\n").is_none());
+    }
+
+    #[test]
+    fn symbolic_lines_with_names_of_one_length_are_read_at_the_predicted_shape() {
+        // `deflate`, `inflate` and `zcalloc` have one length: after the
+        // first line, each is read where the last line's shape puts it.
+        let text = "E deflate 1 7\nX deflate 2 7\nE inflate 3 7\nX inflate 14 7\n\
+                    E zcalloc 15 7\nX zcalloc 16 8\n"
+            .repeat(20);
+        let c = Scanner::new(true)
+            .scan(text.as_bytes(), FastChunk::default())
+            .unwrap();
+        assert_eq!(c.local.names, ["deflate", "inflate", "zcalloc"]);
+        assert_eq!(c.local.tids, [7, 8]);
+        let got: Vec<_> = c.local.events[6..12]
+            .iter()
+            .map(|e| (e.kind, e.func, e.time, e.thread))
+            .collect();
+        use EventKind::{Enter, Exit};
+        assert_eq!(
+            got,
+            [
+                (Enter, 0, 1, 0),
+                (Exit, 0, 2, 0),
+                (Enter, 1, 3, 0),
+                (Exit, 1, 14, 0),
+                (Enter, 2, 15, 0),
+                (Exit, 2, 16, 1)
+            ]
+        );
+        // A line that fits the shape without being a name of that length:
+        // the line parser reads the chunk (and reports the line).
+        for odd in ["E defla e 3 7\n", "E 0x12345 3 7\n", "E defl\0te 3 7\n"] {
+            let text = format!(
+                "{}{odd}{}",
+                "E deflate 1 7\n".repeat(8),
+                "X deflate 2 7\n".repeat(8)
+            );
+            let c = Scanner::new(true).scan(text.as_bytes(), FastChunk::default());
+            assert!(c.is_none(), "{odd:?}");
+        }
     }
 
     /// Counts the events it is fed; gives up at the `limit`-th.

@@ -245,6 +245,10 @@ struct Reader {
     /// chunk-local id (in `id`; `len` 0 at a chunk's start): runs of one
     /// name skip the cache.
     last: Slot,
+    /// The start of the previous fast-path line, and its name's
+    /// chunk-local id: the next line most often starts the same.
+    prefix: line::Prefix,
+    prefix_id: u32,
 }
 
 impl Reader {
@@ -262,6 +266,8 @@ impl Reader {
             summarise,
             nodes: part::Nodes::default(),
             last: Slot::default(),
+            prefix: line::Prefix::default(),
+            prefix_id: UNSET,
         }
     }
 }
@@ -421,6 +427,7 @@ impl Reader {
     fn lines(&mut self, bytes: &[u8], names: &mut Vec<Name>, each: &mut impl Each) -> u64 {
         self.local.iter_mut().for_each(|l| *l = UNSET);
         self.last = Slot::default();
+        self.prefix = line::Prefix::default();
         let (mut pos, mut line) = (0, 0u64);
         loop {
             let padded;
@@ -431,13 +438,13 @@ impl Reader {
                     &padded
                 }
             };
-            let last = (self.last.len, self.last.words);
-            let hint = if last.0 <= 16 { last } else { (0, (0, 0)) };
-            if let Some(f) = line::scan(win, hint) {
+            if let Some(f) = line::scan(win, &self.prefix) {
                 let name = if f.hinted {
-                    self.last.id
+                    self.prefix_id
                 } else {
-                    self.intern_fast(win, &bytes[pos..], f.name, names)
+                    self.prefix = line::Prefix::of(win, &f);
+                    self.prefix_id = self.intern_fast(win, &bytes[pos..], f.name, names);
+                    self.prefix_id
                 };
                 let read = Read::Line(LineIn {
                     width: f.width,

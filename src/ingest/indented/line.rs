@@ -70,9 +70,81 @@ const POW10F: [f64; MAX_DECIMALS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 /// whole number (the double is within 2^-12 of it).
 const EXACT_NANOS: u64 = 1 << 40;
 
-/// The line at the start of `win`, if it is a usual one (see the module docs).
+/// The start of the last line read by [`scan`]: its indentation and name
+/// then ` (`, as words. The next line most often starts with the same
+/// bytes (a run of calls of one function), and is then known to have
+/// that indentation and name without reading them.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Prefix {
+    /// Bytes up to and with the `(` (0: none yet).
+    len: usize,
+    /// The indentation.
+    width: usize,
+    /// The words at 0, 8, ... up to the last whole one before `len`, and
+    /// the word ending at `len` (the whole prefix when `len` is below 8,
+    /// zero-padded).
+    words: [u64; PAREN_BEFORE / 8],
+    last: u64,
+}
+
+impl Prefix {
+    /// The prefix of the line at the start of `win`, read by [`scan`] as `f`.
+    pub fn of(win: &Window, f: &Fast) -> Prefix {
+        let len = f.name.1 + 2;
+        let mut words = [0; PAREN_BEFORE / 8];
+        for (k, w) in words.iter_mut().enumerate().take(len / 8) {
+            *w = word(win, 8 * k);
+        }
+        Prefix {
+            len,
+            width: f.width,
+            words,
+            last: last_word(win, len),
+        }
+    }
+
+    /// Whether the line at the start of `win` begins with this prefix.
+    #[inline(always)]
+    fn starts(&self, win: &Window) -> bool {
+        let mut diff = last_word(win, self.len) ^ self.last;
+        for k in 0..self.len / 8 {
+            diff |= word(win, 8 * k) ^ self.words[k & 7];
+        }
+        diff == 0
+    }
+}
+
+/// The word of `win` that ends at `len` (1 to 64), or its first `len`
+/// bytes zero-padded.
 #[inline(always)]
-pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
+fn last_word(win: &Window, len: usize) -> u64 {
+    if len >= 8 {
+        word(win, len - 8)
+    } else {
+        word(win, 0) & ((1 << (8 * len)) - 1)
+    }
+}
+
+/// The line at the start of `win`, if it is a usual one (see the module
+/// docs). A line that starts with `prev` is read from its `(` on; it has
+/// `prev`'s indentation and name (and `hinted` says so).
+#[inline(always)]
+pub(super) fn scan(win: &Window, prev: &Prefix) -> Option<Fast> {
+    if prev.len > 0
+        && prev.starts(win)
+        && let Some((self_time, total, calls, units, next)) = tail(win, prev.len - 1)
+    {
+        return Some(Fast {
+            width: prev.width,
+            name: (prev.width, prev.len - 2),
+            self_time,
+            total,
+            calls,
+            units,
+            next,
+            hinted: true,
+        });
+    }
     let mut i = 0;
     loop {
         let other = word(win, i) ^ 0x2020_2020_2020_2020;
@@ -88,29 +160,6 @@ pub(super) fn scan(win: &Window, prev: (usize, (u64, u64))) -> Option<Fast> {
     match byte(win, i) {
         b'#' | 0..=b' ' | 0x80.. => return None,
         _ => {}
-    }
-    // The usual run of lines of one name: the previous line's name (up to
-    // 16 bytes, its length and words in `prev`) then ` (`, without searching.
-    let (len, words) = prev;
-    let open = i + len + 1;
-    if len > 0
-        && len <= 16
-        && open < PAREN_BEFORE
-        && byte(win, open) == b'('
-        && byte(win, open - 1) == b' '
-        && name_words(win, i, len) == words
-        && let Some((self_time, total, calls, units, next)) = tail(win, open)
-    {
-        return Some(Fast {
-            width: i,
-            name: (i, open - 1),
-            self_time,
-            total,
-            calls,
-            units,
-            next,
-            hinted: true,
-        });
     }
     let mut open = i + 1;
     loop {

@@ -347,17 +347,23 @@ fn the_fast_path_reads_what_the_general_path_reads() {
         let text = format!("{line}\n");
         let b = text.as_bytes();
         let win = window(b);
-        let f = line::scan(&win, (0, (0, 0)))?;
+        let f = line::scan(&win, &line::Prefix::default())?;
         assert!(!f.hinted);
-        // A hint of the line's own name, or of another, reads the same; only
-        // the right one (up to 16 bytes) is taken.
-        let len = f.name.1 - f.name.0;
+        // The line's own start as the last line's, or another's, reads the
+        // same; only the right one is taken.
+        let other = |text: &str| {
+            let win = window(text.as_bytes());
+            line::Prefix::of(&win, &line::scan(&win, &line::Prefix::default()).unwrap())
+        };
         for (hint, taken) in [
-            ((len, line::name_words(&win, f.name.0, len)), len <= 16),
-            ((len, (1, 2)), false),
-            ((3, (0, 0)), false),
+            (line::Prefix::of(&win, &f), true),
+            (other("main (1 / 2)\n"), false),
+            (
+                other(" zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz (1 / 2)\n"),
+                false,
+            ),
         ] {
-            let hinted = line::scan(&win, hint).expect("read with a hint too");
+            let hinted = line::scan(&win, &hint).expect("read with a hint too");
             assert_eq!(hinted.hinted, taken, "{line}");
             let same = line::Fast {
                 hinted: false,
@@ -445,7 +451,10 @@ fn numbers_and_spaces_of_every_length_read_like_the_general_path() {
         for frac in ["", ".5", ".25", ".123456", ".0000001"] {
             for unit in ["", " ns", " us", " ms", " s"] {
                 let line = format!("{}f ({int}{frac}{unit} / 1{unit})", " ".repeat(n));
-                let fast = line::scan(&window(format!("{line}\n").as_bytes()), (0, (0, 0)));
+                let fast = line::scan(
+                    &window(format!("{line}\n").as_bytes()),
+                    &line::Prefix::default(),
+                );
                 let slow = parse_line(line.trim_start()).unwrap();
                 let want = Number::of(slow.self_time, slow.self_unit);
                 if let Some(f) = fast {

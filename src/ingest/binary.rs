@@ -774,6 +774,10 @@ impl Reader<'_> {
     ) -> std::result::Result<(), Bad> {
         let start = self.pos;
         let Some(head) = layout.head(self.data, start) else {
+            if self.torn_ring_header(layout, side.rings) {
+                self.pos = self.data.len();
+                return Ok(());
+            }
             return Err(self.torn_or_unmarked(layout).into());
         };
         let payload_start = start + layout.header_len();
@@ -892,6 +896,33 @@ impl Reader<'_> {
             self.pos = payload_start + off.unwrap_or_default();
             self.err(&format!("{} well-formed events in the block", head.nevents))
                 .into()
+        })
+    }
+
+    /// Whether the bytes left at the current position are the start of a
+    /// block header that the process died writing, for a block of a ring
+    /// that still holds its events (see `record`): fewer bytes than a
+    /// header, and the record marker, tag `B`, the ring flag, a sequence
+    /// and a thread that match a ring with unwritten events, as far as the
+    /// bytes go.
+    fn torn_ring_header(&self, layout: Layout, rings: &[Ring]) -> bool {
+        let h = &self.data[self.pos..];
+        if !layout.checked() || h.len() >= layout.header_len() || rings.is_empty() {
+            return false;
+        }
+        let n = h.len().min(SYNC.len());
+        if h[..n] != SYNC[..n]
+            || h.get(8).is_some_and(|&t| t != TAG_BLOCK)
+            || h.get(9).is_some_and(|&f| f & FLAG_SEQ == 0)
+        {
+            return false;
+        }
+        // Bytes 10-11: the sequence; 12-19: the thread.
+        rings.iter().any(|r| {
+            let mut expect = [0; 20];
+            expect[10..12].copy_from_slice(&(r.flushed as u16).to_le_bytes());
+            expect[12..20].copy_from_slice(&r.tid.to_le_bytes());
+            (10..h.len().min(20)).all(|o| h[o] == expect[o])
         })
     }
 
@@ -1618,6 +1649,36 @@ mod tests {
         // Not the ring's next events: the damage is reported as before.
         let err = parse(ring_then_block(6, 2, 0, 2, 3), false).unwrap_err();
         assert!(err.to_string().contains("truncated"), "{err}");
+    }
+
+    #[test]
+    fn a_torn_header_of_a_block_whose_events_are_in_its_ring_is_left_out_quietly() {
+        let full = ring_then_block(6, 2, 2, 4, 0);
+        let block = full.windows(4).rposition(|w| w == SYNC).unwrap();
+        for kept in 1..28 {
+            let cut = full.len() - block - kept;
+            let (ev, meta, funcs) = parse(ring_then_block(6, 2, 2, 4, cut), false).unwrap();
+            assert_eq!(
+                addrs(&ev, &funcs),
+                [0x1002, 0x1003, 0x1004, 0x1005],
+                "{kept}"
+            );
+            assert_eq!(meta.skipped_lines, 0);
+            // Once its sequence is there, a header that is not the ring's
+            // next block is reported as before.
+            let other = parse(ring_then_block(6, 2, 0, 2, cut), false);
+            if kept > 10 {
+                let err = other.unwrap_err().to_string();
+                assert!(err.contains("truncated"), "{kept}: {err}");
+            } else {
+                assert!(other.is_ok(), "{kept}");
+            }
+        }
+        // Without unwritten ring events, a torn header is still an error.
+        let mut plain = encode(0x5555_0000_0000, "/tmp/app", &[]);
+        plain.extend_from_slice(&SYNC[..3]);
+        let err = parse(plain, false).unwrap_err().to_string();
+        assert!(err.contains("record header"), "{err}");
     }
 
     #[test]

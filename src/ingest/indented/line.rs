@@ -80,10 +80,13 @@ pub(super) struct Prefix {
     len: usize,
     /// The indentation.
     width: usize,
-    /// The words at 0, 8, ... up to the last whole one before `len`, and
-    /// the word ending at `len` (the whole prefix when `len` is below 8,
-    /// zero-padded).
-    words: [u64; PAREN_BEFORE / 8],
+    /// The words at 0, 8, 16 and 24, masked by `care` (the bytes below
+    /// `len`): a usual prefix is compared with four loads and no branch.
+    words: [u64; 4],
+    care: [u64; 4],
+    /// Prefixes over 32 bytes: the whole words from 32 on, and the word
+    /// ending at `len`.
+    more: [u64; PAREN_BEFORE / 8 - 4],
     last: u64,
 }
 
@@ -91,37 +94,54 @@ impl Prefix {
     /// The prefix of the line at the start of `win`, read by [`scan`] as `f`.
     pub fn of(win: &Window, f: &Fast) -> Prefix {
         let len = f.name.1 + 2;
-        let mut words = [0; PAREN_BEFORE / 8];
-        for (k, w) in words.iter_mut().enumerate().take(len / 8) {
-            *w = word(win, 8 * k);
-        }
-        Prefix {
+        let mut p = Prefix {
             len,
             width: f.width,
-            words,
-            last: last_word(win, len),
+            last: word(win, len.max(8) - 8),
+            ..Prefix::default()
+        };
+        for k in 0..4 {
+            let bytes = len.saturating_sub(8 * k).min(8);
+            p.care[k] = if bytes == 8 {
+                u64::MAX
+            } else {
+                (1 << (8 * bytes)) - 1
+            };
+            p.words[k] = word(win, 8 * k) & p.care[k];
         }
+        for (k, w) in p
+            .more
+            .iter_mut()
+            .enumerate()
+            .take((len / 8).saturating_sub(4))
+        {
+            *w = word(win, 32 + 8 * k);
+        }
+        p
     }
 
     /// Whether the line at the start of `win` begins with this prefix.
     #[inline(always)]
     fn starts(&self, win: &Window) -> bool {
-        let mut diff = last_word(win, self.len) ^ self.last;
-        for k in 0..self.len / 8 {
-            diff |= word(win, 8 * k) ^ self.words[k & 7];
+        let mut diff = 0;
+        for k in 0..4 {
+            diff |= (word(win, 8 * k) & self.care[k]) ^ self.words[k];
+        }
+        if self.len > 32 {
+            diff |= self.rest(win);
         }
         diff == 0
     }
-}
 
-/// The word of `win` that ends at `len` (1 to 64), or its first `len`
-/// bytes zero-padded.
-#[inline(always)]
-fn last_word(win: &Window, len: usize) -> u64 {
-    if len >= 8 {
-        word(win, len - 8)
-    } else {
-        word(win, 0) & ((1 << (8 * len)) - 1)
+    /// The bits that differ between the bytes of `win` from 32 on and this
+    /// (long) prefix's.
+    #[cold]
+    fn rest(&self, win: &Window) -> u64 {
+        let mut diff = word(win, self.len - 8) ^ self.last;
+        for k in 0..self.len / 8 - 4 {
+            diff |= word(win, 32 + 8 * k) ^ self.more[k & 3];
+        }
+        diff
     }
 }
 

@@ -336,6 +336,36 @@ fn window(text: &[u8]) -> line::Window {
 }
 
 #[test]
+fn a_line_is_read_from_its_parenthesis_only_when_it_starts_like_the_last() {
+    // Prefixes (indentation, name, ` (`) of every length the fast path
+    // takes: a change in any of their bytes is seen, a change after them
+    // is not a reason to read the line from its start.
+    for width in [0, 3, 9] {
+        for name_len in 1..=(61 - width) {
+            let name: String = (0..name_len)
+                .map(|k| (b'a' + (k % 26) as u8) as char)
+                .collect();
+            let text = format!("{}{name} (1 / 2)\n", " ".repeat(width));
+            let win = window(text.as_bytes());
+            let f = line::scan(&win, &line::Prefix::default()).unwrap();
+            let prefix = line::Prefix::of(&win, &f);
+            let again = line::scan(&win, &prefix).unwrap();
+            assert!(again.hinted, "{text:?}");
+            assert_eq!(again.name, f.name);
+            let len = width + name_len + 2;
+            for at in 0..text.len() - 1 {
+                let mut other = text.clone().into_bytes();
+                other[at] = if other[at] == b'z' { b'y' } else { b'z' };
+                let Some(g) = line::scan(&window(&other), &prefix) else {
+                    continue;
+                };
+                assert_eq!(g.hinted, at >= len, "{text:?} changed at {at}");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_fast_path_reads_what_the_general_path_reads() {
     type Value = (u64, u8, u64);
     type Read = (String, Value, Value, u64, u8);

@@ -402,6 +402,12 @@ fn unit(win: &Window, j: usize, sep: u8) -> Option<(usize, usize)> {
         b'/' => (0x20_2f20u64, 3, 0xff_ffffu64),
         _ => (b')' as u64, 1, 0xff),
     };
+    // ` ns`, ` us` or ` ms` then the separator: what `calltrace tree`
+    // writes below a second, so it is tried first.
+    let u = PREFIX_UNIT[(w >> 8) as u8 as usize];
+    if w & 0xff00ff == 0x73_0020 && (w >> 24) & tail_mask == tail && u != 0 {
+        return Some((u as usize, j + 3 + tail_len));
+    }
     if w & tail_mask == tail {
         return Some((0, j + tail_len));
     }
@@ -409,18 +415,17 @@ fn unit(win: &Window, j: usize, sep: u8) -> Option<(usize, usize)> {
     if w & 0xffff == 0x7320 && (w >> 16) & tail_mask == tail {
         return Some((4, j + 2 + tail_len));
     }
-    // ` Xs` then the separator.
-    if w & 0xff00ff == 0x73_0020 && (w >> 24) & tail_mask == tail {
-        let u = match (w >> 8) as u8 {
-            b'n' => 1,
-            b'u' => 2,
-            b'm' => 3,
-            _ => return None,
-        };
-        return Some((u, j + 3 + tail_len));
-    }
     None
 }
+
+/// The [`SCALE`] index of a unit `Xs` by its first letter `X`; 0 for none.
+static PREFIX_UNIT: [u8; 256] = {
+    let mut t = [0; 256];
+    t[b'n' as usize] = 1;
+    t[b'u' as usize] = 2;
+    t[b'm' as usize] = 3;
+    t
+};
 
 /// After the `)` at `j - 1`: `\n`, `\r\n`, or ` xN` (up to 19 digits)
 /// then one of those. The call count and the start of the next line.

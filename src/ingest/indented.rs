@@ -453,6 +453,7 @@ impl Reader {
                     total: f.total,
                     calls: f.calls,
                     units: f.units,
+                    same_start: f.hinted,
                 });
                 if !each.line(line, read) {
                     return line;
@@ -465,6 +466,9 @@ impl Reader {
             let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
             // The last piece: empty after a final line end, or a line without one.
             let last = end == rest.len();
+            // The next fast-path line is not this one's sibling of the
+            // same name (`LineIn::same_start`), whatever it starts with.
+            self.prefix = line::Prefix::default();
             let read = self.slow(&rest[..end], names);
             if !each.line(line, read) || last {
                 return line;
@@ -507,6 +511,7 @@ impl Reader {
                     total: Number::of(l.total, l.total_unit),
                     calls: l.calls,
                     units,
+                    same_start: false,
                 })
             }
             Err(msg) => Read::Bad(width, msg),

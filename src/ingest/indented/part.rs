@@ -152,12 +152,23 @@ pub(super) struct LineIn {
     pub total: Number,
     pub calls: u64,
     pub units: u8,
+    /// The line starts like the one before it: the same indentation and name.
+    pub same_start: bool,
 }
 
 impl Part {
     /// Adds a line; false when the summary cannot stand for the chunk.
     #[inline(always)]
     pub fn line(&mut self, l: &LineIn, nodes: &mut Nodes) -> bool {
+        // The usual run of calls of one function, with time units: the
+        // previous line's node, whose sums are pending, and nanoseconds.
+        if l.same_start && l.units == Rec::TIME && self.nanos && self.pending.node != UNSET {
+            let p = &mut self.pending;
+            p.calls = p.calls.wrapping_add(l.calls);
+            p.total = p.total.saturating_add(l.total.nanos());
+            p.self_time = p.self_time.saturating_add(l.self_time.nanos());
+            return true;
+        }
         let time = l.units & Rec::TIME != 0;
         if self.nodes.is_empty() {
             self.nanos = time;

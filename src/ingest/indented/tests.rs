@@ -201,6 +201,10 @@ fn cases() -> Vec<Vec<u8>> {
             "{}  k (1 calls / 2.5 calls)\n{good}  q (1 min / 2 min)\n",
             good.repeat(9)
         ),
+        // a line that starts like the last fast-path line, after a
+        // sibling the general path read: it is not the last line's node
+        "main (1 us / 9 us)\n  f (1 us / 2 us)\n  g ( 5 us /6 us )\n  f (3 us / 4 us)\n"
+            .repeat(8),
         // anchors at every depth (lines climbing below a chunk's first)
         format!(
             "{}e (1 / 1)\n",

@@ -26,7 +26,7 @@
 #
 # Every row: target, what, our figure, the reference, the ratio, peak
 # resident memory (as /usr/bin/time reports it) and PASS/FAIL. Times are
-# the median of BENCH_RUNS runs (default 3). Everything it creates lives in
+# the median of BENCH_RUNS runs (default 5). Everything it creates lives in
 # one temporary directory (under BENCH_TMP, default $TMPDIR or /tmp),
 # deleted at exit; each shape's file is deleted once measured.
 #
@@ -36,7 +36,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 mb=${BENCH_MB:-3400}
-runs=${BENCH_RUNS:-3}
+runs=${BENCH_RUNS:-5}
 cc=${CC:-gcc}
 funcs=${BENCH_FUNCS:-10000}
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-bench.XXXXXX")

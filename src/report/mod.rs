@@ -31,7 +31,7 @@ pub use patterns::Pattern;
 pub use sweep::Sweep;
 
 /// A tree's stage of abstraction: `before`, then the methods of
-/// [`registry::METHODS`] in their order (stage `i` is method `i - 1`).
+/// [`METHODS`] in their order (stage `i` is method `i - 1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Stage(u8);
 

@@ -6,11 +6,13 @@
 //! numbers (digits, point and unit found with bit tricks on one word,
 //! converted with the SWAR helpers of the E/X scanner), the call count
 //! and the line end. The line end falls out of the parse, so lines are
-//! not searched for `\n` first. Anything else (tabs, other white space,
-//! non-ASCII bytes, odd spacing, long numbers, comments, blank lines,
-//! errors) is left to the general `str` path, which reads every line the
-//! same way; the fast path only takes lines it reads exactly as that
-//! path does.
+//! not searched for `\n` first. A line that starts with the same bytes
+//! as the last one (indentation, name and ` (`: a run of calls of one
+//! function) is read from its `(` on, see [`Prefix`]. Anything else (tabs,
+//! other white space, non-ASCII bytes, odd spacing, long numbers,
+//! comments, blank lines, errors) is left to the general `str` path, which
+//! reads every line the same way; the fast path only takes lines it reads
+//! exactly as that path does.
 
 use super::super::ex::digits::{digits, eight};
 use super::{EXACT_F64, MAX_DECIMALS, Number, POW10, Rec};

@@ -109,7 +109,7 @@ impl ChunkWork for ContextsWork {
         self.reset();
         let mut s = Summary::default();
         for e in events {
-            s.event(e, self)?;
+            s.event::<true>(e, self)?;
         }
         Some(Box::new(s))
     }
@@ -145,14 +145,23 @@ struct Building<'a> {
 impl EventConsumer for Building<'_> {
     #[inline(always)]
     fn event(&mut self, e: Event) -> bool {
-        self.summary.event(&e, self.work).is_some()
+        self.summary.event::<true>(&e, self.work).is_some()
+    }
+
+    #[inline(always)]
+    fn untimed_event(&mut self, e: Event) -> bool {
+        self.summary.event::<false>(&e, self.work).is_some()
     }
 }
 
 impl Summary {
+    /// Adds an event; `TIMED` false leaves out the time arithmetic, which
+    /// changes nothing when every time is 0.
     #[inline(always)]
-    fn event(&mut self, e: &Event, work: &mut ContextsWork) -> Option<()> {
-        self.last_time = self.last_time.max(e.time);
+    fn event<const TIMED: bool>(&mut self, e: &Event, work: &mut ContextsWork) -> Option<()> {
+        if TIMED {
+            self.last_time = self.last_time.max(e.time);
+        }
         let t = e.thread as usize;
         let th = match self.threads.get_mut(t) {
             Some(th) => th,
@@ -171,7 +180,11 @@ impl Summary {
             }
             // The usual exit: the function on top of the stack returns.
             EventKind::Exit if th.stack.last().is_some_and(|f| f.func == e.func) => {
-                pop(th, &mut self.anchors, &mut self.nodes, e.time);
+                if TIMED {
+                    pop(th, &mut self.anchors, &mut self.nodes, e.time);
+                } else {
+                    pop_untimed(th, &mut self.nodes);
+                }
             }
             EventKind::Exit => self.exit(t, e.func, e.time)?,
         }
@@ -249,6 +262,15 @@ fn pop(th: &mut LocalThread, anchors: &mut [Anchor], nodes: &mut [Node], time: u
     n.self_time = n
         .self_time
         .saturating_add(total.saturating_sub(f.child_total));
+}
+
+/// [`pop`] when every time is 0: only the call is counted (every sum
+/// it would add to is 0 plus 0).
+#[inline(always)]
+fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
+    if let Some(f) = th.stack.pop() {
+        nodes[f.node as usize].calls += 1;
+    }
 }
 
 /// The summary node for `func` called from `parent`, created if new.

@@ -478,7 +478,12 @@ impl Scanner {
         let mut lines = 0;
         while let Some((e, next)) = self.predicted::<COLS>(sh, b, i, thread0, local) {
             prefetch(b, i + PREFETCH);
-            if !consumer.event(e) {
+            let taken = if COLS == 0 {
+                consumer.untimed_event(e)
+            } else {
+                consumer.event(e)
+            };
+            if !taken {
                 return Err(Stop::Consumer);
             }
             lines += 1;

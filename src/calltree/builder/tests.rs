@@ -357,6 +357,18 @@ fn trace_of(steps: &[(u8, u8, bool)]) -> String {
     t
 }
 
+/// The same steps as one thread's seed-format trace (`E0x41`), or with
+/// every timestamp 0 (`E0x41 0`) when `zeros`.
+fn seed_of(steps: &[(u8, u8, bool)], zeros: bool) -> String {
+    let mut t = String::from("# base 0x1000\n");
+    for &(_, func, enter) in steps {
+        let kind = if enter { 'E' } else { 'X' };
+        let time = if zeros { " 0" } else { "" };
+        t.push_str(&format!("{kind}0x{:x}{time}\n", 0x40 + func as u64));
+    }
+    t
+}
+
 /// The same trace in the binary format: one block per run of steps of one thread.
 fn binary_of(steps: &[(u8, u8, bool)]) -> Vec<u8> {
     use crate::ingest::binary::{Block, encode};
@@ -403,6 +415,21 @@ proptest::proptest! {
             let bin_tree: Vec<&str> = bin.lines().take(2).collect();
             proptest::prop_assert_eq!(bin_tree, tree_and_keys);
         }
+        // Untimed chunks are summarised without time arithmetic: the
+        // tree's shape and calls, the functions and the repairs are those
+        // of the same events timed at 0 (the weights differ: an untimed
+        // tree counts calls).
+        let untimed = built(&seed_of(&steps, false), crate::calltree::View::Contexts, 2, chunk);
+        let zeros = built(&seed_of(&steps, true), crate::calltree::View::Contexts, 2, chunk);
+        let parts = |s: &str| {
+            let l: Vec<&str> = s.lines().collect();
+            let field = |name: &str| {
+                let from = l[0].find(&format!("{name}: [")).map_or(0, |i| i + name.len() + 2);
+                l[0][from..].split(']').next().unwrap_or("").to_string()
+            };
+            (field("func"), field("size"), field("calls"), l[1].to_string(), l[3].to_string())
+        };
+        proptest::prop_assert_eq!(parts(&untimed), parts(&zeros));
     }
 }
 

@@ -299,6 +299,16 @@ fn time_high(high: u64, mid: u64) -> Option<(u64, u64, u64)> {
 /// A name's text as a cache key (zero-padded) and its length.
 type NameText = ((u64, u64), usize);
 
+/// The kind of an event line whose letter is `E` (`enter`) or `X`.
+#[inline(always)]
+fn kind(enter: bool) -> EventKind {
+    if enter {
+        EventKind::Enter
+    } else {
+        EventKind::Exit
+    }
+}
+
 /// Why a scan stopped before the chunk's end.
 enum Stop {
     /// A line the scanner does not take: the chunk goes to the line parser.
@@ -526,11 +536,7 @@ impl Scanner {
             time,
             func,
             thread,
-            kind: if enter {
-                EventKind::Enter
-            } else {
-                EventKind::Exit
-            },
+            kind: kind(enter),
         };
         Some((e, i + sh.end.0 + 2))
     }
@@ -776,11 +782,7 @@ impl Scanner {
             time,
             func: *id,
             thread,
-            kind: if enter {
-                EventKind::Enter
-            } else {
-                EventKind::Exit
-            },
+            kind: kind(enter),
         };
         Some((e, i + sh.end.0 + 2))
     }
@@ -801,12 +803,11 @@ impl Scanner {
         if (key, len) != predicted || (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
             return None;
         }
-        let id = self.id_of(key, |s| {
+        self.id_of(key, |s| {
             let id = s.name_id(&b[j..j + len], &mut local.names);
             s.slots[Self::slot(key)] = Slot { key, id };
             Some(id)
-        })?;
-        Some(id)
+        })
     }
 
     /// The symbolic event line at `i` with exactly `COLS` columns
@@ -837,11 +838,7 @@ impl Scanner {
             Some(id)
         })?;
         let j = i + 2 + len;
-        let kind = if enter {
-            EventKind::Enter
-        } else {
-            EventKind::Exit
-        };
+        let kind = kind(enter);
         // The columns after the name, where the last line had them.
         if let Some(sh) = shape
             && sh.cols == COLS

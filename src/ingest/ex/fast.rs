@@ -530,7 +530,10 @@ impl Scanner {
             word_at(win, 3) & sh.key_mask.0,
             word_at(win, 11) & sh.key_mask.1,
         );
-        let func = self.id_of(key, |s| s.miss(b, i + 3, key, &mut local.addrs))?;
+        let func = match self.known(key) {
+            Some(id) => id,
+            None => self.miss(b, i + 3, key, &mut local.addrs)?,
+        };
         let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
             time,
@@ -803,11 +806,18 @@ impl Scanner {
         if (key, len) != predicted || (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
             return None;
         }
-        self.id_of(key, |s| {
-            let id = s.name_id(&b[j..j + len], &mut local.names);
-            s.slots[Self::slot(key)] = Slot { key, id };
-            Some(id)
+        Some(match self.known(key) {
+            Some(id) => id,
+            None => self.new_name(key, &b[j..j + len], &mut local.names),
         })
+    }
+
+    /// The local id of the name `name` (text `key`) that the cache does not
+    /// have, cached.
+    #[cold]
+    fn new_name(&mut self, key: (u64, u64), name: &[u8], names: &mut Vec<String>) -> u32 {
+        let id = self.name_id(name, names);
+        self.remember(key, id)
     }
 
     /// The symbolic event line at `i` with exactly `COLS` columns
@@ -832,11 +842,10 @@ impl Scanner {
         if !((enter | (win[0] == b'X')) & (win[1] == b' ') & !hex_prefix) {
             return None;
         }
-        let func = self.id_of(key, |s| {
-            let id = s.name_id(&win[2..2 + len], &mut local.names);
-            s.slots[Self::slot(key)] = Slot { key, id };
-            Some(id)
-        })?;
+        let func = match self.known(key) {
+            Some(id) => id,
+            None => self.new_name(key, &win[2..2 + len], &mut local.names),
+        };
         let j = i + 2 + len;
         let kind = kind(enter);
         // The columns after the name, where the last line had them.
@@ -905,24 +914,27 @@ impl Scanner {
         ((key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
     }
 
-    /// The local id of the address or name text `key` of a predicted line:
-    /// the last line's (a leaf's exit follows its entry, and needs no
-    /// lookup), the cache's, or what `miss` makes of it.
+    /// The local id of the address or name text `key` of a predicted line,
+    /// when the last line had it (a leaf's exit follows its entry, and
+    /// needs no lookup) or the cache has it. Misses go to a cold function
+    /// with plain arguments, which then calls [`Scanner::remember`]: a
+    /// closure for them made the compiler build its captures on the stack
+    /// for every line.
     #[inline(always)]
-    fn id_of(
-        &mut self,
-        key: (u64, u64),
-        miss: impl FnOnce(&mut Self) -> Option<u32>,
-    ) -> Option<u32> {
+    fn known(&mut self, key: (u64, u64)) -> Option<u32> {
         if key == self.last_key.0 {
             return Some(self.last_key.1);
         }
-        let id = match self.lookup(key) {
-            Some(id) => id,
-            None => miss(self)?,
-        };
+        let id = self.lookup(key)?;
         self.last_key = (key, id);
         Some(id)
+    }
+
+    /// Caches the text `key` under local id `id`, as the last line's too.
+    fn remember(&mut self, key: (u64, u64), id: u32) -> u32 {
+        self.slots[Self::slot(key)] = Slot { key, id };
+        self.last_key = (key, id);
+        id
     }
 
     /// The local id of the address text `key`, if the cache has it.
@@ -943,8 +955,7 @@ impl Scanner {
         }
         // A colliding address may have evicted this one: it keeps its id.
         let id = self.local_addr(addr, addrs);
-        self.slots[Self::slot(key)] = Slot { key, id };
-        Some(id)
+        Some(self.remember(key, id))
     }
 
     /// The chunk-local id of address `addr`.

@@ -142,10 +142,22 @@ struct Shape {
     end: (usize, u16, u16),
     /// Masks keeping the address digits of the words at 3 and 11.
     key_mask: (u64, u64),
-    /// The timestamp's 16 bytes shift left by this to end at the top byte...
+    /// For lines read from a window that starts after the line does (the
+    /// columns after a symbolic line's name): the timestamp's 16 bytes
+    /// shift left by this to end at the top byte...
     time_shift: u32,
     /// ...and get these `0`s shifted in below them.
     time_pad: u128,
+    /// Where the two words ending at the timestamp's end start: the
+    /// timestamp, left-padded with `0`s to 16 digits, is the first masked
+    /// and padded with `time_hi`, then the second with `time_lo`. Two
+    /// loads at fixed offsets instead of a 16-byte load and a shift by a
+    /// variable count.
+    time_at: (usize, usize),
+    /// (keep mask, `0` padding) of the word at `time_at.0`...
+    time_hi: (u64, u64),
+    /// ...and of the word at `time_at.1`.
+    time_lo: (u64, u64),
     /// The same for the thread id, in 8 bytes.
     tid_mask: u64,
     tid_shift: u32,
@@ -172,7 +184,13 @@ impl Shape {
         if fields.next().is_some() || a.len() < 4 {
             return None;
         }
-        Shape::fields(a.len() - 3, t, th, cr)
+        Shape::fields(a.len() - 3, t, th, cr).filter(Shape::words_fit)
+    }
+
+    /// Whether the timestamp's words start within the line (see
+    /// [`Shape::time_at`]).
+    fn words_fit(&self) -> bool {
+        self.time_at.0 < 64 && self.time_at.1 < 64
     }
 
     /// The shape of the columns after a symbolic line's name (`tail`: from
@@ -210,10 +228,15 @@ impl Shape {
         Some(Shape {
             sp1: tail.sp1 + shift,
             sp2: tail.sp2 + shift,
+            time_at: (
+                tail.time_at.0.wrapping_add(shift),
+                tail.time_at.1.wrapping_add(shift),
+            ),
             end: (tail.end.0 + shift, tail.end.1, tail.end.2),
             key_mask: (low_bytes(len), low_bytes(len.saturating_sub(8))),
             ..*tail
         })
+        .filter(Shape::words_fit)
     }
 
     /// The shape of a line with `hex` address digits, columns `t` and `th`
@@ -243,7 +266,19 @@ impl Shape {
         } else {
             (after - 1, 0xff00, u16::from_le_bytes([0, b'\n']))
         };
-        let zeros = u128::from_le_bytes([b'0'; 16]);
+        let zeros = u64::from_le_bytes([b'0'; 8]);
+        // The timestamp's words: its last 8 digits (fewer, `0`-padded) end
+        // at sp2, and the ones before them (if any) 8 bytes earlier. For a
+        // symbolic line's columns these offsets may be "negative" (wrapped)
+        // until `with_name` adds the name's length; `words_fit` tells.
+        let (hi_digits, lo_digits) = (time.saturating_sub(8), time.min(8));
+        let time_at = match time {
+            0 => (0, 0),
+            1..=8 => (sp2.wrapping_sub(8), sp2.wrapping_sub(8)),
+            _ => (sp2.wrapping_sub(16), sp2.wrapping_sub(8)),
+        };
+        let time_hi = (!low_bytes(8 - hi_digits), zeros & low_bytes(8 - hi_digits));
+        let time_lo = (!low_bytes(8 - lo_digits), zeros & low_bytes(8 - lo_digits));
         // Masks for absent columns are never used; keep their shifts in range.
         let (time, tid) = (time.max(1), tid.max(1));
         Some(Shape {
@@ -253,10 +288,13 @@ impl Shape {
             end,
             key_mask: (low_bytes(hex), low_bytes(hex.saturating_sub(8))),
             time_shift: 8 * (16 - time) as u32,
-            time_pad: zeros & ((1u128 << (8 * (16 - time))) - 1),
+            time_pad: u128::from_le_bytes([b'0'; 16]) & ((1u128 << (8 * (16 - time))) - 1),
+            time_at,
+            time_hi,
+            time_lo,
             tid_mask: low_bytes(tid),
             tid_shift: 8 * (8 - tid) as u32,
-            tid_pad: zeros as u64 & low_bytes(8 - tid),
+            tid_pad: zeros & low_bytes(8 - tid),
         })
     }
 }
@@ -534,7 +572,7 @@ impl Scanner {
             Some(id) => id,
             None => self.miss(b, i + 3, key, &mut local.addrs)?,
         };
-        let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
+        let (time, thread) = self.tail::<COLS, true>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
             time,
             func,
@@ -556,9 +594,11 @@ impl Scanner {
 
     /// The timestamp and local thread of a line of shape `sh` (with `COLS`
     /// columns) whose separators [`Scanner::tail_fits`] checked; None when
-    /// a column has something else than digits.
+    /// a column has something else than digits. `WORDS`: `win` starts at
+    /// the line, so the timestamp is read as two words
+    /// ([`Shape::time_at`]); else as 16 bytes after `sh.sp1`, shifted.
     #[inline(always)]
-    fn tail<const COLS: u8>(
+    fn tail<const COLS: u8, const WORDS: bool>(
         &mut self,
         sh: &Shape,
         win: &[u8; WINDOW],
@@ -568,10 +608,17 @@ impl Scanner {
         let time = if COLS == 0 {
             0
         } else {
-            // The timestamp, shifted to end at the top byte with `0`s below
-            // it: 16 digits whichever its length.
-            let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
-            let (high, low) = (t as u64, (t >> 64) as u64);
+            // The timestamp as 16 digits whichever its length: its first
+            // 8 and its last 8.
+            let (high, low) = if WORDS {
+                (
+                    (word_at(win, sh.time_at.0) & sh.time_hi.0) | sh.time_hi.1,
+                    (word_at(win, sh.time_at.1) & sh.time_lo.0) | sh.time_lo.1,
+                )
+            } else {
+                let t = (u128_at(win, sh.sp1 + 1) << sh.time_shift) | sh.time_pad;
+                (t as u64, (t >> 64) as u64)
+            };
             let (mid, last) = (low & 0xffff_ffff, (low >> 32) as u32);
             if (high != self.time_high.0) | (mid != self.time_high.1) {
                 self.time_high = time_high(high, mid)?;
@@ -780,7 +827,7 @@ impl Scanner {
             *id = self.other_name(b, i + 2, (text, sh.sp1 - 2), local)?;
             *key = text;
         }
-        let (time, thread) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)?;
+        let (time, thread) = self.tail::<COLS, true>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
             time,
             func: *id,
@@ -854,7 +901,8 @@ impl Scanner {
         {
             let win = window(b, j - 3)?;
             if Self::tail_fits::<COLS>(sh, win)
-                && let Some((time, thread)) = self.tail::<COLS>(sh, win, thread0, &mut local.tids)
+                && let Some((time, thread)) =
+                    self.tail::<COLS, false>(sh, win, thread0, &mut local.tids)
             {
                 let e = Event {
                     time,
@@ -1091,7 +1139,7 @@ mod tests {
         for base in [9_990u64, 99_999_990, 999_999_999_990, 1_234_567_899_999_990] {
             times.extend((0..40u64).map(|k| base + k));
         }
-        for (symbolic, line) in [(false, "E0x10"), (true, "E main")] {
+        for (symbolic, line) in [(false, "E0x10"), (false, "E0x401136"), (true, "E main")] {
             for tid in ["", " 7"] {
                 let text: String = times.iter().map(|t| format!("{line} {t}{tid}\n")).collect();
                 let c = Scanner::new(symbolic)
@@ -1116,6 +1164,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn lines_of_real_addresses_have_a_shape_whatever_their_timestamps_length() {
+        // Timestamps are read as two words ending at their end, which must
+        // start within the line: true from five address digits on.
+        for len in 1..=16 {
+            let time = "9".repeat(len);
+            for line in [format!("E0x40113 {time}"), format!("X0x55d4c3a2b1c9 {time} 77\r")] {
+                let sh = Shape::of(line.as_bytes());
+                assert!(sh.is_some_and(|sh| sh.words_fit()), "{line}");
+            }
+        }
+        // Where they cannot, the line has no shape (and is read field by field).
+        assert!(Shape::of(b"E0x1 123456789").is_none());
+        // A symbolic line's columns get a shape once its name is long enough.
+        let tail = Shape::of_tail(b" 1234567890 7").unwrap();
+        assert!(Shape::with_name(&tail, 1).is_none());
+        assert!(Shape::with_name(&tail, 3).is_some());
     }
 
     #[test]

@@ -524,7 +524,13 @@ impl Scanner {
             0
         };
         let mut lines = 0;
-        while let Some((e, next)) = self.predicted::<COLS>(sh, b, i, thread0, local) {
+        // The last line start with a whole window after it: one compare a
+        // line, which also spares `window` its own bounds check.
+        let last = b.len().saturating_sub(WINDOW);
+        while i <= last
+            && let Some(win) = window(b, i)
+            && let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local)
+        {
             prefetch(b, i + PREFETCH);
             let taken = if COLS == 0 {
                 consumer.untimed_event(e)
@@ -540,21 +546,21 @@ impl Scanner {
         Ok((i, lines))
     }
 
-    /// The line at `i` if it has the shape `sh` (with `COLS` columns): its
-    /// event and where the next line starts. None when the prediction does
-    /// not hold (or the line is not an event, or ends within a window of
-    /// the chunk's end), which the general path then sorts out. `thread0`
-    /// is the local index of thread 0, for lines without a thread column.
+    /// The line at `i` (whose window is `win`) if it has the shape `sh`
+    /// (with `COLS` columns): its event and where the next line starts.
+    /// None when the prediction does not hold (or the line is not an
+    /// event), which the general path then sorts out. `thread0` is the
+    /// local index of thread 0, for lines without a thread column.
     #[inline(always)]
     fn predicted<const COLS: u8>(
         &mut self,
         sh: &Shape,
+        win: &[u8; WINDOW],
         b: &[u8],
         i: usize,
         thread0: u32,
         local: &mut LocalEvents,
     ) -> Option<(Event, usize)> {
-        let win = window(b, i)?;
         // One branch for all the checks (`&`, not `&&`): entries and exits
         // alternate irregularly, so a branch on the letter would mispredict.
         let enter = win[0] == b'E';
@@ -1172,7 +1178,10 @@ mod tests {
         // start within the line: true from five address digits on.
         for len in 1..=16 {
             let time = "9".repeat(len);
-            for line in [format!("E0x40113 {time}"), format!("X0x55d4c3a2b1c9 {time} 77\r")] {
+            for line in [
+                format!("E0x40113 {time}"),
+                format!("X0x55d4c3a2b1c9 {time} 77\r"),
+            ] {
                 let sh = Shape::of(line.as_bytes());
                 assert!(sh.is_some_and(|sh| sh.words_fit()), "{line}");
             }

@@ -526,7 +526,9 @@ impl Scanner {
         let mut lines = 0;
         // The last line start with a whole window after it: one compare a
         // line, which also spares `window` its own bounds check.
-        let last = b.len().saturating_sub(WINDOW);
+        let Some(last) = b.len().checked_sub(WINDOW) else {
+            return Ok((i, 0));
+        };
         while i <= last
             && let Some(win) = window(b, i)
             && let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local)

@@ -565,10 +565,11 @@ impl Scanner {
     ) -> Option<(Event, usize)> {
         // One branch for all the checks (`&`, not `&&`): entries and exits
         // alternate irregularly, so a branch on the letter would mispredict.
-        let enter = win[0] == b'E';
-        let ok = (enter | (win[0] == b'X'))
-            & (u16::from_le_bytes([win[1], win[2] | 0x20]) == u16::from_le_bytes(*b"0x"))
-            & Self::tail_fits::<COLS>(sh, win);
+        // The letter and `0x` (`0X` too: `| 0x20` lowers the `X`) as one word.
+        let head = u32::from_le_bytes([win[0], win[1], win[2], 0]) | 0x0020_0000;
+        let enter = head == u32::from_le_bytes(*b"E0x\0");
+        let ok =
+            (enter | (head == u32::from_le_bytes(*b"X0x\0"))) & Self::tail_fits::<COLS>(sh, win);
         if !ok {
             return None;
         }
@@ -594,7 +595,9 @@ impl Scanner {
     /// (with `COLS` columns) puts them.
     #[inline(always)]
     fn tail_fits<const COLS: u8>(sh: &Shape, win: &[u8; WINDOW]) -> bool {
-        let end = u16::from_le_bytes([win[sh.end.0 & 63], win[(sh.end.0 + 1) & 63]]);
+        // One mask for both bytes, so that they are read as one u16.
+        let e = sh.end.0 & 63;
+        let end = u16::from_le_bytes([win[e], win[e + 1]]);
         (COLS == 0 || win[sh.sp1 & 63] == b' ')
             & (COLS < 2 || win[sh.sp2 & 63] == b' ')
             & (end & sh.end.1 == sh.end.2)
@@ -822,8 +825,9 @@ impl Scanner {
         local: &mut LocalEvents,
     ) -> Option<(Event, usize)> {
         let win = window(b, i)?;
-        let enter = win[0] == b'E';
-        let ok = (enter | (win[0] == b'X')) & (win[1] == b' ') & Self::tail_fits::<COLS>(sh, win);
+        let head = u16::from_le_bytes([win[0], win[1]]);
+        let enter = head == u16::from_le_bytes(*b"E ");
+        let ok = (enter | (head == u16::from_le_bytes(*b"X "))) & Self::tail_fits::<COLS>(sh, win);
         if !ok {
             return None;
         }

@@ -175,6 +175,29 @@ pub trait EventConsumer {
     fn untimed_event(&mut self, e: Event) -> bool {
         self.event(e)
     }
+
+    /// An entry `enter` directly followed by its exit, on the same thread,
+    /// at `exit_time` (a leaf call): the same as the two events, which a
+    /// consumer may take at once.
+    #[inline(always)]
+    fn leaf(&mut self, enter: Event, exit_time: u64) -> bool {
+        self.event(enter)
+            && self.event(Event {
+                time: exit_time,
+                kind: EventKind::Exit,
+                ..enter
+            })
+    }
+
+    /// [`EventConsumer::leaf`] in a chunk without timestamps.
+    #[inline(always)]
+    fn untimed_leaf(&mut self, enter: Event) -> bool {
+        self.untimed_event(enter)
+            && self.untimed_event(Event {
+                kind: EventKind::Exit,
+                ..enter
+            })
+    }
 }
 
 impl EventConsumer for Vec<Event> {

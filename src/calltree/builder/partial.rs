@@ -152,6 +152,18 @@ impl EventConsumer for Building<'_> {
     fn untimed_event(&mut self, e: Event) -> bool {
         self.summary.event::<false>(&e, self.work).is_some()
     }
+
+    #[inline(always)]
+    fn leaf(&mut self, enter: Event, exit_time: u64) -> bool {
+        self.summary
+            .leaf::<true>(&enter, exit_time, self.work)
+            .is_some()
+    }
+
+    #[inline(always)]
+    fn untimed_leaf(&mut self, enter: Event) -> bool {
+        self.summary.leaf::<false>(&enter, 0, self.work).is_some()
+    }
 }
 
 impl Summary {
@@ -187,6 +199,43 @@ impl Summary {
                 }
             }
             EventKind::Exit => self.exit(t, e.func, e.time)?,
+        }
+        Some(())
+    }
+
+    /// A leaf call: the entry `e` and its exit at `exit`, as
+    /// [`Summary::event`] takes the two (a frame pushed and popped at once),
+    /// without the frame.
+    #[inline(always)]
+    fn leaf<const TIMED: bool>(
+        &mut self,
+        e: &Event,
+        exit: u64,
+        work: &mut ContextsWork,
+    ) -> Option<()> {
+        if TIMED {
+            self.last_time = self.last_time.max(e.time).max(exit);
+        }
+        let t = e.thread as usize;
+        let th = match self.threads.get_mut(t) {
+            Some(th) => th,
+            None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
+        };
+        let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
+        let node = child(&mut self.nodes, parent, e.func, work);
+        let n = &mut self.nodes[node as usize];
+        n.calls += 1;
+        if TIMED {
+            th.backwards += u64::from(exit < e.time);
+            let total = exit.saturating_sub(e.time);
+            let below = match th.stack.last_mut() {
+                Some(parent) => &mut parent.child_total,
+                None => &mut self.anchors[th.anchor as usize].child_total,
+            };
+            *below = below.saturating_add(total);
+            n.total = n.total.saturating_add(total);
+            // Its frame would have no time below it.
+            n.self_time = n.self_time.saturating_add(total);
         }
         Some(())
     }

@@ -433,6 +433,52 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Leaf calls (an entry directly followed by its exit) are summarised
+    /// as one step on the fast path: the tree, weights and repairs are
+    /// those of the sequential path, which takes every event on its own,
+    /// whatever the timestamps (going backwards, up to 16 digits).
+    #[test]
+    fn leaf_calls_summed_at_once_weigh_what_their_two_events_do(
+        steps in proptest::collection::vec(
+            (0u8..4, proptest::bool::weighted(0.55), 0u64..10_000_000_000_000_000),
+            1..300,
+        ),
+        leaves in proptest::collection::vec(
+            proptest::option::of(0u64..10_000_000_000_000_000),
+            300,
+        ),
+        timed in proptest::bool::ANY,
+    ) {
+        // Each step opens a call; a chosen one is a leaf (its exit on the
+        // next line), the others close later or never.
+        let mut lines = Vec::new();
+        for (k, &(func, enter, time)) in steps.iter().enumerate() {
+            let kind = if enter { 'E' } else { 'X' };
+            lines.push((kind, func, time));
+            if enter && let Some(exit) = leaves[k] {
+                lines.push(('X', func, exit));
+            }
+        }
+        let text = |glued: bool| {
+            // No `# base` header: the scanner leaves chunks with one to
+            // the line parser.
+            let mut t = String::new();
+            for (n, &(kind, func, time)) in lines.iter().enumerate() {
+                // `E 0x41` is a line only the line parser reads: it makes
+                // the whole (single) chunk take the sequential path.
+                let sep = if glued || n > 0 { "" } else { " " };
+                let time = if timed { format!(" {time:016}") } else { String::new() };
+                t.push_str(&format!("{kind}{sep}0x{:x}{time}\n", 0x40 + func as u64));
+            }
+            t
+        };
+        let view = crate::calltree::View::Contexts;
+        proptest::prop_assert_eq!(built(&text(true), view, 2, 1 << 30), built(&text(false), view, 2, 1 << 30));
+    }
+}
+
 #[test]
 fn backwards_timestamps_are_counted_and_weigh_zero() {
     // f2 exits at 5 after entering at 50; f1's total stays 100, not wrapped.

@@ -534,6 +534,27 @@ impl Scanner {
             && let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local)
         {
             prefetch(b, i + PREFETCH);
+            // An entry whose exit is the next line, a leaf call, goes to
+            // the consumer as one: most calls are leaves.
+            if e.kind == EventKind::Enter
+                && next <= last
+                && let Some(win) = window(b, next)
+                && let Some((x, after)) = self.predicted::<COLS>(sh, win, b, next, thread0, local)
+            {
+                let leaf = x.kind == EventKind::Exit && x.func == e.func && x.thread == e.thread;
+                let taken = match (leaf, COLS) {
+                    (true, 0) => consumer.untimed_leaf(e),
+                    (true, _) => consumer.leaf(e, x.time),
+                    (false, 0) => consumer.untimed_event(e) && consumer.untimed_event(x),
+                    (false, _) => consumer.event(e) && consumer.event(x),
+                };
+                if !taken {
+                    return Err(Stop::Consumer);
+                }
+                lines += 2;
+                i = after;
+                continue;
+            }
             let taken = if COLS == 0 {
                 consumer.untimed_event(e)
             } else {

@@ -438,7 +438,8 @@ proptest::proptest! {
     /// Leaf calls (an entry directly followed by its exit) are summarised
     /// as one step on the fast path: the tree, weights and repairs are
     /// those of the sequential path, which takes every event on its own,
-    /// whatever the timestamps (going backwards, up to 16 digits).
+    /// whatever the timestamps (going backwards, up to 16 digits), for
+    /// address and symbolic lines.
     #[test]
     fn leaf_calls_summed_at_once_weigh_what_their_two_events_do(
         steps in proptest::collection::vec(
@@ -450,6 +451,7 @@ proptest::proptest! {
             300,
         ),
         timed in proptest::bool::ANY,
+        symbolic in proptest::bool::ANY,
     ) {
         // Each step opens a call; a chosen one is a leaf (its exit on the
         // next line), the others close later or never.
@@ -466,11 +468,16 @@ proptest::proptest! {
             // the line parser.
             let mut t = String::new();
             for (n, &(kind, func, time)) in lines.iter().enumerate() {
-                // `E 0x41` is a line only the line parser reads: it makes
-                // the whole (single) chunk take the sequential path.
+                // `E 0x41` and `E  f1` are lines only the line parser
+                // reads: they make the whole (single) chunk take the
+                // sequential path.
                 let sep = if glued || n > 0 { "" } else { " " };
                 let time = if timed { format!(" {time:016}") } else { String::new() };
-                t.push_str(&format!("{kind}{sep}0x{:x}{time}\n", 0x40 + func as u64));
+                if symbolic {
+                    t.push_str(&format!("{kind} {sep}f{func}{time}\n"));
+                } else {
+                    t.push_str(&format!("{kind}{sep}0x{:x}{time}\n", 0x40 + func as u64));
+                }
             }
             t
         };

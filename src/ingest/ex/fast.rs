@@ -347,6 +347,22 @@ fn kind(enter: bool) -> EventKind {
     }
 }
 
+/// Hands two events read one after the other to `consumer` (with `COLS`
+/// columns): as one leaf call when the second is the first one's exit.
+#[inline(always)]
+fn take_two<const COLS: u8, C: EventConsumer>(consumer: &mut C, e: Event, x: Event) -> bool {
+    let leaf = e.kind == EventKind::Enter
+        && x.kind == EventKind::Exit
+        && x.func == e.func
+        && x.thread == e.thread;
+    match (leaf, COLS) {
+        (true, 0) => consumer.untimed_leaf(e),
+        (true, _) => consumer.leaf(e, x.time),
+        (false, 0) => consumer.untimed_event(e) && consumer.untimed_event(x),
+        (false, _) => consumer.event(e) && consumer.event(x),
+    }
+}
+
 /// Why a scan stopped before the chunk's end.
 enum Stop {
     /// A line the scanner does not take: the chunk goes to the line parser.
@@ -541,14 +557,7 @@ impl Scanner {
                 && let Some(win) = window(b, next)
                 && let Some((x, after)) = self.predicted::<COLS>(sh, win, b, next, thread0, local)
             {
-                let leaf = x.kind == EventKind::Exit && x.func == e.func && x.thread == e.thread;
-                let taken = match (leaf, COLS) {
-                    (true, 0) => consumer.untimed_leaf(e),
-                    (true, _) => consumer.leaf(e, x.time),
-                    (false, 0) => consumer.untimed_event(e) && consumer.untimed_event(x),
-                    (false, _) => consumer.event(e) && consumer.event(x),
-                };
-                if !taken {
+                if !take_two::<COLS, C>(consumer, e, x) {
                     return Err(Stop::Consumer);
                 }
                 lines += 2;
@@ -799,6 +808,18 @@ impl Scanner {
                 && let Some((e, next)) = self.same_length::<COLS>(sh, key, id, b, i, thread0, local)
             {
                 prefetch(b, i + PREFETCH);
+                // A leaf's exit has its entry's name, so the same length.
+                if e.kind == EventKind::Enter
+                    && let Some((x, after)) =
+                        self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
+                {
+                    if !take_two::<COLS, C>(consumer, e, x) {
+                        return Err(Stop::Consumer);
+                    }
+                    lines += 2;
+                    i = after;
+                    continue;
+                }
                 if !consumer.event(e) {
                     return Err(Stop::Consumer);
                 }
@@ -819,6 +840,18 @@ impl Scanner {
                 .and_then(|sh| Shape::with_name(&sh, len))
                 .map(|sh| (sh, key, e.func));
             prefetch(b, i + PREFETCH);
+            if e.kind == EventKind::Enter
+                && let Some((sh, key, id)) = &mut last
+                && let Some((x, after)) =
+                    self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
+            {
+                if !take_two::<COLS, C>(consumer, e, x) {
+                    return Err(Stop::Consumer);
+                }
+                lines += 2;
+                i = after;
+                continue;
+            }
             if !consumer.event(e) {
                 return Err(Stop::Consumer);
             }

@@ -19,7 +19,8 @@
 //! Each event goes to an [`EventConsumer`] as soon as it is read: a `Vec`
 //! that stores the chunk's events, or, through [`TextScan`], a sink's
 //! chunk summariser, compiled into the scanning loop so that the events
-//! are never stored and read back.
+//! are never stored and read back. An entry whose exit is the next line
+//! (a leaf call, most calls) goes to it as one ([`EventConsumer::leaf`]).
 
 use std::any::Any;
 

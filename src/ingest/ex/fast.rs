@@ -348,6 +348,17 @@ fn kind(enter: bool) -> EventKind {
     }
 }
 
+/// Hands an event of a line with `COLS` columns to `consumer`: without
+/// columns, as an untimed one.
+#[inline(always)]
+fn take_one<const COLS: u8, C: EventConsumer>(consumer: &mut C, e: Event) -> bool {
+    if COLS == 0 {
+        consumer.untimed_event(e)
+    } else {
+        consumer.event(e)
+    }
+}
+
 /// Hands two events read one after the other to `consumer` (with `COLS`
 /// columns): as one leaf call when the second is the first one's exit.
 #[inline(always)]
@@ -359,8 +370,7 @@ fn take_two<const COLS: u8, C: EventConsumer>(consumer: &mut C, e: Event, x: Eve
     match (leaf, COLS) {
         (true, 0) => consumer.untimed_leaf(e),
         (true, _) => consumer.leaf(e, x.time),
-        (false, 0) => consumer.untimed_event(e) && consumer.untimed_event(x),
-        (false, _) => consumer.event(e) && consumer.event(x),
+        (false, _) => take_one::<COLS, C>(consumer, e) && take_one::<COLS, C>(consumer, x),
     }
 }
 
@@ -565,12 +575,7 @@ impl Scanner {
                 i = after;
                 continue;
             }
-            let taken = if COLS == 0 {
-                consumer.untimed_event(e)
-            } else {
-                consumer.event(e)
-            };
-            if !taken {
+            if !take_one::<COLS, C>(consumer, e) {
                 return Err(Stop::Consumer);
             }
             lines += 1;
@@ -809,14 +814,9 @@ impl Scanner {
                 && let Some((e, next)) = self.same_length::<COLS>(sh, key, id, b, i, thread0, local)
             {
                 prefetch(b, i + PREFETCH);
-                // A leaf's exit has its entry's name, so the same length.
-                if e.kind == EventKind::Enter
-                    && let Some((x, after)) =
-                        self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
+                if let Some(after) =
+                    self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?
                 {
-                    if !take_two::<COLS, C>(consumer, e, x) {
-                        return Err(Stop::Consumer);
-                    }
                     lines += 2;
                     i = after;
                     continue;
@@ -841,14 +841,10 @@ impl Scanner {
                 .and_then(|sh| Shape::with_name(&sh, len))
                 .map(|sh| (sh, key, e.func));
             prefetch(b, i + PREFETCH);
-            if e.kind == EventKind::Enter
-                && let Some((sh, key, id)) = &mut last
-                && let Some((x, after)) =
-                    self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
+            if let Some((sh, key, id)) = &mut last
+                && let Some(after) =
+                    self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?
             {
-                if !take_two::<COLS, C>(consumer, e, x) {
-                    return Err(Stop::Consumer);
-                }
                 lines += 2;
                 i = after;
                 continue;
@@ -860,6 +856,36 @@ impl Scanner {
             i = next;
         }
         Ok((i, lines))
+    }
+
+    /// After the symbolic line of event `e`, which ends at `next`: when `e`
+    /// is an entry and the next line has the last line's shape `last` (a
+    /// leaf's exit has its entry's name, so the same length), hands both
+    /// to `consumer` and says where the line after them starts; else
+    /// leaves `e` to the caller.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn with_exit<const COLS: u8, C: EventConsumer>(
+        &mut self,
+        (sh, key, id): (&Shape, &mut (u64, u64), &mut u32),
+        e: Event,
+        b: &[u8],
+        next: usize,
+        thread0: u32,
+        local: &mut LocalEvents,
+        consumer: &mut C,
+    ) -> Result<Option<usize>, Stop> {
+        if e.kind != EventKind::Enter {
+            return Ok(None);
+        }
+        let Some((x, after)) = self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
+        else {
+            return Ok(None);
+        };
+        if !take_two::<COLS, C>(consumer, e, x) {
+            return Err(Stop::Consumer);
+        }
+        Ok(Some(after))
     }
 
     /// The symbolic line at `i` if it has the shape `sh` (with `COLS`

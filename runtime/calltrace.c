@@ -193,6 +193,10 @@ extern "C" {
 #define CT_STEP 4096u                 /* the owner checks in with the writer every CT_STEP events */
 #define CT_WOUT_BYTES (512u * 1024u)  /* the writer thread's encode buffer */
 #define CT_WAKE_MS 50                 /* the writer writes what is buffered at least this often */
+#define CT_SPIN_US 100u               /* the writer polls check-ins this long before sleeping, */
+#define CT_SPIN_FAST_US 2000u         /* ... or this long while check-ins come within */
+#define CT_FAST_GAP_US 20u            /* this many microseconds of each other */
+#define CT_WAIT_SPIN_US 2000u         /* an owner whose ring is full polls this long before sleeping */
 #define CT_HDR 4096u                  /* struct ct_thread, then the events */
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
@@ -229,18 +233,26 @@ struct ct_ev {
  * checks in (ct_checkpoint) when `len` reaches `limit`; other threads set
  * `limit` to `len` to make it check in on its next event. */
 struct ct_thread {
+    /* The owner's line: `len` changes with every event.  (len, flushed and
+     * tid sit at offsets 0, 8 and 16: docs/binary-format.md, 'R'.) */
     uint32_t len;       /* committed events (written by owner, release) */
     uint32_t limit;     /* owner checks in when len reaches limit */
     uint32_t flushed;   /* events before this are written; ct_lock (release) */
     uint32_t tidlen;
     uint64_t tid;
-    uint64_t last_time; /* last timestamp written (ns); ct_lock */
     uint32_t side_len;  /* events in the side buffer */
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
     int side_busy;      /* side buffer being written or drained */
+    /* `len` as of the owner's last check-in, on a line of its own: the
+     * writer polls this while events flow, so that the owner's line does
+     * not move between the two cores at every poll. */
+    uint32_t pub __attribute__((aligned(64)));
+    /* The writer's line (ct_lock). */
+    uint64_t last_time __attribute__((aligned(64))); /* last timestamp written (ns) */
+    uint32_t wflushed;  /* a copy of flushed that polling reads */
     uint32_t depth;     /* frames open after event `flushed` (CT_STACKP, a
-                         * ring of the innermost), followed by the writer; ct_lock */
+                         * ring of the innermost), followed by the writer */
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
 };
@@ -727,6 +739,15 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
         const unsigned char *lim = out + cap - CT_BIN_EVENT_MAX;
         uint64_t prev_addr = 0, block_time = 0;
         p += CT_REC_HDR;
+        if (ct_untimed) { /* the same without times, in a loop of its own */
+            for (; i < n && p <= lim; i++) {
+                uint64_t d = ev[i].addr - prev_addr;
+                uint64_t zz = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+                __builtin_prefetch(&ev[i + 64]);
+                p = ct_varint(p, (zz << 1) | (ev[i].tk >> 63));
+                prev_addr = ev[i].addr;
+            }
+        }
         for (; i < n && p <= lim; i++) {
             uint64_t tk = ev[i].tk, addr = ev[i].addr;
             /* The events are in the recording thread's cache: ask ahead */
@@ -840,11 +861,11 @@ static CT_NOINST void ct_frames(struct ct_thread *t, const struct ct_ev *ev, uin
 
 /* Write events [flushed, len) of t, encoded in out (capacity cap), and
  * follow its open frames.  ct_lock held. */
-static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, size_t cap)
+static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned char *out,
+                                    size_t cap)
 {
     const struct ct_ev *ring = CT_EVP(t);
     uint32_t from = t->flushed;
-    uint32_t to = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
     uint64_t mult = from != to ? ct_mult() : 0;
     /* Lossy: a pipe writes up to PIPE_BUF bytes whole or not at all, so no
      * write is ever partial (a partial one must wait for its rest, and the
@@ -865,7 +886,13 @@ static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, siz
         ct_frames(t, ring + at, used);
         from += used;
         __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);
     }
+}
+
+static CT_NOINST void ct_flush_into(struct ct_thread *t, unsigned char *out, size_t cap)
+{
+    ct_flush_upto(t, __atomic_load_n(&t->len, __ATOMIC_ACQUIRE), out, cap);
 }
 
 /* Write events [flushed, len) of t using the shared buffer.  ct_lock held. */
@@ -927,39 +954,104 @@ static CT_NOINST void ct_writer_sleep(long us)
     pthread_mutex_unlock(&ct_wm);
 }
 
-/* The writer polls the rings: waking it for every batch would cost the
- * traced thread a system call (and, in a virtual machine, an interrupt to
- * the other CPU) each time.  It sleeps 50 us after a pass that found a lot
- * to write, longer (up to CT_WAKE_MS) the less it finds; an owner whose
- * ring fills up wakes it. */
+/* Whether some thread has checked in events that are not written yet, or
+ * someone waits for the writer.  Reads only the lines that owners write at
+ * check-ins (pub), never the line they write at every event. */
+static CT_NOINST int ct_writer_due(void)
+{
+    struct ct_thread *t;
+    if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&ct_w_waiters, __ATOMIC_ACQUIRE))
+        return 1;
+    for (t = __atomic_load_n(&ct_threads, __ATOMIC_ACQUIRE); t;
+         t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+        if ((int32_t)(__atomic_load_n(&t->pub, __ATOMIC_ACQUIRE) -
+                      __atomic_load_n(&t->wflushed, __ATOMIC_ACQUIRE)) > 0)
+            return 1; /* (a flush by calltrace_flush() may be ahead of pub) */
+    return 0;
+}
+
+/* While events flow, wait for the next check-in without sleeping: up to
+ * CT_SPIN_US microseconds of polling.  Returns 1 if one came.  (The list
+ * is walked without ct_lock: a state is only ever moved to ct_free, never
+ * unmapped, so its pub and flushed stay readable.) */
+static CT_NOINST int ct_writer_spin(uint32_t us)
+{
+    uint64_t until = ct_mono() + us * 1000ull;
+    for (;;) {
+        int k;
+        for (k = 0; k < 64; k++) {
+            if (ct_writer_due())
+                return 1;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (ct_mono() >= until)
+            return 0;
+    }
+}
+
+/* One pass over the threads: write their events up to their last check-in
+ * (fast) or all of them.  Returns the most events one thread had. */
+static CT_NOINST uint32_t ct_writer_pass(int fast)
+{
+    struct ct_thread *t;
+    uint32_t most = 0;
+    pthread_mutex_lock(&ct_lock);
+    for (t = ct_threads; t; t = t->next) {
+        uint32_t to = fast ? __atomic_load_n(&t->pub, __ATOMIC_ACQUIRE)
+                           : __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
+        uint32_t n = to - t->wflushed;
+        if ((int32_t)n <= 0) /* calltrace_flush() wrote past the check-in */
+            continue;
+        if (n > most)
+            most = n;
+        ct_flush_upto(t, to, ct_wout, sizeof ct_wout);
+    }
+    pthread_mutex_unlock(&ct_lock);
+    if (__atomic_load_n(&ct_w_waiters, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&ct_wm);
+        pthread_cond_broadcast(&ct_room);
+        pthread_mutex_unlock(&ct_wm);
+    }
+    return most;
+}
+
+/* The writer.  While owners check in (every CT_STEP events) it polls their
+ * check-ins without sleeping and writes what they publish: the traced
+ * threads then never make a system call to wake it, and their per-event
+ * line never moves to this core.  When check-ins stop for CT_SPIN_US it
+ * writes everything recorded and sleeps, 50 us at first and longer (up to
+ * CT_WAKE_MS) the less it finds; an owner whose ring fills up wakes it. */
 static CT_NOINST void *ct_writer_main(void *arg)
 {
     long nap = 1000;
     (void)arg;
     ct_t.gate++; /* this thread runs no traced code; be safe anyway */
     for (;;) {
-        struct ct_thread *t;
-        uint32_t most = 0;
+        uint32_t most;
         if (nap)
             ct_writer_sleep(nap);
         if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
             break; /* the final flush wrote everything; threads write through */
-        pthread_mutex_lock(&ct_lock);
-        for (t = ct_threads; t; t = t->next) {
-            uint32_t n = __atomic_load_n(&t->len, __ATOMIC_ACQUIRE) - t->flushed;
-            if (n > most)
-                most = n;
-            ct_flush_into(t, ct_wout, sizeof ct_wout);
+        if (ct_writer_pass(1) >= CT_STEP) {
+            uint32_t window = CT_SPIN_US;
+            nap = 0;
+            for (;;) {
+                uint64_t since = ct_mono();
+                if (!ct_writer_spin(window) || __atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
+                    break;
+                /* check-ins come fast: the ring would fill before a sleeping
+                 * writer ran again, so wait longer for the next one */
+                window = ct_mono() - since < CT_FAST_GAP_US * 1000ull ? CT_SPIN_FAST_US : CT_SPIN_US;
+                (void)ct_writer_pass(1);
+            }
+            if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
+                break;
         }
-        pthread_mutex_unlock(&ct_lock);
-        if (__atomic_load_n(&ct_w_waiters, __ATOMIC_SEQ_CST)) {
-            pthread_mutex_lock(&ct_wm);
-            pthread_cond_broadcast(&ct_room);
-            pthread_mutex_unlock(&ct_wm);
-        }
-        if (most >= CT_EVENTS / 8)
-            nap = 0; /* events flow fast: write on at once */
-        else if (most >= CT_EVENTS / 64)
+        most = ct_writer_pass(0);
+        if (most >= CT_EVENTS / 64)
             nap = 50;
         else if (most > 0)
             nap = nap < 1000 ? nap * 2 + 50 : 1000;
@@ -995,14 +1087,37 @@ static CT_NOINST void ct_writer_start(void)
 }
 
 /* Wait until the writer has made room in t's ring for CT_STEP events. */
+static CT_NOINST int ct_full(const struct ct_thread *t)
+{
+    return t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_EVENTS - CT_STEP &&
+           !__atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+}
+
 static CT_NOINST void ct_wait_room(struct ct_thread *t)
 {
+    /* Wake the writer if it sleeps and wait for it without sleeping: in a
+     * virtual machine a sleeping thread can take a millisecond to run again,
+     * and this ring fills in well under that.  Sleep only if the writer
+     * stays behind (a slow disk, a pipe's reader). */
+    uint64_t until = ct_mono() + CT_WAIT_SPIN_US * 1000ull;
+    ct_wake();
+    while (ct_full(t)) {
+        int k;
+        for (k = 0; k < 64 && ct_full(t); k++) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (ct_mono() >= until)
+            break;
+    }
+    if (!ct_full(t))
+        return;
     pthread_mutex_lock(&ct_wm);
     __atomic_add_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&ct_w_pending, 1, __ATOMIC_SEQ_CST);
     pthread_cond_signal(&ct_wcond);
-    while (t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_EVENTS - CT_STEP &&
-           !__atomic_load_n(&ct_final, __ATOMIC_SEQ_CST))
+    while (ct_full(t))
         pthread_cond_wait(&ct_room, &ct_wm);
     __atomic_sub_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&ct_wm);
@@ -1015,6 +1130,7 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
 {
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&t->pub, len, __ATOMIC_RELEASE);
     if (t->side_len) /* never leave signal handlers' events behind */
         ct_t.gate |= CT_GATE_SIDE;
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
@@ -1027,7 +1143,7 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
         uint32_t used = len - __atomic_load_n(&t->flushed, __ATOMIC_ACQUIRE);
         if (used > CT_EVENTS - CT_STEP)
             ct_wait_room(t);
-        else if (used >= CT_EVENTS / 2)
+        else if (used >= CT_EVENTS / 4)
             ct_wake(); /* the writer sleeps longer than it should */
     }
     __atomic_store_n(&t->limit, final ? len : len + CT_STEP, __ATOMIC_SEQ_CST);
@@ -1592,7 +1708,8 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     if (!t)
         return NULL;
     t->len = 0;
-    t->flushed = 0;
+    t->pub = 0;
+    t->flushed = t->wflushed = 0;
     t->last_time = 0;
     t->side_len = t->side_open = t->side_skip = 0;
     t->side_busy = 0;
@@ -2116,7 +2233,8 @@ static CT_NOINST void ct_atfork_child(void)
             CT_EVP(mine)[i].tk = now;
         }
         mine->len = n;
-        mine->flushed = 0;
+        mine->pub = n;
+        mine->flushed = mine->wflushed = 0;
         mine->limit = n + CT_STEP;
         mine->depth = d - n; /* writing the n entries pushes them again */
         mine->side_len = 0;

@@ -108,11 +108,16 @@
  *   - Each thread stores its events in a ring of 32768 (about 800 KiB of memory
  *     per thread, reused after the thread exits); a traced thread does nothing
  *     else per event.  A writer thread, started with tracing (once libc is set
- *     up; it blocks all signals), encodes and writes the rings: it polls them,
- *     every 50 us while events flow and less often when they do not (at least
- *     every 50 ms, so a slow program's events reach a reader soon), and a
- *     thread waits only when its ring is full.  On a machine with a free core
- *     the encoding thus costs the traced program no time.  Without the writer
+ *     up; it blocks all signals), encodes and writes the rings.  Each thread
+ *     checks in every 4096 events; while check-ins come the writer polls for
+ *     them without sleeping (up to 2 ms between two of them when they come
+ *     fast, else 100 us), so a traced thread makes no system call to wake it
+ *     and no sleep's wake-up latency makes it wait.  Then it sleeps, 50 us
+ *     at first and longer the less it finds (at most 50 ms, so a slow
+ *     program's events reach a reader soon).  A thread waits only when its
+ *     ring is full: it polls for 2 ms, then sleeps.  On a machine with a free
+ *     core the encoding thus costs the traced program little time; the
+ *     polling shows as CPU time of the writer.  Without the writer
  *     (CALLTRACE_WRITER=0, or no thread could be started) each thread writes
  *     its own ring when it is nearly full.  A thread's events are written
  *     when it exits; at process exit a late destructor writes every ring, and
@@ -528,22 +533,24 @@ static inline CT_NOINST unsigned char *ct_hex(unsigned char *p, uint64_t v)
     return p + n;
 }
 
-/* Add d to the decimal number in dec[0..len), in place; 0 if the sum
- * needs another digit (then nothing useful is left in dec). */
-static inline CT_NOINST int ct_dec_add(unsigned char *dec, uint32_t len, uint64_t d)
+/* The 8 decimal digits of n < 10^8, leading zeros included, as ASCII in
+ * one word whose lowest byte is the first digit: the two halves, then the
+ * pairs, then the digits are split in the word's lanes at once (the
+ * multiply-shifts divide by 100 below 43699 and by 10 below 179).  No byte
+ * stores: a line's timestamp is then one 8-byte store. */
+static inline CT_NOINST uint64_t ct_8dig(uint32_t n)
 {
-    uint32_t k = len, carry = 0;
-    while (d || carry) {
-        uint32_t v;
-        if (k == 0)
-            return 0;
-        k--;
-        v = (uint32_t)(dec[k] - '0') + (uint32_t)(d % 10) + carry;
-        d /= 10;
-        carry = v >= 10;
-        dec[k] = (unsigned char)('0' + v - 10 * carry);
-    }
-    return 1;
+    uint64_t v = (uint64_t)(n / 10000) | ((uint64_t)(n % 10000) << 32);
+    uint64_t q = ((v * 10486) >> 20) & 0x0000007f0000007full;
+    v = q | ((v - q * 100) << 16);
+    q = ((v * 103) >> 10) & 0x000f000f000f000full;
+    v = q | ((v - q * 10) << 8);
+    return v + 0x3030303030303030ull;
+}
+
+static inline CT_NOINST void ct_st8(unsigned char *p, uint64_t v)
+{
+    memcpy(p, &v, 8); /* little-endian: the first byte is the lowest */
 }
 
 /* LEB128 unsigned.  (A branch-free 8-byte-store variant measured slower on
@@ -770,23 +777,25 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
         ct_record_header(out, CT_TAG_BLOCK, tid, i, (uint32_t)(p - out - CT_REC_HDR));
     } else {
         /* Text is most of the writer's work: an address's hex digits come
-         * from a small cache, and a timestamp's decimal digits from the
-         * previous one's plus the (small) difference. */
+         * from a small cache; a timestamp is its digits above the last 8,
+         * which change every 0.1 s and are kept, then the last 8 as one
+         * word (ct_8dig). */
         const unsigned char *lim = out + cap - CT_TEXT_MAX;
         struct ct_hexc {
             uint64_t addr;
             uint32_t len;
             unsigned char txt[16];
         } hc[64];
-        unsigned char dec[32];
-        uint32_t declen = 0;
-        uint64_t decval = 0;
+        unsigned char hitxt[24];
+        uint32_t hilen = 0;
+        uint64_t hival = 0;
         memset(hc, 0, sizeof hc);
+        memset(hitxt, 0, sizeof hitxt);
         for (; i < n && p <= lim; i++) {
             uint64_t tk = ev[i].tk, addr = ev[i].addr;
-            uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult);
+            uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult), hi, word;
+            uint32_t lo, k;
             struct ct_hexc *h = &hc[(addr ^ (addr >> 6)) & 63];
-            uint32_t k;
             __builtin_prefetch(&ev[i + 64]);
             if (tm < prev_time)
                 tm = prev_time;
@@ -801,12 +810,23 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
             memcpy(p + 3, h->txt, 16);
             p += 3 + h->len;
             *p++ = ' ';
-            if (CT_UNLIKELY(declen == 0 || tm - decval >= 1000000 ||
-                            !ct_dec_add(dec, declen, tm - decval)))
-                declen = (uint32_t)(ct_dec(dec, tm) - dec);
-            decval = tm;
-            memcpy(p, dec, 24); /* fixed size; at most 20 digits count */
-            p += declen;
+            hi = tm / 100000000u;
+            lo = (uint32_t)(tm - hi * 100000000u);
+            word = ct_8dig(lo);
+            if (CT_LIKELY(hi != 0)) {
+                if (CT_UNLIKELY(hi != hival || hilen == 0)) {
+                    hival = hi;
+                    hilen = (uint32_t)(ct_dec(hitxt, hi) - hitxt);
+                }
+                memcpy(p, hitxt, 16); /* fixed size; at most 11 digits count */
+                p += hilen;
+                ct_st8(p, word);
+                p += 8;
+            } else { /* below 0.1 s: no leading zeros */
+                uint32_t skip = lo ? (uint32_t)__builtin_ctzll(word ^ 0x3030303030303030ull) / 8 : 7;
+                ct_st8(p, word >> (8 * skip));
+                p += 8 - skip;
+            }
             if (CT_LIKELY(tidlen <= 16)) {
                 memcpy(p, tidtxt, 16); /* fixed size: two stores */
             } else {

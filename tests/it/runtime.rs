@@ -752,3 +752,78 @@ fn lossy_binary_tracing_never_waits_and_its_trace_reads_back_with_the_gap_report
     assert!(leaves > 1000, "{leaves}");
     assert!(2 * leaves + dropped <= 4_000_004, "{leaves} + {dropped}");
 }
+
+/// Encodes events with the runtime's own text encoder: its timestamps
+/// (steps of a few ns, jumps across multiples of 10^8, 0, the largest) and
+/// addresses, as `addr tk` lines in `events.txt`; the text on stdout.
+const TEXT_ENCODER: &str = r#"
+#include "calltrace.c"
+#include <stdio.h>
+static struct ct_ev ev[300000];
+static unsigned char out[1 << 24];
+int main(void) {
+    uint64_t x = 88172645463325252ull, t = 0, last = 0;
+    uint64_t fixed[] = {0, 1, 9, 10, 99999999, 100000000, 100000001, 199999999, 200000000,
+                        999999999999ull, 1000000000000ull, 12345678901234ull, 9223372036854775807ull, 5};
+    uint32_t n = 0, used, i;
+    char tidtxt[32];
+    uint32_t tidlen = ct_tidtxt(tidtxt, 4242);
+    FILE *f = fopen("events.txt", "w");
+    for (i = 0; i < sizeof fixed / sizeof *fixed; i++, n++) {
+        ev[n].addr = 0x401000 + 16 * i;
+        ev[n].tk = fixed[i] | ((uint64_t)(i & 1) << 63);
+    }
+    for (t = 0; n < 300000; n++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        t += x % 5 == 0 ? x % 300000000 : x % 50;
+        ev[n].addr = 0x55d4c3a2b000ull + (x >> 40) % 4096;
+        ev[n].tk = t | ((x & 1) << 63);
+    }
+    for (i = 0; i < n; i++)
+        fprintf(f, "%llx %llu\n", (unsigned long long)ev[i].addr, (unsigned long long)ev[i].tk);
+    fclose(f);
+    ct_binary = 0;
+    ct_t0 = 0; /* times are ns since 0 */
+    fwrite(out, 1, ct_encode(ev, n, 4242, tidtxt, tidlen, 0, &last, out, sizeof out, &used), stdout);
+    return used == n ? 0 : 3;
+}
+"#;
+
+#[test]
+fn text_lines_are_formatted_like_printf_for_every_timestamp() {
+    let dir = work("text-encoder");
+    std::fs::write(dir.join("enc.c"), TEXT_ENCODER).unwrap();
+    let exe = dir.join("enc");
+    let cc = Command::new("gcc")
+        .args(["-O2", "-w", "-I"])
+        .arg(root().join("runtime"))
+        .arg(dir.join("enc.c"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run gcc");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let out = output_within(Command::new(&exe).current_dir(&dir), 60);
+    assert!(out.status.success(), "{out:?}");
+    // The same lines formatted here: times never decrease within a thread.
+    let events = std::fs::read_to_string(dir.join("events.txt")).unwrap();
+    let mut want = String::new();
+    let mut prev = 0u64;
+    for line in events.lines() {
+        let (addr, tk) = line.split_once(' ').unwrap();
+        let tk: u64 = tk.parse().unwrap();
+        prev = prev.max(tk & (u64::MAX >> 1));
+        let kind = if tk >> 63 == 1 { 'X' } else { 'E' };
+        want.push_str(&format!("{kind}0x{addr} {prev} 4242\n"));
+    }
+    assert_eq!(events.lines().count(), 300_000);
+    let got = String::from_utf8(out.stdout).unwrap();
+    if got != want {
+        let at = got.lines().zip(want.lines()).position(|(a, b)| a != b);
+        panic!("first different line {at:?} of {}", want.lines().count());
+    }
+}

@@ -5,7 +5,7 @@
 #   scripts/bench-runtime.sh                  # full run, a few minutes
 #   BENCH_SMOKE=1 scripts/bench-runtime.sh    # tiny inputs, checks the script works
 #
-# Two programs nobody here wrote, from the C sources bundled in crates
+# Three programs nobody here wrote, from the C sources bundled in crates
 # (scripts/third-party.sh), each with a small driver:
 #   zlib  compress2 (level 6) + uncompress of 64 MiB of generated text in
 #         64 KiB pieces: about 75 M events per run, 20 M per second of its
@@ -15,13 +15,21 @@
 #         very call-heavy program. Its per-byte static inline helpers live in
 #         headers and are left out of the instrumentation
 #         (-finstrument-functions-exclude-file-list=.h), as one does for such
-#         helpers (with them even the empty hooks cost 5x).
+#         helpers (with them even the empty hooks cost 5x);
+#   sqlite  an SQL workload on an in-memory SQLite 3 database (inserts of
+#         100 k rows, two indexes, an update, a delete, grouping, sorting
+#         and a join): about 95 M events, 600 M per second of plain run
+#         time, the densest of the three. Its -O2 build takes a minute or
+#         two, so the smoke run (BENCH_SMOKE) leaves it out.
 #
-# Each program is built three ways, all -O2 -g: plain (the reference of
+# Each program is built four ways, all -O2 -g: plain (the reference of
 # every ratio), with empty __cyg_profile_func_* hooks (the floor any tracer
-# built on -finstrument-functions pays: the physical reference), and with
-# runtime/calltrace.c, run in each mode. `uftrace record` runs on the
-# hook-less instrumented build as a comparison when uftrace is installed.
+# built on -finstrument-functions pays: the physical reference), with hooks
+# that only store each event into a ring in memory and never write it (the
+# floor of any tracer that records every event: the untimed rows' physical
+# reference), and with runtime/calltrace.c, run in each mode. `uftrace
+# record` runs on the hook-less instrumented build as a comparison when
+# uftrace is installed.
 #
 # Times are wall-clock seconds, best of BENCH_RUNS runs (default 3): the
 # runtime's writer thread encodes and writes on the other core, which is
@@ -32,7 +40,10 @@
 # A timestamp costs one rdtsc per event; the script measures that cost on
 # this machine and prints, for the timed rows, the floor it sets on this
 # program: (hooks time + events x rdtsc cost) / plain time. A target below
-# that floor cannot be met by any tracer that timestamps every event.
+# that floor cannot be met by any tracer that timestamps every event. The
+# text rows also show the time `dd` takes to write a file of the text
+# trace's size: a text trace cannot be written faster than that, whoever
+# formats it. A verdict says when its target is below such a floor.
 #
 # Rows: target  what  ours  cpu  reference  ratio  peak RSS  result
 # (target 2: binary with timestamps <= 2x, CALLTRACE_CLOCK=none <= 1.5x;
@@ -40,19 +51,21 @@
 # default $TMPDIR or /tmp), deleted at exit.
 #
 # Environment: BENCH_SMOKE, BENCH_RUNS, BENCH_BASIS (wall or cpu),
-# BENCH_PROGRAMS (default "zlib zstd"), BENCH_TMP, CC.
+# BENCH_PROGRAMS (default "zlib zstd sqlite"; "zlib zstd" when smoke),
+# BENCH_TMP, CC.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${BENCH_RUNS:-3}
 cc=${CC:-gcc}
 basis=${BENCH_BASIS:-wall}
-programs=${BENCH_PROGRAMS:-zlib zstd}
 if [[ -n "${BENCH_SMOKE:-}" ]]; then
     runs=${BENCH_RUNS:-1}
-    zlib_kib=1024 zstd_mib=1
+    zlib_kib=1024 zstd_mib=1 sqlite_krows=2
+    programs=${BENCH_PROGRAMS:-zlib zstd}
 else
-    zlib_kib=65536 zstd_mib=64
+    zlib_kib=65536 zstd_mib=64 sqlite_krows=100
+    programs=${BENCH_PROGRAMS:-zlib zstd sqlite}
 fi
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-rtbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -77,6 +90,29 @@ __attribute__((destructor)) static void report(void) {
     if (o) { fprintf(o, "%llu\n", n); fclose(o); }
 }
 EOF
+# Hooks that store each event (8 bytes: the address, the kind in bit 63)
+# into a 512 KiB ring and nothing else: the least any recording costs.
+cat >"$tmp/store.c" <<'EOF'
+#include <stdint.h>
+static uint64_t ring[65536];
+static __thread uint64_t *pos __attribute__((tls_model("initial-exec")));
+static __thread uint64_t *lim __attribute__((tls_model("initial-exec")));
+__attribute__((no_instrument_function, noinline)) static void wrap(void) {
+    pos = ring;
+    lim = ring + 65536;
+}
+__attribute__((no_instrument_function)) static inline void rec(uint64_t v) {
+    uint64_t *p = pos;
+    if (__builtin_expect(p >= lim, 0)) {
+        wrap();
+        p = pos;
+    }
+    *p = v;
+    pos = p + 1;
+}
+void __cyg_profile_func_enter(void *f, void *c) { (void)c; rec((uint64_t)f); }
+void __cyg_profile_func_exit(void *f, void *c) { (void)c; rec((uint64_t)f | (1ull << 63)); }
+EOF
 # The cost of one rdtsc, as the runtime reads it (best of 5 x 50 M reads).
 cat >"$tmp/rdtsc.c" <<'EOF'
 #include <stdio.h>
@@ -99,25 +135,27 @@ int main(void) {
 EOF
 "$cc" -O2 -c "$tmp/hooks.c" -o "$tmp/hooks.o"
 "$cc" -O2 -c "$tmp/count.c" -o "$tmp/count.o"
+"$cc" -O2 -c "$tmp/store.c" -o "$tmp/store.o"
 "$cc" -O2 -c "$root/runtime/calltrace.c" -o "$tmp/calltrace.o"
 rdtsc_ns=0
 if [[ $(uname -m) == x86_64 ]] && "$cc" -O2 "$tmp/rdtsc.c" -o "$tmp/rdtsc" 2>/dev/null; then
     rdtsc_ns=$("$tmp/rdtsc")
 fi
 
-# link DIR: the plain, hooks, count, traced and bare (hook-less, for uftrace)
-# programs from DIR/plain/*.o and DIR/inst/*.o.
+# link DIR: the plain, hooks, store, count, traced and bare (hook-less, for
+# uftrace) programs from DIR/plain/*.o and DIR/inst/*.o.
 link() {
     local d=$1
     "$cc" "$d"/plain/*.o -o "$d/plain.exe" -lm
     "$cc" "$d"/inst/*.o "$tmp/hooks.o" -o "$d/hooks.exe" -lm
+    "$cc" "$d"/inst/*.o "$tmp/store.o" -o "$d/store.exe" -lm
     "$cc" "$d"/inst/*.o "$tmp/count.o" -o "$d/count.exe" -lm
     "$cc" "$d"/inst/*.o "$tmp/calltrace.o" -o "$d/traced.exe" -lm
     "$cc" "$d"/inst/*.o -o "$d/bare.exe" -lm # glibc's no-op hooks, replaced by uftrace
 }
 
-# compile DIR SRCDIR FLAGS -- FILES...: DIR/plain/*.o and DIR/inst/*.o, two
-# compilers at a time.
+# compile DIR SRCDIR FLAGS -- FILES...: DIR/plain/*.o and DIR/inst/*.o, one
+# compiler per core (each file's two builds may run side by side).
 compile() {
     local d=$1 inc=$2
     shift 2
@@ -128,11 +166,11 @@ compile() {
     done
     shift
     mkdir -p "$d/plain" "$d/inst"
-    printf '%s\0' "$@" | xargs -0 -P "$(nproc)" -I{} sh -c \
-        'cc=$0 inc=$1 d=$2 f={}; o=$(basename "$f" .c).o; shift 2
-         "$cc" -O2 -g -I"$inc" "$@" -c "$f" -o "$d/plain/$o" &&
-         "$cc" -O2 -g -I"$inc" "$@" -finstrument-functions -finstrument-functions-exclude-file-list=.h -c "$f" -o "$d/inst/$o"' \
-        "$cc" "$inc" "$d" "${flags[@]}"
+    for f in "$@"; do printf 'plain\0%s\0inst\0%s\0' "$f" "$f"; done |
+        CC_=$cc INC_=$inc D_=$d FLAGS_="${flags[*]:-}" xargs -0 -n 2 -P "$(nproc)" sh -c '
+            how=$0 f=$1 o=$(basename "$1" .c).o extra=
+            [ "$how" = inst ] && extra="-finstrument-functions -finstrument-functions-exclude-file-list=.h"
+            $CC_ -O2 -g -I"$INC_" $FLAGS_ $extra -c "$f" -o "$D_/$how/$o"'
 }
 
 setup_zlib() {
@@ -189,6 +227,50 @@ EOF
     prog_label="zstd level 3, $zstd_mib MiB compressed and decompressed in 1 MiB pieces"
 }
 
+setup_sqlite() {
+    local src d=$tmp/sqlite
+    src=$("$root/scripts/third-party.sh" sqlite)
+    cat >"$tmp/sqlite-drive.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include "sqlite3.h"
+/* An SQL workload on N thousand rows of an in-memory database; prints
+ * every result row, so that a traced run can be checked against a plain one. */
+static int show(void *u, int n, char **v, char **c) {
+    (void)u; (void)c;
+    for (int i = 0; i < n; i++) printf("%s%s", i ? "|" : "", v[i] ? v[i] : "NULL");
+    printf("\n");
+    return 0;
+}
+int main(int argc, char **argv) {
+    int k = argc > 1 ? atoi(argv[1]) : 10;
+    char sql[2048], *err = 0;
+    sqlite3 *db;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) return 1;
+    snprintf(sql, sizeof sql,
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL, d INTEGER);"
+        "INSERT INTO t(b, c, d) WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < %d)"
+        "  SELECT printf('row %%d %%x', i, i * 7919), i * 0.5, (i * 2654435761) %% 1000 FROM r;"
+        "CREATE INDEX tb ON t(b);"
+        "CREATE INDEX td ON t(d, c);"
+        "SELECT count(*), sum(c) FROM t WHERE b LIKE 'row 1%%';"
+        "UPDATE t SET c = c * 2 WHERE a %% 3 = 0;"
+        "SELECT d, count(*), avg(c) FROM t GROUP BY d ORDER BY 2 DESC, 1 LIMIT 5;"
+        "DELETE FROM t WHERE a %% 5 = 0;"
+        "SELECT b, c FROM t WHERE d BETWEEN 100 AND 110 ORDER BY c DESC LIMIT 5;"
+        "SELECT count(*) FROM t AS x JOIN t AS y ON x.d = y.a %% 1000 WHERE y.a < 2000;",
+        k * 1000);
+    if (sqlite3_exec(db, sql, show, 0, &err) != SQLITE_OK) { fprintf(stderr, "%s\n", err); return 1; }
+    sqlite3_close(db);
+    return 0;
+}
+EOF
+    compile "$d" "$src" -- "$tmp/sqlite-drive.c" "$src/sqlite3.c"
+    link "$d"
+    prog_dir=$d prog_arg=$sqlite_krows
+    prog_label="SQLite, $sqlite_krows k rows inserted, indexed, updated, deleted, grouped, sorted and joined in memory"
+}
+
 # measure NAME CMD...: runs CMD (stdout kept in $tmp/out.NAME) BENCH_RUNS
 # times in $tmp; sets secs (best time per BENCH_BASIS), cpu and rss_kb
 # (peak RSS) of that run. Before each run, untimed: the trace named by
@@ -213,31 +295,55 @@ measure() {
         fi
     done
     read -r secs cpu rss_kb <<<"$best"
-    if [[ $name != plain ]] && ! cmp -s "$tmp/out.$name" "$tmp/out.plain"; then
+    if [[ $name != plain && $name != dd ]] && ! cmp -s "$tmp/out.$name" "$tmp/out.plain"; then
         echo "bench-runtime.sh: $name printed something else than the plain run" >&2
         exit 1
     fi
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "PASS" : "FAIL") }'; }
+above() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
 size() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f MB", b / 1e6 }'; }
 row() { printf '%-6s %-44s %8s %8s %-14s %7s %9s  %s\n' "$@"; }
 
 # trace NAME FORMAT CLOCK TARGET LABEL ID: one traced mode of the program.
+# The verdict names the floor that applies to the mode: the timestamps'
+# (timed), bare ring stores' (untimed); for text, writing its bytes (the
+# dd row printed after it) counts too. A target below its floor is said so.
 trace() {
-    local name=$1 format=$2 clock=$3 target=$4 label=$5 id=$6 r note=""
+    local name=$1 format=$2 clock=$3 target=$4 label=$5 id=$6 r f note="" bytes
     fresh=$tmp/trace.$name
     measure "$name" env CALLTRACE_FORMAT="$format" CALLTRACE_CLOCK="$clock" \
         CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "$prog_arg"
     fresh=
     r=$(ratio "$secs" "$plain")
-    if [[ $clock != none ]] && awk -v f="$floor" 'BEGIN { exit !(f > 0) }'; then
-        note=", rdtsc floor ${floor}x"
+    f=$store_floor
+    if [[ $clock != none ]] && above "$floor" 0; then
+        f=$floor note=", rdtsc floor ${floor}x"
+    else
+        note=", store floor ${store_floor}x"
     fi
-    row "$id" "$label ($(size "$tmp/trace.$name"))" "${secs} s" "${cpu} s" "plain ${plain} s" "${r}x" "$(mib "$rss_kb")" \
-        "$(verdict "$r" "$target") (<= ${target}x$note)"
+    bytes=$(stat -c %s "$tmp/trace.$name")
+    local t_secs=$secs t_cpu=$cpu t_rss=$rss_kb dd_secs=""
     rm -f "$tmp/trace.$name"
+    if [[ $format == text ]]; then
+        fresh=$tmp/dd.out
+        measure dd dd if=/dev/zero of="$tmp/dd.out" bs=512K count=$(((bytes + 524287) / 524288)) status=none
+        fresh=
+        rm -f "$tmp/dd.out"
+        dd_secs=$secs
+        if above "$(ratio "$dd_secs" "$plain")" "$f"; then
+            f=$(ratio "$dd_secs" "$plain") note=", writing its bytes ${f}x"
+        fi
+    fi
+    above "$f" "$target" && note="$note: target below this machine's floor"
+    row "$id" "$label ($(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }'))" "${t_secs} s" "${t_cpu} s" \
+        "plain ${plain} s" "${r}x" "$(mib "$t_rss")" "$(verdict "$r" "$target") (<= ${target}x$note)"
+    if [[ -n $dd_secs ]]; then
+        row - "$p: dd writing as many bytes to a file" "${dd_secs} s" "${cpu} s" "plain ${plain} s" \
+            "$(ratio "$dd_secs" "$plain")x" "$(mib "$rss_kb")" "(reference)"
+    fi
 }
 
 echo "rdtsc: ${rdtsc_ns} ns a read; times: ${basis} seconds, best of $runs"
@@ -253,6 +359,9 @@ for p in $programs; do
     hooks=$secs
     floor=$(awk -v h="$hooks" -v e="$events" -v c="$rdtsc_ns" -v p="$plain" 'BEGIN { printf "%.2f", (p > 0 && c > 0 ? (h + e * c / 1e9) / p : 0) }')
     row - "$p: empty hooks (the floor)" "${hooks} s" "${cpu} s" "plain ${plain} s" "$(ratio "$hooks" "$plain")x" "$(mib "$rss_kb")" "(reference)"
+    measure store "$prog_dir/store.exe" "$prog_arg"
+    store_floor=$(ratio "$secs" "$plain")
+    row - "$p: bare ring stores, nothing written" "${secs} s" "${cpu} s" "plain ${plain} s" "${store_floor}x" "$(mib "$rss_kb")" "(reference)"
     trace binary binary auto 2 "$p: binary, timestamps" 2
     trace none binary none 1.5 "$p: binary, CALLTRACE_CLOCK=none" 2
     trace text text auto 4 "$p: text, timestamps" 4

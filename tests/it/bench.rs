@@ -50,12 +50,16 @@ fn bench_script_smoke_run_prints_every_target() {
         }
     }
     // The runtime rows: every mode on both real programs, with the number
-    // of events each run made.
+    // of events each run made, and the physical references: empty hooks,
+    // bare ring stores, and `dd` writing as many bytes as the text trace.
     for program in ["zlib", "zstd"] {
         for mode in [
+            "-      {p}: empty hooks (the floor)",
+            "-      {p}: bare ring stores, nothing written",
             "2      {p}: binary, timestamps",
             "2      {p}: binary, CALLTRACE_CLOCK=none",
             "4      {p}: text, timestamps",
+            "-      {p}: dd writing as many bytes to a file",
         ] {
             let row = mode.replace("{p}", program);
             assert!(
@@ -70,6 +74,19 @@ fn bench_script_smoke_run_prints_every_target() {
             .and_then(|l| l.split(" M events").next())
             .and_then(|n| n.parse::<f64>().ok());
         assert!(events.is_some_and(|e| e > 0.1), "{program}: {text}");
+    }
+    // Each verdict names the floor its mode cannot go below.
+    let floors = [
+        ("binary, CALLTRACE_CLOCK=none", "store floor"),
+        ("binary, timestamps", "rdtsc floor"),
+    ];
+    for (mode, floor) in floors {
+        if floor == "rdtsc floor" && !cfg!(target_arch = "x86_64") {
+            continue;
+        }
+        for line in text.lines().filter(|l| l.contains(mode)) {
+            assert!(line.contains(floor), "no {floor} in `{line}`");
+        }
     }
     assert!(text.contains("same output: PASS"), "{text}");
     assert!(text.contains("(300 named)"), "{text}");

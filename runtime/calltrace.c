@@ -729,14 +729,57 @@ static CT_NOINST void ct_write_events(const unsigned char *buf, size_t n, uint64
     }
 }
 
+/* An exit that is not of the innermost open frame (longjmp skipped some
+ * exits): pop down to the nearest frame of its function, if any. */
+static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t, uint64_t addr)
+{
+    const uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, n = d < CT_STACK ? d : CT_STACK, k;
+    for (k = 1; k <= n; k++) {
+        if (stack[(d - k) & (CT_STACK - 1)] == addr) {
+            t->depth = d - k;
+            return;
+        }
+    }
+}
+
+/* Follow the open frames of events ev[0..n), for a forked child to start
+ * its trace with them: an entry pushes, an exit pops its frame.  Done for
+ * the events being written, off the traced thread's path; entries and
+ * exits alternate unpredictably, so the usual case has no branch on the
+ * kind.  ct_lock held. */
+static inline CT_NOINST __attribute__((always_inline)) uint32_t
+ct_frame(struct ct_thread *t, uint64_t *stack, uint32_t d, uint64_t addr, uint32_t exit)
+{
+    uint32_t slot = d & (CT_STACK - 1);
+    if (CT_UNLIKELY(exit && (d == 0 || stack[(d - 1) & (CT_STACK - 1)] != addr))) {
+        t->depth = d;
+        ct_pop_slow(t, addr);
+        return t->depth;
+    }
+    stack[slot] = exit ? stack[slot] : addr;
+    return d + 1 - 2 * exit;
+}
+
+static CT_NOINST void ct_frames(struct ct_thread *t, const struct ct_ev *ev, uint32_t n)
+{
+    uint64_t *stack = CT_STACKP(t);
+    uint32_t d = t->depth, i;
+    for (i = 0; i < n; i++)
+        d = ct_frame(t, stack, d, ev[i].addr, (uint32_t)(ev[i].tk >> 63));
+    t->depth = d;
+}
+
 /* Encode events ev[0..n) into out (capacity cap), as many as fit.  Returns
  * the number of bytes produced and stores the number of events consumed in
  * *used.  Binary: one complete block.  Text: complete lines.  *last is the
  * thread's previous timestamp (times are clamped so they never decrease)
- * and is updated. */
+ * and is updated.  Binary encoding also follows ft's open frames (as
+ * ct_frames does) in the same pass, unless ft is NULL. */
 static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t tid,
                                   const char *tidtxt, uint32_t tidlen, uint64_t mult,
-                                  uint64_t *last, unsigned char *out, size_t cap, uint32_t *used)
+                                  uint64_t *last, unsigned char *out, size_t cap, uint32_t *used,
+                                  struct ct_thread *ft)
 {
     uint32_t i = 0;
     uint64_t prev_time = *last;
@@ -744,15 +787,20 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
 
     if (ct_binary) {
         const unsigned char *lim = out + cap - CT_BIN_EVENT_MAX;
-        uint64_t prev_addr = 0, block_time = 0;
+        uint64_t prev_addr = 0, block_time = 0, none[1];
+        uint64_t *stack = ft ? CT_STACKP(ft) : none;
+        uint32_t depth = ft ? ft->depth : 0;
         p += CT_REC_HDR;
         if (ct_untimed) { /* the same without times, in a loop of its own */
             for (; i < n && p <= lim; i++) {
-                uint64_t d = ev[i].addr - prev_addr;
+                uint64_t addr = ev[i].addr, d = addr - prev_addr;
                 uint64_t zz = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
+                uint32_t exit = (uint32_t)(ev[i].tk >> 63);
                 __builtin_prefetch(&ev[i + 64]);
-                p = ct_varint(p, (zz << 1) | (ev[i].tk >> 63));
-                prev_addr = ev[i].addr;
+                p = ct_varint(p, (zz << 1) | exit);
+                prev_addr = addr;
+                if (ft)
+                    depth = ct_frame(ft, stack, depth, addr, exit);
             }
         }
         for (; i < n && p <= lim; i++) {
@@ -769,7 +817,11 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
                 p = ct_varint(p, tm - block_time);
             prev_addr = addr;
             prev_time = block_time = tm;
+            if (ft)
+                depth = ct_frame(ft, stack, depth, addr, (uint32_t)(tk >> 63));
         }
+        if (ft)
+            ft->depth = depth;
         if (i == 0) {
             *used = 0;
             return 0;
@@ -841,44 +893,6 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
     return (size_t)(p - out);
 }
 
-/* An exit that is not of the innermost open frame (longjmp skipped some
- * exits): pop down to the nearest frame of its function, if any. */
-static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t, uint64_t addr)
-{
-    const uint64_t *stack = CT_STACKP(t);
-    uint32_t d = t->depth, n = d < CT_STACK ? d : CT_STACK, k;
-    for (k = 1; k <= n; k++) {
-        if (stack[(d - k) & (CT_STACK - 1)] == addr) {
-            t->depth = d - k;
-            return;
-        }
-    }
-}
-
-/* Follow the open frames of events ev[0..n), for a forked child to start
- * its trace with them: an entry pushes, an exit pops its frame.  Done for
- * the events being written, off the traced thread's path; entries and
- * exits alternate unpredictably, so the usual case has no branch on the
- * kind.  ct_lock held. */
-static CT_NOINST void ct_frames(struct ct_thread *t, const struct ct_ev *ev, uint32_t n)
-{
-    uint64_t *stack = CT_STACKP(t);
-    uint32_t d = t->depth, i;
-    for (i = 0; i < n; i++) {
-        uint64_t addr = ev[i].addr;
-        uint32_t exit = (uint32_t)(ev[i].tk >> 63), slot = d & (CT_STACK - 1);
-        if (CT_UNLIKELY(exit && (d == 0 || stack[(d - 1) & (CT_STACK - 1)] != addr))) {
-            t->depth = d;
-            ct_pop_slow(t, addr);
-            d = t->depth;
-            continue;
-        }
-        stack[slot] = exit ? stack[slot] : addr;
-        d = d + 1 - 2 * exit;
-    }
-    t->depth = d;
-}
-
 /* Write events [flushed, len) of t, encoded in out (capacity cap), and
  * follow its open frames.  ct_lock held. */
 static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned char *out,
@@ -899,11 +913,12 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
         ct_block_seq(out, 1, from);
         nb = ct_encode(ring + at, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
-                       &used);
+                       &used, t);
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
         ct_write_events(out, nb, used);
-        ct_frames(t, ring + at, used);
+        if (!ct_binary) /* (binary encoding follows them itself) */
+            ct_frames(t, ring + at, used);
         from += used;
         __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
         __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);
@@ -1184,7 +1199,8 @@ static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
     e.tk = tk;
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
     ct_block_seq(buf, 0, 0);
-    nb = ct_encode(&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used);
+    nb = ct_encode(&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used,
+                   NULL);
     pthread_mutex_lock(&ct_lock);
     ct_write_events(buf, nb, used);
     pthread_mutex_unlock(&ct_lock);

@@ -319,7 +319,7 @@ trace() {
     fresh=
     r=$(ratio "$secs" "$plain")
     f=$store_floor
-    if [[ $clock != none ]] && above "$floor" 0; then
+    if [[ $clock != none ]] && above "$rdtsc_ns" 0; then
         f=$floor note=", rdtsc floor ${floor}x"
     else
         note=", store floor ${store_floor}x"

@@ -784,7 +784,7 @@ int main(void) {
     fclose(f);
     ct_binary = 0;
     ct_t0 = 0; /* times are ns since 0 */
-    fwrite(out, 1, ct_encode(ev, n, 4242, tidtxt, tidlen, 0, &last, out, sizeof out, &used), stdout);
+    fwrite(out, 1, ct_encode(ev, n, 4242, tidtxt, tidlen, 0, &last, out, sizeof out, &used, NULL), stdout);
     return used == n ? 0 : 3;
 }
 "#;

@@ -743,11 +743,12 @@ static CT_NOINST __attribute__((noinline)) void ct_pop_slow(struct ct_thread *t,
     }
 }
 
-/* Follow the open frames of events ev[0..n), for a forked child to start
- * its trace with them: an entry pushes, an exit pops its frame.  Done for
- * the events being written, off the traced thread's path; entries and
- * exits alternate unpredictably, so the usual case has no branch on the
- * kind.  ct_lock held. */
+/* Follow the open frames through one event being written (frames open
+ * before it: d, the innermost in stack), for a forked child to start its
+ * trace with them: an entry pushes, an exit pops its frame.  Done off the
+ * traced thread's path, as the events are encoded; entries and exits
+ * alternate unpredictably, so the usual case has no branch on the kind.
+ * Returns the new depth.  ct_lock held. */
 static inline CT_NOINST __attribute__((always_inline)) uint32_t
 ct_frame(struct ct_thread *t, uint64_t *stack, uint32_t d, uint64_t addr, uint32_t exit)
 {
@@ -761,35 +762,27 @@ ct_frame(struct ct_thread *t, uint64_t *stack, uint32_t d, uint64_t addr, uint32
     return d + 1 - 2 * exit;
 }
 
-static CT_NOINST void ct_frames(struct ct_thread *t, const struct ct_ev *ev, uint32_t n)
-{
-    uint64_t *stack = CT_STACKP(t);
-    uint32_t d = t->depth, i;
-    for (i = 0; i < n; i++)
-        d = ct_frame(t, stack, d, ev[i].addr, (uint32_t)(ev[i].tk >> 63));
-    t->depth = d;
-}
 
 /* Encode events ev[0..n) into out (capacity cap), as many as fit.  Returns
  * the number of bytes produced and stores the number of events consumed in
  * *used.  Binary: one complete block.  Text: complete lines.  *last is the
  * thread's previous timestamp (times are clamped so they never decrease)
- * and is updated.  Binary encoding also follows ft's open frames (as
- * ct_frames does) in the same pass, unless ft is NULL. */
+ * and is updated.  It also follows ft's open frames (ct_frame) in the same
+ * pass, unless ft is NULL. */
 static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t tid,
                                   const char *tidtxt, uint32_t tidlen, uint64_t mult,
                                   uint64_t *last, unsigned char *out, size_t cap, uint32_t *used,
                                   struct ct_thread *ft)
 {
     uint32_t i = 0;
-    uint64_t prev_time = *last;
+    uint64_t prev_time = *last, none[1];
+    uint64_t *stack = ft ? CT_STACKP(ft) : none;
+    uint32_t depth = ft ? ft->depth : 0;
     unsigned char *p = out;
 
     if (ct_binary) {
         const unsigned char *lim = out + cap - CT_BIN_EVENT_MAX;
-        uint64_t prev_addr = 0, block_time = 0, none[1];
-        uint64_t *stack = ft ? CT_STACKP(ft) : none;
-        uint32_t depth = ft ? ft->depth : 0;
+        uint64_t prev_addr = 0, block_time = 0;
         p += CT_REC_HDR;
         if (ct_untimed) { /* the same without times, in a loop of its own */
             for (; i < n && p <= lim; i++) {
@@ -820,8 +813,6 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
             if (ft)
                 depth = ct_frame(ft, stack, depth, addr, (uint32_t)(tk >> 63));
         }
-        if (ft)
-            ft->depth = depth;
         if (i == 0) {
             *used = 0;
             return 0;
@@ -886,8 +877,12 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
                     p[k] = (unsigned char)tidtxt[k];
             }
             p += tidlen;
+            if (ft)
+                depth = ct_frame(ft, stack, depth, addr, (uint32_t)(tk >> 63));
         }
     }
+    if (ft)
+        ft->depth = depth;
     *last = prev_time;
     *used = i;
     return (size_t)(p - out);
@@ -917,8 +912,6 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
         ct_write_events(out, nb, used);
-        if (!ct_binary) /* (binary encoding follows them itself) */
-            ct_frames(t, ring + at, used);
         from += used;
         __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
         __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);

@@ -166,6 +166,7 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -325,6 +326,8 @@ static uint64_t ct_dropped;
 static uint32_t ct_exe_len;
 static pthread_key_t ct_key;
 static struct ct_thread *ct_threads; /* live threads, under ct_lock */
+static uint32_t ct_nthreads;         /* how many: written under ct_lock */
+static uint32_t ct_ncpu = 1;         /* CPUs this process may run on */
 static struct ct_thread *ct_free;    /* reusable states, under ct_lock */
 static char ct_exe[CT_PATH_MAX];
 
@@ -982,6 +985,15 @@ static CT_NOINST void ct_writer_sleep(long us)
     pthread_mutex_unlock(&ct_wm);
 }
 
+/* Whether polling instead of sleeping takes no CPU from anyone: every
+ * traced thread and the writer can have a CPU of their own.  With more
+ * threads than that, a polling thread would take turns from the very
+ * thread it waits for, so both sleep as they did before polling. */
+static CT_NOINST int ct_may_poll(void)
+{
+    return __atomic_load_n(&ct_nthreads, __ATOMIC_RELAXED) < ct_ncpu;
+}
+
 /* Whether some thread has checked in events that are not written yet, or
  * someone waits for the writer.  Reads only the lines that owners write at
  * check-ins (pub), never the line they write at every event. */
@@ -1063,12 +1075,13 @@ static CT_NOINST void *ct_writer_main(void *arg)
             ct_writer_sleep(nap);
         if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
             break; /* the final flush wrote everything; threads write through */
-        if (ct_writer_pass(1) >= CT_STEP) {
+        if (ct_may_poll() && ct_writer_pass(1) >= CT_STEP) {
             uint32_t window = CT_SPIN_US;
             nap = 0;
             for (;;) {
                 uint64_t since = ct_mono();
-                if (!ct_writer_spin(window) || __atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
+                if (!ct_may_poll() || !ct_writer_spin(window) ||
+                    __atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
                     break;
                 /* check-ins come fast: the ring would fill before a sleeping
                  * writer ran again, so wait longer for the next one */
@@ -1079,7 +1092,9 @@ static CT_NOINST void *ct_writer_main(void *arg)
                 break;
         }
         most = ct_writer_pass(0);
-        if (most >= CT_EVENTS / 64)
+        if (most >= CT_EVENTS / 8)
+            nap = 0; /* events flow fast: write on at once */
+        else if (most >= CT_EVENTS / 64)
             nap = 50;
         else if (most > 0)
             nap = nap < 1000 ? nap * 2 + 50 : 1000;
@@ -1129,7 +1144,7 @@ static CT_NOINST void ct_wait_room(struct ct_thread *t)
      * stays behind (a slow disk, a pipe's reader). */
     uint64_t until = ct_mono() + CT_WAIT_SPIN_US * 1000ull;
     ct_wake();
-    while (ct_full(t)) {
+    while (ct_may_poll() && ct_full(t)) {
         int k;
         for (k = 0; k < 64 && ct_full(t); k++) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -1559,6 +1574,17 @@ static CT_NOINST void ct_atfork_parent(void);
 static CT_NOINST void ct_atfork_child(void);
 
 /* Start tracing once: returns nonzero if tracing is on. */
+/* How many CPUs this process may run on (its affinity mask). */
+static CT_NOINST uint32_t ct_cpus(void)
+{
+    cpu_set_t set;
+    long n;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
 static CT_NOINST int ct_init(void)
 {
     int s = __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE);
@@ -1585,6 +1611,7 @@ static CT_NOINST int ct_init(void)
         }
         ct_lossy = lossy && lossy[0] == '1';
         ct_writer_off = writer && writer[0] == '0';
+        ct_ncpu = ct_cpus();
         if (!out || !out[0])
             out = "trace.txt";
         for (i = 0; out[i] && i < sizeof ct_path_tmpl - 1; i++) {
@@ -1753,6 +1780,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     if (ct_threads)
         ct_threads->prev = t;
     ct_threads = t;
+    __atomic_store_n(&ct_nthreads, ct_nthreads + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&ct_lock);
 
     pthread_setspecific(ct_key, t); /* so that ct_thread_exit runs */
@@ -1762,6 +1790,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
 /* ct_lock held */
 static CT_NOINST void ct_unlink(struct ct_thread *t)
 {
+    __atomic_store_n(&ct_nthreads, ct_nthreads - 1, __ATOMIC_RELAXED);
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -2284,6 +2313,7 @@ static CT_NOINST void ct_atfork_child(void)
     }
     ct_free = NULL;
     ct_threads = mine;
+    ct_nthreads = mine != NULL;
     ct_t.self = mine;
     ct_fast_path(mine);
     if (self && !mine)

@@ -115,9 +115,11 @@
  *     and no sleep's wake-up latency makes it wait.  Then it sleeps, 50 us
  *     at first and longer the less it finds (at most 50 ms, so a slow
  *     program's events reach a reader soon).  A thread waits only when its
- *     ring is full: it polls for 2 ms, then sleeps.  On a machine with a free
- *     core the encoding thus costs the traced program little time; the
- *     polling shows as CPU time of the writer.  Without the writer
+ *     ring is full: it polls for 2 ms, then sleeps.  Both poll only while the
+ *     traced threads are fewer than the CPUs the process may run on; with
+ *     more, they sleep at once.  On a machine with a free core the encoding
+ *     thus costs the traced program little time; the polling shows as CPU
+ *     time of the writer.  Without the writer
  *     (CALLTRACE_WRITER=0, or no thread could be started) each thread writes
  *     its own ring when it is nearly full.  A thread's events are written
  *     when it exits; at process exit a late destructor writes every ring, and

@@ -5,7 +5,7 @@
 #   scripts/bench-runtime.sh                  # full run, a few minutes
 #   BENCH_SMOKE=1 scripts/bench-runtime.sh    # tiny inputs, checks the script works
 #
-# Three programs nobody here wrote, from the C sources bundled in crates
+# Three programs nobody here wrote (four rows: zstd runs twice), from the C sources bundled in crates
 # (scripts/third-party.sh), each with a small driver:
 #   zlib  compress2 (level 6) + uncompress of 64 MiB of generated text in
 #         64 KiB pieces: about 75 M events per run, 20 M per second of its
@@ -16,6 +16,9 @@
 #         headers and are left out of the instrumentation
 #         (-finstrument-functions-exclude-file-list=.h), as one does for such
 #         helpers (with them even the empty hooks cost 5x);
+#   zstd-mt the same zstd build compressing with 4 worker threads
+#         (ZSTD_c_nbWorkers) in 8 MiB pieces: 5 traced threads, more than
+#         a 2-core machine has CPUs;
 #   sqlite  an SQL workload on an in-memory SQLite 3 database (inserts of
 #         100 k rows, two indexes, an update, a delete, grouping, sorting
 #         and a join): about 95 M events, 600 M per second of plain run
@@ -51,7 +54,7 @@
 # default $TMPDIR or /tmp), deleted at exit.
 #
 # Environment: BENCH_SMOKE, BENCH_RUNS, BENCH_BASIS (wall or cpu),
-# BENCH_PROGRAMS (default "zlib zstd sqlite"; "zlib zstd" when smoke),
+# BENCH_PROGRAMS (default "zlib zstd zstd-mt sqlite"; no sqlite when smoke),
 # BENCH_TMP, CC.
 set -euo pipefail
 
@@ -61,11 +64,11 @@ cc=${CC:-gcc}
 basis=${BENCH_BASIS:-wall}
 if [[ -n "${BENCH_SMOKE:-}" ]]; then
     runs=${BENCH_RUNS:-1}
-    zlib_kib=1024 zstd_mib=1 sqlite_krows=2
-    programs=${BENCH_PROGRAMS:-zlib zstd}
+    zlib_kib=1024 zstd_mib=1 zstd_mt_mib=8 sqlite_krows=2
+    programs=${BENCH_PROGRAMS:-zlib zstd zstd-mt}
 else
-    zlib_kib=65536 zstd_mib=64 sqlite_krows=100
-    programs=${BENCH_PROGRAMS:-zlib zstd sqlite}
+    zlib_kib=65536 zstd_mib=64 zstd_mt_mib=64 sqlite_krows=100
+    programs=${BENCH_PROGRAMS:-zlib zstd zstd-mt sqlite}
 fi
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-rtbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -83,18 +86,19 @@ EOF
 cat >"$tmp/count.c" <<'EOF'
 #include <stdio.h>
 static unsigned long long n;
-void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; n++; }
-void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; n++; }
+void __cyg_profile_func_enter(void *f, void *c) { (void)f; (void)c; __atomic_fetch_add(&n, 1, __ATOMIC_RELAXED); }
+void __cyg_profile_func_exit(void *f, void *c) { (void)f; (void)c; __atomic_fetch_add(&n, 1, __ATOMIC_RELAXED); }
 __attribute__((destructor)) static void report(void) {
     FILE *o = fopen("events.count", "w");
     if (o) { fprintf(o, "%llu\n", n); fclose(o); }
 }
 EOF
 # Hooks that store each event (8 bytes: the address, the kind in bit 63)
-# into a 512 KiB ring and nothing else: the least any recording costs.
+# into a 512 KiB ring of its thread and nothing else: the least any
+# recording costs.
 cat >"$tmp/store.c" <<'EOF'
 #include <stdint.h>
-static uint64_t ring[65536];
+static __thread uint64_t ring[65536] __attribute__((tls_model("initial-exec")));
 static __thread uint64_t *pos __attribute__((tls_model("initial-exec")));
 static __thread uint64_t *lim __attribute__((tls_model("initial-exec")));
 __attribute__((no_instrument_function, noinline)) static void wrap(void) {
@@ -146,12 +150,12 @@ fi
 # uftrace) programs from DIR/plain/*.o and DIR/inst/*.o.
 link() {
     local d=$1
-    "$cc" "$d"/plain/*.o -o "$d/plain.exe" -lm
-    "$cc" "$d"/inst/*.o "$tmp/hooks.o" -o "$d/hooks.exe" -lm
-    "$cc" "$d"/inst/*.o "$tmp/store.o" -o "$d/store.exe" -lm
-    "$cc" "$d"/inst/*.o "$tmp/count.o" -o "$d/count.exe" -lm
-    "$cc" "$d"/inst/*.o "$tmp/calltrace.o" -o "$d/traced.exe" -lm
-    "$cc" "$d"/inst/*.o -o "$d/bare.exe" -lm # glibc's no-op hooks, replaced by uftrace
+    "$cc" "$d"/plain/*.o -o "$d/plain.exe" -lm -pthread
+    "$cc" "$d"/inst/*.o "$tmp/hooks.o" -o "$d/hooks.exe" -lm -pthread
+    "$cc" "$d"/inst/*.o "$tmp/store.o" -o "$d/store.exe" -lm -pthread
+    "$cc" "$d"/inst/*.o "$tmp/count.o" -o "$d/count.exe" -lm -pthread
+    "$cc" "$d"/inst/*.o "$tmp/calltrace.o" -o "$d/traced.exe" -lm -pthread
+    "$cc" "$d"/inst/*.o -o "$d/bare.exe" -lm -pthread # glibc's no-op hooks, replaced by uftrace
 }
 
 # compile DIR SRCDIR FLAGS -- FILES...: DIR/plain/*.o and DIR/inst/*.o, one
@@ -180,7 +184,7 @@ setup_zlib() {
     for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do files+=("$src/$f.c"); done
     compile "$d" "$src" -- "$tmp/zlib-drive.c" "${files[@]}"
     link "$d"
-    prog_dir=$d prog_arg=$zlib_kib
+    prog_dir=$d prog_args=("$zlib_kib")
     prog_label="zlib level 6, $((zlib_kib / 1024)) MiB compressed and decompressed in 64 KiB pieces"
 }
 
@@ -192,16 +196,22 @@ setup_zstd() {
 #include <stdlib.h>
 #include <string.h>
 #include "zstd.h"
-/* Compresses and decompresses N MiB of generated text in 1 MiB pieces. */
+/* Compresses and decompresses N MiB of generated text in pieces: 1 MiB
+ * with ZSTD_compress, or 8 MiB with W worker threads (ZSTD_c_nbWorkers). */
 int main(int argc, char **argv) {
-    size_t piece = 1 << 20, mb = argc > 1 ? strtoul(argv[1], 0, 10) : 1;
+    size_t mb = argc > 1 ? strtoul(argv[1], 0, 10) : 1;
+    int workers = argc > 2 ? atoi(argv[2]) : 0;
+    size_t piece = (size_t)(workers ? 8 : 1) << 20, total = 0, i, k;
     static const char *words[] = {"call", "trace", "graph", "tree", "node", "edge",
                                   "thread", "time", "func", "main", "leaf", "root"};
     char *in = malloc(piece), *back = malloc(piece);
-    size_t cap = ZSTD_compressBound(piece), total = 0, i, k;
+    size_t cap = ZSTD_compressBound(piece);
     char *out = malloc(cap);
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
     unsigned long long seed = 88172645463325252ull;
-    for (k = 0; k < mb; k++) {
+    if (workers && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, workers))) return 3;
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3);
+    for (k = 0; k < (mb << 20) / piece; k++) {
         for (i = 0; i < piece; i++) {
             seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
             const char *w = words[seed % 12];
@@ -209,7 +219,7 @@ int main(int argc, char **argv) {
             for (size_t j = 0; j < n && i < piece; j++) in[i++] = w[j];
             if (i < piece) in[i] = (seed >> 20) % 9 ? ' ' : '\n';
         }
-        size_t c = ZSTD_compress(out, cap, in, piece, 3);
+        size_t c = ZSTD_compress2(cctx, out, cap, in, piece);
         if (ZSTD_isError(c)) return 1;
         size_t d = ZSTD_decompress(back, piece, out, c);
         if (d != piece || memcmp(in, back, piece)) return 2;
@@ -221,10 +231,18 @@ int main(int argc, char **argv) {
 EOF
     local files=("$tmp/zstd-drive.c")
     mapfile -d '' -O 1 files < <(find "$src/common" "$src/compress" "$src/decompress" -name '*.c' -print0)
-    compile "$d" "$src" -DZSTD_DISABLE_ASM -- "${files[@]}"
+    compile "$d" "$src" -DZSTD_DISABLE_ASM -DZSTD_MULTITHREAD -- "${files[@]}"
     link "$d"
-    prog_dir=$d prog_arg=$zstd_mib
+    prog_dir=$d prog_args=("$zstd_mib")
     prog_label="zstd level 3, $zstd_mib MiB compressed and decompressed in 1 MiB pieces"
+}
+
+# zstd-mt: the same build, compressing with 4 worker threads (8 MiB
+# pieces): 5 traced threads on however many CPUs.
+setup_zstd-mt() {
+    [[ -x $tmp/zstd/traced.exe ]] || setup_zstd
+    prog_dir=$tmp/zstd prog_args=("$zstd_mt_mib" 4)
+    prog_label="zstd level 3 with 4 worker threads, $zstd_mt_mib MiB in 8 MiB pieces"
 }
 
 setup_sqlite() {
@@ -267,7 +285,7 @@ int main(int argc, char **argv) {
 EOF
     compile "$d" "$src" -- "$tmp/sqlite-drive.c" "$src/sqlite3.c"
     link "$d"
-    prog_dir=$d prog_arg=$sqlite_krows
+    prog_dir=$d prog_args=("$sqlite_krows")
     prog_label="SQLite, $sqlite_krows k rows inserted, indexed, updated, deleted, grouped, sorted and joined in memory"
 }
 
@@ -315,7 +333,7 @@ trace() {
     local name=$1 format=$2 clock=$3 target=$4 label=$5 id=$6 r f note="" bytes
     fresh=$tmp/trace.$name
     measure "$name" env CALLTRACE_FORMAT="$format" CALLTRACE_CLOCK="$clock" \
-        CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "$prog_arg"
+        CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "${prog_args[@]}"
     fresh=
     r=$(ratio "$secs" "$plain")
     f=$store_floor
@@ -350,16 +368,16 @@ echo "rdtsc: ${rdtsc_ns} ns a read; times: ${basis} seconds, best of $runs"
 row target what ours cpu reference ratio "peak RSS" result
 for p in $programs; do
     "setup_$p"
-    measure plain "$prog_dir/plain.exe" "$prog_arg"
+    measure plain "$prog_dir/plain.exe" "${prog_args[@]}"
     plain=$secs
-    (cd "$tmp" && "$prog_dir/count.exe" "$prog_arg" >/dev/null)
+    (cd "$tmp" && "$prog_dir/count.exe" "${prog_args[@]}" >/dev/null)
     events=$(cat "$tmp/events.count")
     echo "$p: $prog_label; $(awk -v e="$events" -v s="$plain" 'BEGIN { printf "%.1f M events, %.0f M events per second of the plain run", e / 1e6, (s > 0 ? e / s / 1e6 : 0) }')"
-    measure hooks "$prog_dir/hooks.exe" "$prog_arg"
+    measure hooks "$prog_dir/hooks.exe" "${prog_args[@]}"
     hooks=$secs
     floor=$(awk -v h="$hooks" -v e="$events" -v c="$rdtsc_ns" -v p="$plain" 'BEGIN { printf "%.2f", (p > 0 && c > 0 ? (h + e * c / 1e9) / p : 0) }')
     row - "$p: empty hooks (the floor)" "${hooks} s" "${cpu} s" "plain ${plain} s" "$(ratio "$hooks" "$plain")x" "$(mib "$rss_kb")" "(reference)"
-    measure store "$prog_dir/store.exe" "$prog_arg"
+    measure store "$prog_dir/store.exe" "${prog_args[@]}"
     store_floor=$(ratio "$secs" "$plain")
     row - "$p: bare ring stores, nothing written" "${secs} s" "${cpu} s" "plain ${plain} s" "${store_floor}x" "$(mib "$rss_kb")" "(reference)"
     trace binary binary auto 2 "$p: binary, timestamps" 2
@@ -367,7 +385,7 @@ for p in $programs; do
     trace text text auto 4 "$p: text, timestamps" 4
     if command -v uftrace >/dev/null; then
         fresh=$tmp/uftrace.data
-        measure uftrace uftrace record -d "$tmp/uftrace.data" "$prog_dir/bare.exe" "$prog_arg"
+        measure uftrace uftrace record -d "$tmp/uftrace.data" "$prog_dir/bare.exe" "${prog_args[@]}"
         fresh=
         row - "$p: uftrace record (same program)" "${secs} s" "${cpu} s" "plain ${plain} s" "$(ratio "$secs" "$plain")x" "$(mib "$rss_kb")" "(comparison)"
         rm -rf "$tmp/uftrace.data"

@@ -49,10 +49,11 @@ fn bench_script_smoke_run_prints_every_target() {
             assert_eq!(rows.count(), 1, "no row `{row}`:\n{text}");
         }
     }
-    // The runtime rows: every mode on both real programs, with the number
-    // of events each run made, and the physical references: empty hooks,
-    // bare ring stores, and `dd` writing as many bytes as the text trace.
-    for program in ["zlib", "zstd"] {
+    // The runtime rows: every mode on the real programs (zstd also with
+    // worker threads), with the number of events each run made, and the
+    // physical references: empty hooks, bare ring stores, and `dd` writing
+    // as many bytes as the text trace.
+    for program in ["zlib", "zstd", "zstd-mt"] {
         for mode in [
             "-      {p}: empty hooks (the floor)",
             "-      {p}: bare ring stores, nothing written",

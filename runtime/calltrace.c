@@ -767,7 +767,6 @@ ct_frame(struct ct_thread *t, uint64_t *stack, uint32_t d, uint64_t addr, uint32
     return d + 1 - 2 * exit;
 }
 
-
 /* Encode events ev[0..n) into out (capacity cap), as many as fit.  Returns
  * the number of bytes produced and stores the number of events consumed in
  * *used.  Binary: one complete block.  Text: complete lines.  *last is the

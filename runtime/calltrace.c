@@ -986,6 +986,24 @@ static CT_NOINST void ct_writer_sleep(long us)
     pthread_mutex_unlock(&ct_wm);
 }
 
+/* Poll until done(arg) or for `us` microseconds; returns whether done. */
+static CT_NOINST int ct_poll(int (*done)(const void *), const void *arg, uint32_t us)
+{
+    uint64_t until = ct_mono() + us * 1000ull;
+    for (;;) {
+        int k;
+        for (k = 0; k < 64; k++) {
+            if (done(arg))
+                return 1;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (ct_mono() >= until)
+            return done(arg);
+    }
+}
+
 /* Whether polling instead of sleeping takes no CPU from anyone: every
  * traced thread and the writer can have a CPU of their own.  With more
  * threads than that, a polling thread would take turns from the very
@@ -998,9 +1016,10 @@ static CT_NOINST int ct_may_poll(void)
 /* Whether some thread has checked in events that are not written yet, or
  * someone waits for the writer.  Reads only the lines that owners write at
  * check-ins (pub), never the line they write at every event. */
-static CT_NOINST int ct_writer_due(void)
+static CT_NOINST int ct_writer_due(const void *unused)
 {
     struct ct_thread *t;
+    (void)unused;
     if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&ct_w_waiters, __ATOMIC_ACQUIRE))
         return 1;
@@ -1012,25 +1031,13 @@ static CT_NOINST int ct_writer_due(void)
     return 0;
 }
 
-/* While events flow, wait for the next check-in without sleeping: up to
- * CT_SPIN_US microseconds of polling.  Returns 1 if one came.  (The list
- * is walked without ct_lock: a state is only ever moved to ct_free, never
- * unmapped, so its pub and flushed stay readable.) */
+/* While events flow, wait for the next check-in without sleeping, for up
+ * to `us` microseconds.  Returns 1 if one came.  (The list is walked
+ * without ct_lock: a state is only ever moved to ct_free, never unmapped,
+ * so its pub and wflushed stay readable.) */
 static CT_NOINST int ct_writer_spin(uint32_t us)
 {
-    uint64_t until = ct_mono() + us * 1000ull;
-    for (;;) {
-        int k;
-        for (k = 0; k < 64; k++) {
-            if (ct_writer_due())
-                return 1;
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
-        if (ct_mono() >= until)
-            return 0;
-    }
+    return ct_poll(ct_writer_due, NULL, us);
 }
 
 /* One pass over the threads: write their events up to their last check-in
@@ -1130,32 +1137,27 @@ static CT_NOINST void ct_writer_start(void)
     __atomic_store_n(&starting, 0, __ATOMIC_RELEASE);
 }
 
-/* Wait until the writer has made room in t's ring for CT_STEP events. */
+/* Whether t's ring lacks room for CT_STEP more events. */
 static CT_NOINST int ct_full(const struct ct_thread *t)
 {
     return t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_EVENTS - CT_STEP &&
            !__atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
 }
 
+static CT_NOINST int ct_has_room(const void *t)
+{
+    return !ct_full((const struct ct_thread *)t);
+}
+
+/* Wait until the writer has made room in t's ring for CT_STEP events. */
 static CT_NOINST void ct_wait_room(struct ct_thread *t)
 {
     /* Wake the writer if it sleeps and wait for it without sleeping: in a
      * virtual machine a sleeping thread can take a millisecond to run again,
      * and this ring fills in well under that.  Sleep only if the writer
      * stays behind (a slow disk, a pipe's reader). */
-    uint64_t until = ct_mono() + CT_WAIT_SPIN_US * 1000ull;
     ct_wake();
-    while (ct_may_poll() && ct_full(t)) {
-        int k;
-        for (k = 0; k < 64 && ct_full(t); k++) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
-        if (ct_mono() >= until)
-            break;
-    }
-    if (!ct_full(t))
+    if (ct_may_poll() && ct_poll(ct_has_room, t, CT_WAIT_SPIN_US))
         return;
     pthread_mutex_lock(&ct_wm);
     __atomic_add_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
@@ -1574,7 +1576,6 @@ static CT_NOINST void ct_atfork_prepare(void);
 static CT_NOINST void ct_atfork_parent(void);
 static CT_NOINST void ct_atfork_child(void);
 
-/* Start tracing once: returns nonzero if tracing is on. */
 /* How many CPUs this process may run on (its affinity mask). */
 static CT_NOINST uint32_t ct_cpus(void)
 {
@@ -1586,6 +1587,7 @@ static CT_NOINST uint32_t ct_cpus(void)
     return n > 0 ? (uint32_t)n : 1;
 }
 
+/* Start tracing once: returns nonzero if tracing is on. */
 static CT_NOINST int ct_init(void)
 {
     int s = __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE);

@@ -23,25 +23,28 @@ fn work(name: &str) -> PathBuf {
     dir
 }
 
-/// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc arguments.
-fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
-    let src = dir.join(format!("{name}.c"));
-    std::fs::write(&src, source).expect("write source");
-    let exe = dir.join(name);
-    let out = Command::new("gcc")
-        .args(["-g", "-O1", "-finstrument-functions"])
-        .arg(&src)
-        .arg(root().join("runtime/calltrace.c"))
-        .arg("-o")
-        .arg(&exe)
-        .args(extra)
-        .output()
-        .expect("run gcc (these tests need gcc)");
+/// Runs a gcc command; fails the test with gcc's messages if it fails.
+fn gcc(cmd: &mut Command) {
+    let out = cmd.output().expect("run gcc (these tests need gcc)");
     assert!(
         out.status.success(),
         "gcc failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc arguments.
+fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).expect("write source");
+    let exe = dir.join(name);
+    gcc(Command::new("gcc")
+        .args(["-g", "-O1", "-finstrument-functions"])
+        .arg(&src)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-o")
+        .arg(&exe)
+        .args(extra));
     exe
 }
 
@@ -126,7 +129,7 @@ fn the_executable_and_dlopened_libraries_are_recorded_with_build_ids() {
     let dir = work("maps");
     let lib = dir.join("lib sq.so"); // a space: the path is the rest of the line
     std::fs::write(dir.join("lib.c"), DLOPEN_LIB).unwrap();
-    let out = Command::new("gcc")
+    gcc(Command::new("gcc")
         .args([
             "-g",
             "-shared",
@@ -136,14 +139,7 @@ fn the_executable_and_dlopened_libraries_are_recorded_with_build_ids() {
         ])
         .arg(dir.join("lib.c"))
         .arg("-o")
-        .arg(&lib)
-        .output()
-        .expect("gcc");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&lib));
     let exe = build(&dir, "app", DLOPEN_APP, &["-Wl,--build-id", "-ldl"]);
     let mut cmd_env = vec![("CALLTRACE_OUT", "trace.txt")];
     let arg = "./lib sq.so";
@@ -794,19 +790,12 @@ fn text_lines_are_formatted_like_printf_for_every_timestamp() {
     let dir = work("text-encoder");
     std::fs::write(dir.join("enc.c"), TEXT_ENCODER).unwrap();
     let exe = dir.join("enc");
-    let cc = Command::new("gcc")
+    gcc(Command::new("gcc")
         .args(["-O2", "-w", "-I"])
         .arg(root().join("runtime"))
         .arg(dir.join("enc.c"))
         .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("run gcc");
-    assert!(
-        cc.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
+        .arg(&exe));
     let out = output_within(Command::new(&exe).current_dir(&dir), 60);
     assert!(out.status.success(), "{out:?}");
     // The same lines formatted here: times never decrease within a thread.

@@ -30,6 +30,7 @@ use part::{LineIn, Part};
 
 mod line;
 mod part;
+use super::prefetch::{AHEAD, prefetch};
 use super::{
     FuncTable, Input, NodeRecord, ParseOptions, Sink, TraceFormat, TraceMeta, Unit, chunked,
     nanos_per, skip_or_fail,
@@ -438,6 +439,7 @@ impl Reader {
                     &padded
                 }
             };
+            prefetch(bytes, pos + AHEAD);
             if let Some(f) = line::scan(win, &self.prefix) {
                 let name = if f.hinted {
                     self.prefix_id

@@ -27,6 +27,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
+use super::super::prefetch::{AHEAD, prefetch};
 use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{
     WINDOW, any_non_digit, dec, eight, four, hex, hex_key, u128_at, window, word_at,
@@ -300,26 +301,6 @@ impl Shape {
     }
 }
 
-/// How far ahead of the line being read the scanner asks for the bytes.
-const PREFETCH: usize = 1024;
-
-/// Asks the CPU to bring the bytes at `b[i]` (if any) into the cache, and
-/// does not wait for them: the scanner reads lines faster than the memory
-/// answers a miss, and the hardware prefetcher stops at page borders.
-#[inline(always)]
-fn prefetch(b: &[u8], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = b.as_ptr().wrapping_add(i).cast::<i8>();
-        // SAFETY: SSE is part of x86_64; a prefetch reads nothing and never
-        // faults, even past the end of `b`.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (b, i);
-}
-
 /// Four `0` digits as a little-endian word.
 const ZEROS4: u32 = u32::from_le_bytes(*b"0000");
 
@@ -560,7 +541,7 @@ impl Scanner {
             && let Some(win) = window(b, i)
             && let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local)
         {
-            prefetch(b, i + PREFETCH);
+            prefetch(b, i + AHEAD);
             // An entry whose exit is the next line, a leaf call, goes to
             // the consumer as one: most calls are leaves.
             if e.kind == EventKind::Enter
@@ -813,7 +794,7 @@ impl Scanner {
             if let Some((sh, key, id)) = &mut last
                 && let Some((e, next)) = self.same_length::<COLS>(sh, key, id, b, i, thread0, local)
             {
-                prefetch(b, i + PREFETCH);
+                prefetch(b, i + AHEAD);
                 if let Some(after) =
                     self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?
                 {
@@ -840,7 +821,7 @@ impl Scanner {
                 .filter(|sh| sh.cols == COLS)
                 .and_then(|sh| Shape::with_name(&sh, len))
                 .map(|sh| (sh, key, e.func));
-            prefetch(b, i + PREFETCH);
+            prefetch(b, i + AHEAD);
             if let Some((sh, key, id)) = &mut last
                 && let Some(after) =
                     self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?

@@ -225,7 +225,10 @@ extern "C" {
 #define CT_TIME_MASK 0x7fffffffffffffffull
 #define CT_PATH_MAX 4096
 
-/* One recorded event, as stored in the per-thread buffer. */
+/* One recorded event, as stored in the per-thread buffer.  Untimed
+ * (CALLTRACE_CLOCK=none), a ring slot is only the first word, with the kind
+ * in bit 63 of the address (ct_put): half the bytes to store and to read
+ * back, the events' largest cost on a call-heavy program. */
 struct ct_ev {
     uint64_t addr;
     uint64_t tk; /* bit 63: kind (1 = exit); bits 0..62: raw clock (TSC or ns) */
@@ -266,6 +269,7 @@ struct ct_thread {
 };
 
 #define CT_EVP(t) ((struct ct_ev *)((char *)(t) + CT_HDR))
+#define CT_EV8P(t) ((uint64_t *)((char *)(t) + CT_HDR)) /* the ring, untimed */
 #define CT_OUTP(t) ((unsigned char *)(t) + CT_HDR + (size_t)CT_EVENTS * sizeof(struct ct_ev))
 #define CT_SIDEP(t) ((struct ct_ev *)(CT_OUTP(t) + CT_OUT_BYTES))
 #define CT_STACKP(t) ((uint64_t *)(CT_SIDEP(t) + CT_SIDE))
@@ -773,11 +777,13 @@ ct_frame(struct ct_thread *t, uint64_t *stack, uint32_t d, uint64_t addr, uint32
  * thread's previous timestamp (times are clamped so they never decrease)
  * and is updated.  It also follows ft's open frames (ct_frame) in the same
  * pass, unless ft is NULL. */
-static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t tid,
+static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
                                   const char *tidtxt, uint32_t tidlen, uint64_t mult,
                                   uint64_t *last, unsigned char *out, size_t cap, uint32_t *used,
                                   struct ct_thread *ft)
 {
+    const struct ct_ev *ev = (const struct ct_ev *)events;
+    const uint64_t *ev8 = (const uint64_t *)events; /* untimed: 8-byte slots */
     uint32_t i = 0;
     uint64_t prev_time = *last, none[1];
     uint64_t *stack = ft ? CT_STACKP(ft) : none;
@@ -790,10 +796,10 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
         p += CT_REC_HDR;
         if (ct_untimed) { /* the same without times, in a loop of its own */
             for (; i < n && p <= lim; i++) {
-                uint64_t addr = ev[i].addr, d = addr - prev_addr;
+                uint64_t addr = ev8[i] & CT_TIME_MASK, d = addr - prev_addr;
                 uint64_t zz = (d << 1) ^ (uint64_t)((int64_t)d >> 63);
-                uint32_t exit = (uint32_t)(ev[i].tk >> 63);
-                __builtin_prefetch(&ev[i + 64]);
+                uint32_t exit = (uint32_t)(ev8[i] >> 63);
+                __builtin_prefetch(&ev8[i + 128]);
                 p = ct_varint(p, (zz << 1) | exit);
                 prev_addr = addr;
                 if (ft)
@@ -897,7 +903,8 @@ static CT_NOINST size_t ct_encode(const struct ct_ev *ev, uint32_t n, uint64_t t
 static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned char *out,
                                     size_t cap)
 {
-    const struct ct_ev *ring = CT_EVP(t);
+    const unsigned char *ring = (const unsigned char *)CT_EVP(t);
+    size_t slot = ct_untimed ? sizeof(uint64_t) : sizeof(struct ct_ev);
     uint32_t from = t->flushed;
     uint64_t mult = from != to ? ct_mult() : 0;
     /* Lossy: a pipe writes up to PIPE_BUF bytes whole or not at all, so no
@@ -911,7 +918,7 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
         if (n > CT_EVENTS - at)
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
         ct_block_seq(out, 1, from);
-        nb = ct_encode(ring + at, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
+        nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
                        &used, t);
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
@@ -1202,6 +1209,7 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
 static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
 {
     struct ct_ev e;
+    uint64_t e8 = addr | (tk & ~CT_TIME_MASK);
     char tidtxt[32];
     unsigned char buf[128];
     uint32_t tidlen, used;
@@ -1210,7 +1218,7 @@ static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
     e.tk = tk;
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
     ct_block_seq(buf, 0, 0);
-    nb = ct_encode(&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used,
+    nb = ct_encode(ct_untimed ? (const void *)&e8 : (const void *)&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used,
                    NULL);
     pthread_mutex_lock(&ct_lock);
     ct_write_events(buf, nb, used);
@@ -1711,7 +1719,7 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
 #endif
             ct_le(rec + CT_REC_HDR + 16, ct_t0, 8);
             ct_le(rec + CT_REC_HDR + 24, mult, 8);
-            ct_le(rec + CT_REC_HDR + 32, ct_untimed ? 0 : 1, 8);
+            ct_le(rec + CT_REC_HDR + 32, ct_untimed ? 2 : 1, 8); /* 2: 8-byte slots */
             ct_le(rec + CT_REC_HDR + 40, CT_EVENTS, 8); /* the events are a ring */
             /* The checksum of an 'R' record covers its header only. */
             rec[0] = 'C';
@@ -1813,15 +1821,26 @@ static inline CT_NOINST __attribute__((always_inline)) int ct_due(const struct c
     return (int32_t)(n - __atomic_load_n(&t->limit, __ATOMIC_RELAXED)) >= 0;
 }
 
+/* Store event i (its count since the thread started) in t's ring slot. */
+static inline CT_NOINST __attribute__((always_inline)) void ct_put(struct ct_thread *t, uint32_t i,
+                                                                    uint64_t addr, uint64_t tk)
+{
+    if (ct_untimed) {
+        CT_EV8P(t)[i & (CT_EVENTS - 1)] = addr | (tk & ~CT_TIME_MASK);
+    } else {
+        struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
+        e->addr = addr;
+        e->tk = tk;
+    }
+}
+
 /* Append one event to the thread's ring; check in when due.  Called with
  * the thread inside the runtime. */
 static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_thread *t,
                                                                     uint64_t addr, uint64_t tk)
 {
     uint32_t i = t->len;
-    struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
-    e->addr = addr;
-    e->tk = tk;
+    ct_put(t, i, addr, tk);
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
     if (CT_UNLIKELY(ct_due(t, i + 1)))
         ct_checkpoint(t);
@@ -1942,8 +1961,6 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
 {
     struct ct_thread *t = ct_t.self;
     uint32_t i;
-    struct ct_ev *e;
-    uint64_t now = 0;
     /* An entry outside the last code range goes the slow way, which writes
      * the mapping of code loaded since (dlopen) while it is still loaded. */
     if (CT_UNLIKELY(ct_t.gate || (code && kind == 0 &&
@@ -1954,13 +1971,15 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     ct_t.gate = 1; /* busy; the other gates are 0, as just read */
     CT_BARRIER();
     i = t->len;
-    e = CT_EVP(t) + (i & (CT_EVENTS - 1));
+    /* The fast path runs with a TSC clock, or untimed (8-byte slots). */
 #if CT_HAVE_TSC
-    if (CT_LIKELY(ct_t.tsc))
-        now = __builtin_ia32_rdtsc();
+    if (CT_LIKELY(ct_t.tsc)) {
+        struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
+        e->addr = (uint64_t)(uintptr_t)fn;
+        e->tk = __builtin_ia32_rdtsc() | (kind << 63);
+    } else
 #endif
-    e->addr = (uint64_t)(uintptr_t)fn;
-    e->tk = now | (kind << 63);
+        CT_EV8P(t)[i & (CT_EVENTS - 1)] = (uint64_t)(uintptr_t)fn | (kind << 63);
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
     if (CT_UNLIKELY(ct_due(t, i + 1))) {
         ct_flush_full(t);
@@ -2289,10 +2308,8 @@ static CT_NOINST void ct_atfork_child(void)
         uint64_t now = ct_clock();
         memcpy(mine, self, sizeof *mine);
         memcpy(CT_STACKP(mine), CT_STACKP(self), (size_t)CT_STACK * sizeof(uint64_t));
-        for (i = 0; i < n; i++) {
-            CT_EVP(mine)[i].addr = CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)];
-            CT_EVP(mine)[i].tk = now;
-        }
+        for (i = 0; i < n; i++)
+            ct_put(mine, i, CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)], now);
         mine->len = n;
         mine->pub = n;
         mine->flushed = mine->wflushed = 0;

@@ -31,6 +31,8 @@ const TAG_RAW: u8 = b'R';
 const TAG_DROPPED: u8 = b'D';
 /// Where a raw buffer's events start in its region (the runtime's `CT_HDR`).
 const RAW_EVENTS_AT: usize = 4096;
+/// The timed flag of an untimed raw buffer whose events are 8 bytes.
+const RAW_SLOTS_8: u64 = 2;
 /// The event address of method 0 of the runtime's interpreter API
 /// (`calltrace.h`): method `i` is entered at `METHOD_BASE + i`.
 pub const METHOD_BASE: u64 = 0x3f00_0000_0000_0000;
@@ -943,8 +945,9 @@ impl Reader<'_> {
 /// start, TSC-to-ns factor in 32.32 fixed point, timed flag), the ring's
 /// size in events (runtimes with a writer thread), and the
 /// region is the runtime's buffer: `len` (u32 at 0), `flushed` (u32 at 8),
-/// thread id (u64 at 16), and 16-byte raw events (address, kind in bit 63
-/// and raw clock) from byte 4096.
+/// thread id (u64 at 16), and from byte 4096 16-byte raw events (address;
+/// kind in bit 63 and raw clock), or 8-byte ones (address, kind in bit 63)
+/// when the timed flag is [`RAW_SLOTS_8`].
 fn raw_events(
     p: &[u8],
     funcs: &mut FuncTable,
@@ -982,18 +985,21 @@ fn raw_events(
     let thread = threads.index(tid);
     let first_pending = out.len();
     let slots = if ring == 0 { start + count } else { ring };
-    let events = region.get(RAW_EVENTS_AT..RAW_EVENTS_AT + 16 * slots)?;
-    let (tail, head) = events.split_at(16 * start);
-    let first = head.len().min(16 * count);
+    let size = if timed == RAW_SLOTS_8 { 8 } else { 16 };
+    let events = region.get(RAW_EVENTS_AT..RAW_EVENTS_AT + size * slots)?;
+    let (tail, head) = events.split_at(size * start);
+    let first = head.len().min(size * count);
     let events = head[..first]
-        .chunks_exact(16)
-        .chain(tail[..16 * count - first].chunks_exact(16));
+        .chunks_exact(size)
+        .chain(tail[..size * count - first].chunks_exact(size));
     for e in events {
-        let addr = u64_at(e, 0)?;
-        let tk = u64_at(e, 8)?;
+        let (addr, tk) = match size {
+            8 => (u64_at(e, 0)? & !(1 << 63), u64_at(e, 0)? & 1 << 63),
+            _ => (u64_at(e, 0)?, u64_at(e, 8)?),
+        };
         let raw = tk & !(1 << 63);
         let time = match (timed, mult) {
-            (0, _) => 0,
+            (0 | RAW_SLOTS_8, _) => 0,
             (_, 0) => raw.saturating_sub(t0),
             _ => ((raw.saturating_sub(tsc0) as u128 * mult as u128) >> 32) as u64,
         };
@@ -1695,6 +1701,37 @@ mod tests {
         assert_eq!(raw_times(&raw_region(Some(4), 9, 9, 4)), Some(vec![]));
         // More unwritten events than the ring holds is damage.
         assert_eq!(raw_times(&raw_region(Some(4), 9, 4, 4)), None);
+    }
+
+    #[test]
+    fn an_untimed_ring_of_8_byte_slots_gives_addresses_and_kinds() {
+        // The 16-byte test region, read as 8-byte slots: slot k is the
+        // k-th word after the events' start.
+        let mut p = raw_region(Some(4), 9, 6, 4);
+        p[32..40].copy_from_slice(&RAW_SLOTS_8.to_le_bytes());
+        let events = 64 + RAW_EVENTS_AT;
+        for (k, word) in [0x1000u64, 0x1001 | 1 << 63, 0x1002, 0x1003 | 1 << 63]
+            .iter()
+            .enumerate()
+        {
+            p[events + 8 * k..events + 8 * k + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        let (mut funcs, mut threads, mut out) =
+            (FuncTable::default(), ThreadIds::default(), vec![]);
+        assert!(raw_events(&p, &mut funcs, &mut threads, &mut out).is_some());
+        // Events 6, 7, 8 are in slots 2, 3 and 0; no times.
+        let got: Vec<_> = out
+            .iter()
+            .map(|e| (funcs.key(e.func).clone(), e.kind, e.time))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (crate::ingest::FuncKey::Addr(0x1002), EventKind::Enter, 0),
+                (crate::ingest::FuncKey::Addr(0x1003), EventKind::Exit, 0),
+                (crate::ingest::FuncKey::Addr(0x1000), EventKind::Enter, 0),
+            ]
+        );
     }
 
     #[test]

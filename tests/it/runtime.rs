@@ -508,7 +508,12 @@ fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
         ("segv", None),
     ];
     for (how, code) in ways {
-        for (format, ext) in [("binary", "bin"), ("text", "txt")] {
+        // Untimed binary rings hold 8-byte events, timed ones 16.
+        for (format, clock, ext) in [
+            ("binary", "auto", "bin"),
+            ("binary", "none", "untimed.bin"),
+            ("text", "auto", "txt"),
+        ] {
             if format == "text" && matches!(how, "assert" | "kill" | "segv") {
                 continue; // only binary traces keep their buffers in the file
             }
@@ -518,6 +523,7 @@ fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
                 .current_dir(&dir)
                 .env("CALLTRACE_OUT", &trace)
                 .env("CALLTRACE_FORMAT", format)
+                .env("CALLTRACE_CLOCK", clock)
                 .output()
                 .unwrap();
             assert_eq!(out.status.code(), code, "{how}");
@@ -534,7 +540,7 @@ fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
             };
             assert_eq!(
                 entries, 100002,
-                "{how}, {format}: main, work and every leaf"
+                "{how}, {format}, clock {clock}: main, work and every leaf"
             );
         }
     }

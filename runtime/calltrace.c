@@ -196,16 +196,6 @@ extern "C" {
 #define CT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CT_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
-/* Ask for a ring line in the exclusive state some events ahead.  The writer
- * thread has read it since the owner last wrote it, so the owner's copy is
- * shared and a plain store would wait for the other core to give it up.
- * PREFETCHW (x86 since Broadwell; a no-op before) does not need -mprfchw. */
-#if defined(__x86_64__) || defined(__i386__)
-#define CT_PREFETCHW(p) __asm__ volatile("prefetchw %0" : : "m"(*(p)))
-#else
-#define CT_PREFETCHW(p) __builtin_prefetch((p), 1)
-#endif
-#define CT_AHEAD 64u /* untimed events (8 lines); timed ones wait for rdtsc anyway */
 
 #define CT_EVENTS 32768u              /* events buffered per thread: a ring, a power of 2 */
 #define CT_STEP 4096u                 /* the owner checks in with the writer every CT_STEP events */
@@ -1989,10 +1979,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
         e->tk = __builtin_ia32_rdtsc() | (kind << 63);
     } else
 #endif
-    {
         CT_EV8P(t)[i & (CT_EVENTS - 1)] = (uint64_t)(uintptr_t)fn | (kind << 63);
-        CT_PREFETCHW(CT_EV8P(t) + ((i + CT_AHEAD) & (CT_EVENTS - 1)));
-    }
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
     if (CT_UNLIKELY(ct_due(t, i + 1))) {
         ct_flush_full(t);

@@ -918,8 +918,8 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
         if (n > CT_EVENTS - at)
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
         ct_block_seq(out, 1, from);
-        nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out, cap,
-                       &used, t);
+        nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out,
+                       cap, &used, t);
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
         ct_write_events(out, nb, used);
@@ -1208,18 +1208,16 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
 /* Write one event immediately (a thread without a buffer). */
 static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
 {
-    struct ct_ev e;
-    uint64_t e8 = addr | (tk & ~CT_TIME_MASK);
+    struct ct_ev e = {addr, tk};
+    uint64_t e8 = addr | (tk & ~CT_TIME_MASK); /* the untimed slot */
     char tidtxt[32];
     unsigned char buf[128];
     uint32_t tidlen, used;
     size_t nb;
-    e.addr = addr;
-    e.tk = tk;
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
     ct_block_seq(buf, 0, 0);
-    nb = ct_encode(ct_untimed ? (const void *)&e8 : (const void *)&e, 1, ct_t.tid, tidtxt, tidlen, ct_mult(), &ct_t.last, buf, sizeof buf, &used,
-                   NULL);
+    nb = ct_encode(ct_untimed ? (const void *)&e8 : (const void *)&e, 1, ct_t.tid, tidtxt, tidlen,
+                   ct_mult(), &ct_t.last, buf, sizeof buf, &used, NULL);
     pthread_mutex_lock(&ct_lock);
     ct_write_events(buf, nb, used);
     pthread_mutex_unlock(&ct_lock);

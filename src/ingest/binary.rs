@@ -993,9 +993,10 @@ fn raw_events(
         .chunks_exact(size)
         .chain(tail[..size * count - first].chunks_exact(size));
     for e in events {
+        let first = u64_at(e, 0)?;
         let (addr, tk) = match size {
-            8 => (u64_at(e, 0)? & !(1 << 63), u64_at(e, 0)? & 1 << 63),
-            _ => (u64_at(e, 0)?, u64_at(e, 8)?),
+            8 => (first & !(1 << 63), first & 1 << 63),
+            _ => (first, u64_at(e, 8)?),
         };
         let raw = tk & !(1 << 63);
         let time = match (timed, mult) {
@@ -1705,6 +1706,7 @@ mod tests {
 
     #[test]
     fn an_untimed_ring_of_8_byte_slots_gives_addresses_and_kinds() {
+        use crate::ingest::FuncKey;
         // The 16-byte test region, read as 8-byte slots: slot k is the
         // k-th word after the events' start.
         let mut p = raw_region(Some(4), 9, 6, 4);
@@ -1727,9 +1729,9 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                (crate::ingest::FuncKey::Addr(0x1002), EventKind::Enter, 0),
-                (crate::ingest::FuncKey::Addr(0x1003), EventKind::Exit, 0),
-                (crate::ingest::FuncKey::Addr(0x1000), EventKind::Enter, 0),
+                (FuncKey::Addr(0x1002), EventKind::Enter, 0),
+                (FuncKey::Addr(0x1003), EventKind::Exit, 0),
+                (FuncKey::Addr(0x1000), EventKind::Enter, 0),
             ]
         );
     }

@@ -86,28 +86,44 @@ fn walk(tree: &Tree, mut visit: impl FnMut(NodeId, usize)) {
     }
 }
 
-/// Bytes of indentation the text of `tree` would hold, and its depth.
-pub fn indentation(tree: &Tree, max_depth: Option<u32>) -> (u64, usize) {
+/// Lines of the text of `tree` at each depth (cut at `max_depth`).
+fn lines_per_depth(tree: &Tree, max_depth: Option<u32>) -> Vec<u64> {
     let limit = max_depth.map_or(usize::MAX, |d| d as usize);
-    let (mut bytes, mut deepest) = (0u64, 0);
+    let mut lines = Vec::new();
     walk(tree, |_, depth| {
         if depth < limit {
-            bytes = bytes.saturating_add(2 * depth as u64);
-            deepest = deepest.max(depth + 1);
+            if lines.len() <= depth {
+                lines.resize(depth + 1, 0);
+            }
+            lines[depth] += 1;
         }
     });
-    (bytes, deepest)
+    lines
 }
 
 /// A warning when the indented text would hold more than [`HUGE_INDENT`]
-/// bytes of indentation, suggesting `--max-depth`.
+/// bytes of indentation, with the `--max-depth` that keeps it below: a
+/// deep recursion (whose indentation grows with the square of its depth)
+/// or simply a very big tree.
 pub fn depth_warning(tree: &Tree, max_depth: Option<u32>) -> Option<String> {
-    let (bytes, depth) = indentation(tree, max_depth);
-    (bytes > HUGE_INDENT).then(|| {
+    let lines = lines_per_depth(tree, max_depth);
+    // Indentation of the lines above each depth: a line at depth k has 2k spaces.
+    let mut below = 0u64;
+    let mut fits = lines.len();
+    for (k, &n) in lines.iter().enumerate() {
+        let more = below.saturating_add(n.saturating_mul(2 * k as u64));
+        if more > HUGE_INDENT && fits == lines.len() {
+            fits = k;
+        }
+        below = more;
+    }
+    (below > HUGE_INDENT).then(|| {
         format!(
-            "the indented tree is {depth} levels deep and holds {:.1} GiB of indentation alone \
-             (depth d costs about d*d bytes); pass --max-depth N (e.g. --max-depth 1000) to cut it",
-            bytes as f64 / (1u64 << 30) as f64
+            "the indented tree holds {:.1} GiB of indentation alone ({:.1} M lines, {} levels \
+             deep); --max-depth {fits} keeps it under 1 GiB",
+            below as f64 / (1u64 << 30) as f64,
+            lines.iter().sum::<u64>() as f64 / 1e6,
+            lines.len(),
         )
     })
 }

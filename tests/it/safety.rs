@@ -350,6 +350,27 @@ fn deep_indented_output_is_streamed_and_warned_about() {
         .run()
         .success();
     assert!(out.stderr.contains("--max-depth"), "{}", out.stderr);
+    // The depth it suggests is the deepest cut that stays under 1 GiB.
+    let fits: u32 = out
+        .stderr
+        .split("--max-depth ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no depth suggested: {}", out.stderr));
+    for (depth, warned) in [(fits, false), (fits + 1, true)] {
+        let out = calltrace(["tree", "--trace", "t.txt", "-o", "/dev/null"])
+            .args(["--max-depth", &depth.to_string()])
+            .current_dir(dir.path())
+            .run()
+            .success();
+        assert_eq!(
+            out.stderr.contains("warning"),
+            warned,
+            "--max-depth {depth}: {}",
+            out.stderr
+        );
+    }
     let out = calltrace(["tree", "--trace", "t.txt", "--max-depth", "3"])
         .current_dir(dir.path())
         .run()

@@ -43,7 +43,7 @@ pub(super) fn hex_key(b: &[u8], j: usize) -> Option<((u64, u64), usize)> {
 /// Bytes of `w` (lowest first) before the first one below `!` (space,
 /// line end, tab, NUL...); 8 when there is none.
 #[inline(always)]
-fn below_bang(w: u64) -> usize {
+pub(super) fn below_bang(w: u64) -> usize {
     // Flags bytes below 0x21; borrows only disturb bytes after the first.
     let flags = w.wrapping_sub(0x2121_2121_2121_2121) & !w & 0x8080_8080_8080_8080;
     (flags.trailing_zeros() / 8) as usize

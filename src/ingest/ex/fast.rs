@@ -30,7 +30,7 @@ use super::super::chunked::LocalEvents;
 use super::super::prefetch::{AHEAD, prefetch};
 use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{
-    WINDOW, any_non_digit, dec, eight, four, hex, hex_key, u128_at, window, word_at,
+    WINDOW, any_non_digit, below_bang, dec, eight, four, hex, hex_key, u128_at, window, word_at,
 };
 use super::seq::is_header;
 
@@ -84,6 +84,8 @@ pub(crate) struct Scanner {
     name_index: FxHashMap<Box<[u8]>, u32>,
     /// The predicted shape of the columns after the next symbolic line's name.
     tail_shape: Option<Shape>,
+    /// The shapes of symbolic lines for `tail_shape`, by name length.
+    name_shapes: Option<Box<NameShapes>>,
     /// The last thread id [`Scanner::thread`] looked up, and its local index.
     last_thread: Option<(u64, u32)>,
     /// The first 12 of a predicted line's 16 timestamp digits (text of the
@@ -107,6 +109,7 @@ impl Default for Scanner {
             symbolic: false,
             name_index: FxHashMap::default(),
             tail_shape: None,
+            name_shapes: None,
             last_thread: None,
             time_high: (u64::from_le_bytes(*b"00000000"), u64::from(ZEROS4), 0),
             last_key: ((u64::MAX, u64::MAX), 0),
@@ -130,7 +133,7 @@ impl Scanner {
 /// worked out once for a run of lines of the same shape rather than for
 /// every line. Only shapes whose line fits a window's first 64 bytes are
 /// kept (up to 15 hex digits, 16 timestamp digits, 8 thread id digits).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Shape {
     /// Columns after the address: 0 (`instrument.c`), 1 (timestamp) or 2
     /// (timestamp and thread id).
@@ -298,6 +301,41 @@ impl Shape {
             tid_shift: 8 * (8 - tid) as u32,
             tid_pad: zeros & low_bytes(8 - tid),
         })
+    }
+}
+
+/// The shape of a symbolic line for each name length (1 to 15 bytes),
+/// from the shape of the columns after its name.
+#[derive(Default)]
+struct NameShapes {
+    /// Indexed by the name's length; only those `fits` has are meant.
+    by_len: [Shape; 16],
+    /// Bit `n` set: a line whose name has `n` bytes has the shape
+    /// `by_len[n]` (it fits a window's first 64 bytes).
+    fits: u32,
+    /// The columns `by_len` was worked out for; None: not yet.
+    cols: Option<u8>,
+}
+
+impl NameShapes {
+    /// The shapes of lines with `COLS` columns after the name, shaped as
+    /// `tail` ([`Shape::of_tail`]); none when there is no such tail.
+    fn new<const COLS: u8>(tail: Option<&Shape>) -> Self {
+        let mut shapes = NameShapes {
+            by_len: [Shape::default(); 16],
+            fits: 0,
+            cols: Some(COLS),
+        };
+        for len in 1..16 {
+            if let Some(sh) = tail
+                .filter(|t| t.cols == COLS)
+                .and_then(|t| Shape::with_name(t, len))
+            {
+                shapes.by_len[len] = sh;
+                shapes.fits |= 1 << len;
+            }
+        }
+        shapes
     }
 }
 
@@ -771,7 +809,7 @@ impl Scanner {
     fn run_names<const COLS: u8, C: EventConsumer>(
         &mut self,
         b: &[u8],
-        mut i: usize,
+        i: usize,
         local: &mut LocalEvents,
         consumer: &mut C,
     ) -> Result<(usize, u64), Stop> {
@@ -780,57 +818,60 @@ impl Scanner {
         } else {
             0
         };
+        // The predicted columns after the name, and the whole line's shape
+        // for each name length (a `Shape` is about a hundred bytes): kept
+        // across runs, worked out again when a line gives new columns.
+        let mut shapes = self.name_shapes.take().unwrap_or_default();
+        if shapes.cols != Some(COLS) {
+            *shapes = NameShapes::new::<COLS>(self.tail_shape.as_ref());
+        }
+        let run = self.run_shaped::<COLS, C>(&mut shapes, b, i, thread0, local, consumer);
+        self.name_shapes = Some(shapes);
+        run
+    }
+
+    /// [`Scanner::run_names`] with the shapes of its lines.
+    #[inline(always)]
+    fn run_shaped<const COLS: u8, C: EventConsumer>(
+        &mut self,
+        shapes: &mut NameShapes,
+        b: &[u8],
+        mut i: usize,
+        thread0: u32,
+        local: &mut LocalEvents,
+        consumer: &mut C,
+    ) -> Result<(usize, u64), Stop> {
         let mut lines = 0;
-        // The predicted columns, copied once per run rather than per line
-        // (a `Shape` is about a hundred bytes); `named` says when a line
-        // gave new ones.
-        let mut shape = self.tail_shape;
-        // The last line's whole shape, name text and id: the next line
-        // most often has a name of the same length (the same name, for a
-        // leaf's exit), so that where it ends is known before it is read,
-        // as for address lines.
-        let mut last: Option<(Shape, (u64, u64), u32)> = None;
+        let mut tail = self.tail_shape;
         loop {
-            if let Some((sh, key, id)) = &mut last
-                && let Some((e, next)) = self.same_length::<COLS>(sh, key, id, b, i, thread0, local)
-            {
-                prefetch(b, i + AHEAD);
-                if let Some(after) =
-                    self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?
-                {
-                    lines += 2;
-                    i = after;
-                    continue;
+            let (e, next) = match self.any_name::<COLS>(shapes, b, i, thread0, local) {
+                Some(line) => line,
+                None => {
+                    let Some((e, next, new_shape, _)) =
+                        self.named::<COLS>(b, i, thread0, &tail, local)
+                    else {
+                        break;
+                    };
+                    if new_shape {
+                        tail = self.tail_shape;
+                        *shapes = NameShapes::new::<COLS>(tail.as_ref());
+                    }
+                    (e, next)
                 }
-                if !consumer.event(e) {
+            };
+            prefetch(b, i + AHEAD);
+            // A leaf's exit line is the next one, with its entry's name.
+            if e.kind == EventKind::Enter
+                && let Some((x, after)) = self.any_name::<COLS>(shapes, b, next, thread0, local)
+            {
+                if !take_two::<COLS, C>(consumer, e, x) {
                     return Err(Stop::Consumer);
                 }
-                lines += 1;
-                i = next;
-                continue;
-            }
-            let Some((e, next, new_shape, (key, len))) =
-                self.named::<COLS>(b, i, thread0, &shape, local)
-            else {
-                break;
-            };
-            if new_shape {
-                shape = self.tail_shape;
-            }
-            last = shape
-                .filter(|sh| sh.cols == COLS)
-                .and_then(|sh| Shape::with_name(&sh, len))
-                .map(|sh| (sh, key, e.func));
-            prefetch(b, i + AHEAD);
-            if let Some((sh, key, id)) = &mut last
-                && let Some(after) =
-                    self.with_exit::<COLS, C>((sh, key, id), e, b, next, thread0, local, consumer)?
-            {
                 lines += 2;
                 i = after;
                 continue;
             }
-            if !consumer.event(e) {
+            if !take_one::<COLS, C>(consumer, e) {
                 return Err(Stop::Consumer);
             }
             lines += 1;
@@ -839,48 +880,17 @@ impl Scanner {
         Ok((i, lines))
     }
 
-    /// After the symbolic line of event `e`, which ends at `next`: when `e`
-    /// is an entry and the next line has the last line's shape `last` (a
-    /// leaf's exit has its entry's name, so the same length), hands both
-    /// to `consumer` and says where the line after them starts; else
-    /// leaves `e` to the caller.
+    /// The symbolic line at `i` if its name has 1 to 15 bytes and the
+    /// columns after it are where `shapes` puts them for a name of that
+    /// length: its event and where the next line starts. The name's
+    /// length comes from the window's words, without a byte loop, so that
+    /// where the line ends is known a few instructions after it is
+    /// loaded. None when it does not hold, which [`Scanner::named`] then
+    /// sorts out.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn with_exit<const COLS: u8, C: EventConsumer>(
+    fn any_name<const COLS: u8>(
         &mut self,
-        (sh, key, id): (&Shape, &mut (u64, u64), &mut u32),
-        e: Event,
-        b: &[u8],
-        next: usize,
-        thread0: u32,
-        local: &mut LocalEvents,
-        consumer: &mut C,
-    ) -> Result<Option<usize>, Stop> {
-        if e.kind != EventKind::Enter {
-            return Ok(None);
-        }
-        let Some((x, after)) = self.same_length::<COLS>(sh, key, id, b, next, thread0, local)
-        else {
-            return Ok(None);
-        };
-        if !take_two::<COLS, C>(consumer, e, x) {
-            return Err(Stop::Consumer);
-        }
-        Ok(Some(after))
-    }
-
-    /// The symbolic line at `i` if it has the shape `sh` (with `COLS`
-    /// columns) of the last line, whose name text and id are `key` and
-    /// `id` (updated when this line has another name of the same length):
-    /// its event and where the next line starts. None when it has not,
-    /// which [`Scanner::named`] then sorts out.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn same_length<const COLS: u8>(
-        &mut self,
-        sh: &Shape,
-        key: &mut (u64, u64),
-        id: &mut u32,
+        shapes: &NameShapes,
         b: &[u8],
         i: usize,
         thread0: u32,
@@ -889,48 +899,32 @@ impl Scanner {
         let win = window(b, i)?;
         let head = u16::from_le_bytes([win[0], win[1]]);
         let enter = head == u16::from_le_bytes(*b"E ");
-        let ok = (enter | (head == u16::from_le_bytes(*b"X "))) & Self::tail_fits::<COLS>(sh, win);
+        let (w0, w1) = (word_at(win, 2), word_at(win, 10));
+        let n0 = below_bang(w0);
+        let len = if n0 < 8 { n0 } else { 8 + below_bang(w1) };
+        let sh = &shapes.by_len[len & 15];
+        // `0x...` is an address token to the line parser.
+        let hex_prefix = (w0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x");
+        let ok = (enter | (head == u16::from_le_bytes(*b"X ")))
+            & (shapes.fits >> len & 1 == 1)
+            & !hex_prefix
+            & Self::tail_fits::<COLS>(sh, win);
         if !ok {
             return None;
         }
-        let text = (
-            word_at(win, 2) & sh.key_mask.0,
-            word_at(win, 10) & sh.key_mask.1,
-        );
-        if text != *key {
-            *id = self.other_name(b, i + 2, (text, sh.sp1 - 2), local)?;
-            *key = text;
-        }
+        let key = (w0 & sh.key_mask.0, w1 & sh.key_mask.1);
+        let func = match self.known(key) {
+            Some(id) => id,
+            None => self.new_name(key, &win[2..2 + len], &mut local.names),
+        };
         let (time, thread) = self.tail::<COLS, true>(sh, win, thread0, &mut local.tids)?;
         let e = Event {
             time,
-            func: *id,
+            func,
             thread,
             kind: kind(enter),
         };
         Some((e, i + sh.end.0 + 2))
-    }
-
-    /// The local id of the name at `j` whose text, read at the predicted
-    /// length, is `predicted`; None unless that is the whole name (no byte
-    /// below `!` in it, so not a shorter one padded with NULs) and not an
-    /// address.
-    #[cold]
-    fn other_name(
-        &mut self,
-        b: &[u8],
-        j: usize,
-        predicted: NameText,
-        local: &mut LocalEvents,
-    ) -> Option<u32> {
-        let (key, len) = hex_key(b, j)?;
-        if (key, len) != predicted || (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
-            return None;
-        }
-        Some(match self.known(key) {
-            Some(id) => id,
-            None => self.new_name(key, &b[j..j + len], &mut local.names),
-        })
     }
 
     /// The local id of the name `name` (text `key`) that the cache does not
@@ -1355,6 +1349,37 @@ mod tests {
             let c = Scanner::new(true).scan(text.as_bytes(), FastChunk::default());
             assert!(c.is_none(), "{odd:?}");
         }
+    }
+
+    #[test]
+    fn symbolic_lines_with_names_of_every_length_read_as_written() {
+        // Names of 1 to 17 bytes, each line's name of another length than
+        // the last line's: each line's shape comes from its name's length
+        // (16 and 17 bytes: the line-by-line way).
+        use EventKind::{Enter, Exit};
+        let names: Vec<String> = (1..=17)
+            .map(|n| "abcdefghijklmnopq"[..n].to_string())
+            .collect();
+        let (mut text, mut want) = (String::new(), Vec::new());
+        for round in 0..3 {
+            for (k, name) in names.iter().enumerate() {
+                let t = 100 + 40 * round + 2 * k as u64;
+                text += &format!("E {name} {t} 7\nX {name} {} 7\n", t + 1);
+                want.extend([(Enter, k as u32, t), (Exit, k as u32, t + 1)]);
+            }
+        }
+        let c = Scanner::new(true)
+            .scan(text.as_bytes(), FastChunk::default())
+            .unwrap();
+        assert_eq!(c.local.names, names);
+        let got: Vec<_> = c
+            .local
+            .events
+            .iter()
+            .map(|e| (e.kind, e.func, e.time))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(c.lines, 6 * 17);
     }
 
     /// Counts the events it is fed; gives up at the `limit`-th.

@@ -246,10 +246,6 @@ struct Reader {
     /// chunk-local id (in `id`; `len` 0 at a chunk's start): runs of one
     /// name skip the cache.
     last: Slot,
-    /// The start of the previous fast-path line, and its name's
-    /// chunk-local id: the next line most often starts the same.
-    prefix: line::Prefix,
-    prefix_id: u32,
 }
 
 impl Reader {
@@ -267,8 +263,6 @@ impl Reader {
             summarise,
             nodes: part::Nodes::default(),
             last: Slot::default(),
-            prefix: line::Prefix::default(),
-            prefix_id: UNSET,
         }
     }
 }
@@ -428,7 +422,10 @@ impl Reader {
     fn lines(&mut self, bytes: &[u8], names: &mut Vec<Name>, each: &mut impl Each) -> u64 {
         self.local.iter_mut().for_each(|l| *l = UNSET);
         self.last = Slot::default();
-        self.prefix = line::Prefix::default();
+        // The start of the previous fast-path line, and its name's
+        // chunk-local id: the next line most often starts the same.
+        let mut prefix = line::Prefix::default();
+        let mut prefix_id = UNSET;
         let (mut pos, mut line) = (0, 0u64);
         loop {
             let padded;
@@ -440,13 +437,13 @@ impl Reader {
                 }
             };
             prefetch(bytes, pos + AHEAD);
-            if let Some(f) = line::scan(win, &self.prefix) {
+            if let Some(f) = line::scan(win, &prefix) {
                 let name = if f.hinted {
-                    self.prefix_id
+                    prefix_id
                 } else {
-                    self.prefix = line::Prefix::of(win, &f);
-                    self.prefix_id = self.intern_fast(win, &bytes[pos..], f.name, names);
-                    self.prefix_id
+                    prefix = line::Prefix::at(bytes, pos, &f);
+                    prefix_id = self.intern_fast(win, &bytes[pos..], f.name, names);
+                    prefix_id
                 };
                 let read = Read::Line(LineIn {
                     width: f.width,
@@ -470,7 +467,7 @@ impl Reader {
             let last = end == rest.len();
             // The next fast-path line is not this one's sibling of the
             // same name (`LineIn::same_start`), whatever it starts with.
-            self.prefix = line::Prefix::default();
+            prefix = line::Prefix::default();
             let read = self.slow(&rest[..end], names);
             if !each.line(line, read) || last {
                 return line;

@@ -73,77 +73,74 @@ const POW10F: [f64; MAX_DECIMALS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 const EXACT_NANOS: u64 = 1 << 40;
 
 /// The start of the last line read by [`scan`]: its indentation and name
-/// then ` (`, as words. The next line most often starts with the same
-/// bytes (a run of calls of one function), and is then known to have
-/// that indentation and name without reading them.
+/// then ` (`. The next line most often starts with the same bytes (a run
+/// of calls of one function), and is then known to have that indentation
+/// and name without reading them. The last line's bytes are compared
+/// where they are, in the chunk: nothing is copied for a line that starts
+/// otherwise, most lines of a program with few repeated calls.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Prefix {
-    /// Bytes up to and with the `(` (0: none yet).
+pub(super) struct Prefix<'a> {
+    /// The last line's first bytes (None: no hint).
+    line: Option<&'a [u8; HINT]>,
+    /// Bytes up to and with the `(` (at most [`PAREN_BEFORE`]).
     len: usize,
     /// The indentation.
     width: usize,
-    /// The words at 0, 8, 16 and 24, masked by `care` (the bytes below
-    /// `len`): a usual prefix is compared with four loads and no branch.
-    words: [u64; 4],
-    care: [u64; 4],
-    /// Prefixes over 32 bytes: the whole words from 32 on, and the word
-    /// ending at `len`.
-    more: [u64; PAREN_BEFORE / 8 - 4],
-    last: u64,
 }
 
-impl Prefix {
+/// Bytes of the last line a [`Prefix`] keeps: its longest prefix and room
+/// to read a word at any offset below it.
+const HINT: usize = PAREN_BEFORE + 8;
+
+impl<'a> Prefix<'a> {
     /// The prefix of the line at the start of `win`, read by [`scan`] as `f`.
-    pub fn of(win: &Window, f: &Fast) -> Prefix {
-        let len = f.name.1 + 2;
-        let mut p = Prefix {
-            len,
+    #[cfg(test)]
+    pub fn of(win: &'a Window, f: &Fast) -> Prefix<'a> {
+        Prefix {
+            line: win.first_chunk(),
+            len: f.name.1 + 2,
             width: f.width,
-            last: word(win, len.max(8) - 8),
-            ..Prefix::default()
-        };
-        for k in 0..4 {
-            let bytes = len.saturating_sub(8 * k).min(8);
-            p.care[k] = if bytes == 8 {
-                u64::MAX
-            } else {
-                (1 << (8 * bytes)) - 1
-            };
-            p.words[k] = word(win, 8 * k) & p.care[k];
         }
-        for (k, w) in p
-            .more
-            .iter_mut()
-            .enumerate()
-            .take((len / 8).saturating_sub(4))
-        {
-            *w = word(win, 32 + 8 * k);
-        }
-        p
     }
 
-    /// Whether the line at the start of `win` begins with this prefix.
+    /// The prefix of the line at `pos` in `bytes`, read by [`scan`] as
+    /// `f`; no hint when the chunk ends within [`HINT`] bytes of it.
+    #[inline(always)]
+    pub fn at(bytes: &'a [u8], pos: usize, f: &Fast) -> Prefix<'a> {
+        Prefix {
+            line: bytes.get(pos..).and_then(<[u8]>::first_chunk),
+            len: f.name.1 + 2,
+            width: f.width,
+        }
+    }
+
+    /// Whether the line at the start of `win` begins with this prefix:
+    /// the whole words before its last 8 bytes, and the word ending at it.
     #[inline(always)]
     fn starts(&self, win: &Window) -> bool {
-        let mut diff = 0;
-        for k in 0..4 {
-            diff |= (word(win, 8 * k) & self.care[k]) ^ self.words[k];
+        let Some(last) = self.line else {
+            return false;
+        };
+        let word_of_last = |o: usize| {
+            let o = o & (PAREN_BEFORE - 1);
+            u64::from_le_bytes(last[o..o + 8].try_into().expect("8 bytes"))
+        };
+        let len = self.len;
+        if len <= 8 {
+            let care = if len == 8 {
+                u64::MAX
+            } else {
+                (1 << (8 * len)) - 1
+            };
+            return (word(win, 0) ^ word_of_last(0)) & care == 0;
         }
-        if self.len > 32 {
-            diff |= self.rest(win);
+        let mut diff = word(win, len - 8) ^ word_of_last(len - 8);
+        let mut k = 0;
+        while k + 8 < len {
+            diff |= word(win, k) ^ word_of_last(k);
+            k += 8;
         }
         diff == 0
-    }
-
-    /// The bits that differ between the bytes of `win` from 32 on and this
-    /// (long) prefix's.
-    #[cold]
-    fn rest(&self, win: &Window) -> u64 {
-        let mut diff = word(win, self.len - 8) ^ self.last;
-        for k in 0..self.len / 8 - 4 {
-            diff |= word(win, 32 + 8 * k) ^ self.more[k & 3];
-        }
-        diff
     }
 }
 
@@ -152,8 +149,7 @@ impl Prefix {
 /// `prev`'s indentation and name (and `hinted` says so).
 #[inline(always)]
 pub(super) fn scan(win: &Window, prev: &Prefix) -> Option<Fast> {
-    if prev.len > 0
-        && prev.starts(win)
+    if prev.starts(win)
         && let Some((self_time, total, calls, units, next)) = tail(win, prev.len - 1)
     {
         return Some(Fast {

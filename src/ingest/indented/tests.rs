@@ -385,17 +385,15 @@ fn the_fast_path_reads_what_the_general_path_reads() {
         assert!(!f.hinted);
         // The line's own start as the last line's, or another's, reads the
         // same; only the right one is taken.
-        let other = |text: &str| {
-            let win = window(text.as_bytes());
-            line::Prefix::of(&win, &line::scan(&win, &line::Prefix::default()).unwrap())
-        };
+        fn of(win: &line::Window) -> line::Prefix<'_> {
+            line::Prefix::of(win, &line::scan(win, &line::Prefix::default()).unwrap())
+        }
+        let short = window(b"main (1 / 2)\n");
+        let long = window(b" zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz (1 / 2)\n");
         for (hint, taken) in [
             (line::Prefix::of(&win, &f), true),
-            (other("main (1 / 2)\n"), false),
-            (
-                other(" zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz (1 / 2)\n"),
-                false,
-            ),
+            (of(&short), false),
+            (of(&long), false),
         ] {
             let hinted = line::scan(&win, &hint).expect("read with a hint too");
             assert_eq!(hinted.hinted, taken, "{line}");

@@ -4,10 +4,15 @@
 #   scripts/bench.sh                 # full run: a 3.4 GB seed-format trace, several minutes
 #   BENCH_MB=50 scripts/bench.sh     # a smaller trace (figures are then indicative)
 #   BENCH_MB=0.05 scripts/bench.sh   # smoke run (what the test suite does)
+#   BENCH_PROGRAM=lua BENCH_RUNTIME=0 scripts/bench.sh   # the trace shapes of another program
 #
 # One real run: zlib (the sources bundled in the libz-sys crate, located by
 # scripts/third-party.sh) compiled with the runtime, driven by a small
-# program that compresses and decompresses generated text. Its text trace
+# program that compresses and decompresses generated text; with
+# BENCH_PROGRAM=lua, the Lua 5.4 interpreter (the lua-src crate's sources,
+# instrumented whole) running a script of sorting, string.format, gmatch
+# and recursion: a less regular trace (names of 4 to 20 bytes in every
+# order, 40 levels deep, few runs of one function). Its text trace
 # (address, timestamp, thread id) is turned into every other trace shape,
 # so that all shapes hold the same events:
 #   addr untimed      E0x55d4c3a2b1c9         (pvtrace's instrument.c, the seed format)
@@ -22,7 +27,8 @@
 # is the median of its rounds' ratios. BENCH_MB is the size of the
 # seed-format trace in MB.
 #
-# Runtime overhead rows come from scripts/bench-runtime.sh when it exists.
+# Runtime overhead rows come from scripts/bench-runtime.sh when it exists
+# (and BENCH_RUNTIME is not 0); they always trace zlib, zstd and SQLite.
 #
 # Every row: target, what, our figure, the reference, the ratio, peak
 # resident memory (as /usr/bin/time reports it) and PASS/FAIL. Times are
@@ -30,7 +36,8 @@
 # one temporary directory (under BENCH_TMP, default $TMPDIR or /tmp),
 # deleted at exit; each shape's file is deleted once measured.
 #
-# Environment: BENCH_MB, BENCH_RUNS, BENCH_TMP, BENCH_FUNCS, CALLTRACE_BIN (a
+# Environment: BENCH_MB, BENCH_RUNS, BENCH_TMP, BENCH_FUNCS, BENCH_PROGRAM
+# (zlib or lua, the program of the trace-shape rows), BENCH_RUNTIME, CALLTRACE_BIN (a
 # calltrace binary to measure instead of building target/release/calltrace), CC.
 set -euo pipefail
 
@@ -39,6 +46,15 @@ mb=${BENCH_MB:-3400}
 runs=${BENCH_RUNS:-5}
 cc=${CC:-gcc}
 funcs=${BENCH_FUNCS:-10000}
+program=${BENCH_PROGRAM:-zlib}
+runtime=${BENCH_RUNTIME:-1}
+case $program in
+zlib | lua) ;;
+*)
+    echo "bench.sh: BENCH_PROGRAM is zlib or lua, not '$program'" >&2
+    exit 2
+    ;;
+esac
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -94,8 +110,58 @@ printf '%-6s %-44s %10s %-22s %7s %9s  %s\n' target what ours reference ratio "p
 row() { printf '%-6s %-44s %10s %-22s %7s %9s  %s\n' "$@"; }
 
 # --- the real run ----------------------------------------------------------
-zlib=$("$root/scripts/third-party.sh" zlib)
-cat >"$tmp/drive.c" <<'EOF'
+# app_args: the traced run's arguments; app_label: what it did.
+if [[ $program == lua ]]; then
+    lua=$("$root/scripts/third-party.sh" lua)
+    cat >"$tmp/host.c" <<'EOF'
+/* Runs a Lua script (argv[1]) with the global REPS set to argv[2]. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "lua.h"
+#include "lauxlib.h"
+#include "lualib.h"
+int main(int argc, char **argv) {
+    lua_State *L = luaL_newstate();
+    luaL_openlibs(L);
+    lua_pushinteger(L, argc > 2 ? atoll(argv[2]) : 1);
+    lua_setglobal(L, "REPS");
+    if (argc < 2 || luaL_dofile(L, argv[1])) {
+        fprintf(stderr, "%s\n", lua_tostring(L, -1));
+        return 1;
+    }
+    lua_close(L);
+    return 0;
+}
+EOF
+    cat >"$tmp/work.lua" <<'EOF'
+-- Sorting, string formatting, pattern matching and recursion, REPS times.
+local sum = 0
+local function fib(k) if k < 2 then return k end return fib(k - 1) + fib(k - 2) end
+for r = 1, REPS do
+    local t = {}
+    for i = 1, 2000 do t[i] = (i * 7919 + r) % 100003 end
+    table.sort(t)
+    local s = {}
+    for i = 1, 200 do s[#s + 1] = string.format("%d:%s", i, string.rep("x", i % 7)) end
+    for w in table.concat(s, ","):gmatch("%d+") do sum = sum + tonumber(w) end
+    sum = sum + fib(12) + t[1]
+end
+print(sum)
+EOF
+    app=$tmp/lua-drive
+    # The library's own warnings (the linker's about tmpnam) are not ours to fix.
+    "$cc" -O2 -g -w -finstrument-functions -I"$lua" "$tmp/host.c" "$lua"/l*.c "$root/runtime/calltrace.c" \
+        -o "$app" -lm 2>"$tmp/cc.err" || {
+        cat "$tmp/cc.err" >&2
+        exit 1
+    }
+    # About 10.7 MB of seed-format trace per repetition.
+    reps=$(awk -v m="$mb" 'BEGIN { r = int(m * 1e6 / 10.7e6 + 0.5); print (r < 1 ? 1 : r) }')
+    app_args=("$tmp/work.lua" "$reps")
+    app_label="the Lua 5.4 interpreter running a script $reps times"
+else
+    zlib=$("$root/scripts/third-party.sh" zlib)
+    cat >"$tmp/drive.c" <<'EOF'
 /* Compresses and decompresses N KiB of generated text in 64 KiB pieces. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,18 +184,21 @@ int main(int argc, char **argv) {
     return 0;
 }
 EOF
-zsrc=()
-for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do zsrc+=("$zlib/$f.c"); done
-app=$tmp/zlib-drive
-"$cc" -O2 -g -finstrument-functions -I"$zlib" "$tmp/drive.c" "${zsrc[@]}" "$root/runtime/calltrace.c" -o "$app"
-# About 18 KB of seed-format trace per KiB of input.
-kib=$(awk -v m="$mb" 'BEGIN { k = int(m * 1e6 / 18000 / 64) * 64; print (k < 64 ? 64 : k) }')
-(cd "$tmp" && CALLTRACE_OUT=$tmp/full.trace "$app" "$kib" >/dev/null)
-(cd "$tmp" && CALLTRACE_OUT=$tmp/full.bin CALLTRACE_FORMAT=binary "$app" "$kib" >/dev/null)
+    zsrc=()
+    for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do zsrc+=("$zlib/$f.c"); done
+    app=$tmp/zlib-drive
+    "$cc" -O2 -g -finstrument-functions -I"$zlib" "$tmp/drive.c" "${zsrc[@]}" "$root/runtime/calltrace.c" -o "$app"
+    # About 18 KB of seed-format trace per KiB of input.
+    kib=$(awk -v m="$mb" 'BEGIN { k = int(m * 1e6 / 18000 / 64) * 64; print (k < 64 ? 64 : k) }')
+    app_args=("$kib")
+    app_label="zlib driven over $kib KiB of text"
+fi
+(cd "$tmp" && CALLTRACE_OUT=$tmp/full.trace "$app" "${app_args[@]}" >/dev/null)
+(cd "$tmp" && CALLTRACE_OUT=$tmp/full.bin CALLTRACE_FORMAT=binary "$app" "${app_args[@]}" >/dev/null)
 lines=$(wc -l <"$tmp/full.trace")
 calls=$(grep -c '^E' "$tmp/full.trace" || true)
 label="$(awk -v l="$lines" -v c="$calls" 'BEGIN { printf "%.1f M lines, %.1f M calls", l / 1e6, c / 1e6 }')"
-echo "trace: zlib driven over $kib KiB of text, $label"
+echo "trace: $app_label, $label"
 
 # shape NAME FILE WCFILE: the target-1 rows for trace FILE, against
 # `wc -l WCFILE`; sets shape_graph_secs and keeps graph.dot as $tmp/NAME.dot.
@@ -234,7 +303,9 @@ row - "abstract, $(awk -v c="$calls" 'BEGIN { printf "%.1f M calls", c / 1e6 }')
 rm -f "$tmp/seed.trace"
 
 # --- target 2 and 4: the runtime on a real program -------------------------
-if [[ -f "$root/scripts/bench-runtime.sh" ]]; then
+if [[ $runtime == 0 ]]; then
+    row 2 "runtime overhead" - "(BENCH_RUNTIME=0)" - - "(not measured)"
+elif [[ -f "$root/scripts/bench-runtime.sh" ]]; then
     smoke=
     awk -v m="$mb" 'BEGIN { exit !(m < 1) }' && smoke=1
     BENCH_SMOKE=$smoke bash "$root/scripts/bench-runtime.sh" | grep -v '^target ' || true

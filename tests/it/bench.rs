@@ -92,3 +92,54 @@ fn bench_script_smoke_run_prints_every_target() {
     assert!(text.contains("same output: PASS"), "{text}");
     assert!(text.contains("(300 named)"), "{text}");
 }
+
+#[test]
+fn bench_script_measures_the_trace_shapes_of_the_lua_interpreter_too() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        eprintln!("skipped: /usr/bin/time is not installed");
+        return;
+    }
+    let bench = |program: &str| {
+        Command::new("bash")
+            .arg(root().join("scripts/bench.sh"))
+            .env("BENCH_MB", "0.05")
+            .env("BENCH_RUNS", "1")
+            .env("BENCH_FUNCS", "30")
+            .env("BENCH_PROGRAM", program)
+            .env("BENCH_RUNTIME", "0")
+            .env("CALLTRACE_BIN", env!("CARGO_BIN_EXE_calltrace"))
+            .output()
+            .expect("run bash")
+    };
+    let out = bench("lua");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The interpreter's run, with the calls it made (hundreds of
+    // thousands for one repetition of the script).
+    let calls = text
+        .lines()
+        .find_map(|l| l.strip_prefix("trace: the Lua 5.4 interpreter running a script 1 times, "))
+        .and_then(|l| l.split(" M lines, ").nth(1))
+        .and_then(|l| l.strip_suffix(" M calls"))
+        .and_then(|n| n.parse::<f64>().ok());
+    assert!(calls.is_some_and(|c| c > 0.1), "{text}");
+    for shape in ["addr untimed", "symbolic", "indented", "binary"] {
+        let row = format!("graph, {shape} ");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("1 ") && l.contains(&row)),
+            "no `{row}`:\n{text}"
+        );
+    }
+    assert!(text.contains("(BENCH_RUNTIME=0)"), "{text}");
+    assert!(!text.contains("zlib: "), "runtime rows ran:\n{text}");
+    let out = bench("perl");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("BENCH_PROGRAM is zlib or lua, not 'perl'")
+    );
+}

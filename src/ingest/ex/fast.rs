@@ -843,26 +843,40 @@ impl Scanner {
     ) -> Result<(usize, u64), Stop> {
         let mut lines = 0;
         let mut tail = self.tail_shape;
+        // The last line's name length, text and id: the next line most
+        // often has a name of the same length (the same name, for a leaf's
+        // exit), and is tried at that shape first, so that where it ends
+        // is known before it is read, as for address lines.
+        let mut last: Option<(usize, (u64, u64), u32)> = None;
         loop {
-            let (e, next) = match self.any_name::<COLS>(shapes, b, i, thread0, local) {
-                Some(line) => line,
-                None => {
-                    let Some((e, next, new_shape, _)) =
-                        self.named::<COLS>(b, i, thread0, &tail, local)
-                    else {
-                        break;
-                    };
-                    if new_shape {
-                        tail = self.tail_shape;
-                        *shapes = NameShapes::new::<COLS>(tail.as_ref());
-                    }
-                    (e, next)
+            let (e, next) = if let Some((len, key, id)) = &mut last
+                && let Some(line) =
+                    self.same_length::<COLS>(&shapes.by_len[*len], key, id, b, i, thread0, local)
+            {
+                line
+            } else if let Some((e, next, len, key)) =
+                self.any_name::<COLS>(shapes, b, i, thread0, local)
+            {
+                last = Some((len, key, e.func));
+                (e, next)
+            } else {
+                last = None;
+                let Some((e, next, new_shape, _)) = self.named::<COLS>(b, i, thread0, &tail, local)
+                else {
+                    break;
+                };
+                if new_shape {
+                    tail = self.tail_shape;
+                    *shapes = NameShapes::new::<COLS>(tail.as_ref());
                 }
+                (e, next)
             };
             prefetch(b, i + AHEAD);
             // A leaf's exit line is the next one, with its entry's name.
             if e.kind == EventKind::Enter
-                && let Some((x, after)) = self.any_name::<COLS>(shapes, b, next, thread0, local)
+                && let Some((len, key, id)) = &mut last
+                && let Some((x, after)) =
+                    self.same_length::<COLS>(&shapes.by_len[*len], key, id, b, next, thread0, local)
             {
                 if !take_two::<COLS, C>(consumer, e, x) {
                     return Err(Stop::Consumer);
@@ -895,7 +909,7 @@ impl Scanner {
         i: usize,
         thread0: u32,
         local: &mut LocalEvents,
-    ) -> Option<(Event, usize)> {
+    ) -> Option<(Event, usize, usize, (u64, u64))> {
         let win = window(b, i)?;
         let head = u16::from_le_bytes([win[0], win[1]]);
         let enter = head == u16::from_le_bytes(*b"E ");
@@ -924,7 +938,71 @@ impl Scanner {
             thread,
             kind: kind(enter),
         };
+        Some((e, i + sh.end.0 + 2, len, key))
+    }
+
+    /// The symbolic line at `i` if it has the shape `sh` (with `COLS`
+    /// columns) of the last line, whose name text and id are `key` and
+    /// `id` (updated when this line has another name of the same length):
+    /// its event and where the next line starts. None when it has not,
+    /// which [`Scanner::named`] then sorts out.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn same_length<const COLS: u8>(
+        &mut self,
+        sh: &Shape,
+        key: &mut (u64, u64),
+        id: &mut u32,
+        b: &[u8],
+        i: usize,
+        thread0: u32,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize)> {
+        let win = window(b, i)?;
+        let head = u16::from_le_bytes([win[0], win[1]]);
+        let enter = head == u16::from_le_bytes(*b"E ");
+        let ok = (enter | (head == u16::from_le_bytes(*b"X "))) & Self::tail_fits::<COLS>(sh, win);
+        if !ok {
+            return None;
+        }
+        let text = (
+            word_at(win, 2) & sh.key_mask.0,
+            word_at(win, 10) & sh.key_mask.1,
+        );
+        if text != *key {
+            *id = self.other_name(b, i + 2, (text, sh.sp1 - 2), local)?;
+            *key = text;
+        }
+        let (time, thread) = self.tail::<COLS, true>(sh, win, thread0, &mut local.tids)?;
+        let e = Event {
+            time,
+            func: *id,
+            thread,
+            kind: kind(enter),
+        };
         Some((e, i + sh.end.0 + 2))
+    }
+
+    /// The local id of the name at `j` whose text, read at the predicted
+    /// length, is `predicted`; None unless that is the whole name (no byte
+    /// below `!` in it, so not a shorter one padded with NULs) and not an
+    /// address.
+    #[cold]
+    fn other_name(
+        &mut self,
+        b: &[u8],
+        j: usize,
+        predicted: NameText,
+        local: &mut LocalEvents,
+    ) -> Option<u32> {
+        let (key, len) = hex_key(b, j)?;
+        if (key, len) != predicted || (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
+            return None;
+        }
+        Some(match self.known(key) {
+            Some(id) => id,
+            None => self.new_name(key, &b[j..j + len], &mut local.names),
+        })
     }
 
     /// The local id of the name `name` (text `key`) that the cache does not

@@ -180,7 +180,7 @@ compile() {
 setup_zlib() {
     local src d=$tmp/zlib f files=()
     src=$("$root/scripts/third-party.sh" zlib)
-    sed -n '/^cat >"$tmp\/drive.c"/,/^EOF/p' "$root/scripts/bench.sh" | sed '1d;$d' >"$tmp/zlib-drive.c"
+    sed -n '/^ *cat >"$tmp\/drive.c"/,/^EOF/p' "$root/scripts/bench.sh" | sed '1d;$d' >"$tmp/zlib-drive.c"
     for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do files+=("$src/$f.c"); done
     compile "$d" "$src" -- "$tmp/zlib-drive.c" "${files[@]}"
     link "$d"

@@ -321,6 +321,23 @@ fn the_indented_format_round_trips_awkward_names() {
 /// Peak resident memory (KiB) and exit code of `calltrace ARGS` in `dir`.
 #[allow(clippy::zombie_processes)] // reaped by wait4, which also gives its rusage
 fn peak_rss(dir: &Path, args: &[&str]) -> (i64, i32) {
+    // A child spawned from this (large, multi-threaded) test process
+    // inherits its peak RSS up to the exec; /usr/bin/time forks the run
+    // from a small process, so its figure is the run's own.
+    let time = Path::new("/usr/bin/time");
+    if time.exists() {
+        let status = Command::new(time)
+            .args(["-f", "%M", "-o", "peak-rss.txt", BIN])
+            .args(args)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let text = std::fs::read_to_string(dir.join("peak-rss.txt")).unwrap();
+        let kib = text.lines().last().and_then(|l| l.trim().parse().ok());
+        return (kib.expect("a peak RSS in KiB"), status.code().unwrap_or(-1));
+    }
     let child = Command::new(BIN)
         .args(args)
         .current_dir(dir)

@@ -180,9 +180,8 @@ compile() {
 setup_zlib() {
     local src d=$tmp/zlib f files=()
     src=$("$root/scripts/third-party.sh" zlib)
-    sed -n '/^ *cat >"$tmp\/drive.c"/,/^EOF/p' "$root/scripts/bench.sh" | sed '1d;$d' >"$tmp/zlib-drive.c"
     for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do files+=("$src/$f.c"); done
-    compile "$d" "$src" -- "$tmp/zlib-drive.c" "${files[@]}"
+    compile "$d" "$src" -- "$root/scripts/drivers/zlib-drive.c" "${files[@]}"
     link "$d"
     prog_dir=$d prog_args=("$zlib_kib")
     prog_label="zlib level 6, $((zlib_kib / 1024)) MiB compressed and decompressed in 64 KiB pieces"

@@ -110,84 +110,28 @@ printf '%-6s %-44s %10s %-22s %7s %9s  %s\n' target what ours reference ratio "p
 row() { printf '%-6s %-44s %10s %-22s %7s %9s  %s\n' "$@"; }
 
 # --- the real run ----------------------------------------------------------
+# The drivers (scripts/drivers/) are shared with bench-runtime.sh.
+drivers=$root/scripts/drivers
 # app_args: the traced run's arguments; app_label: what it did.
 if [[ $program == lua ]]; then
     lua=$("$root/scripts/third-party.sh" lua)
-    cat >"$tmp/host.c" <<'EOF'
-/* Runs a Lua script (argv[1]) with the global REPS set to argv[2]. */
-#include <stdio.h>
-#include <stdlib.h>
-#include "lua.h"
-#include "lauxlib.h"
-#include "lualib.h"
-int main(int argc, char **argv) {
-    lua_State *L = luaL_newstate();
-    luaL_openlibs(L);
-    lua_pushinteger(L, argc > 2 ? atoll(argv[2]) : 1);
-    lua_setglobal(L, "REPS");
-    if (argc < 2 || luaL_dofile(L, argv[1])) {
-        fprintf(stderr, "%s\n", lua_tostring(L, -1));
-        return 1;
-    }
-    lua_close(L);
-    return 0;
-}
-EOF
-    cat >"$tmp/work.lua" <<'EOF'
--- Sorting, string formatting, pattern matching and recursion, REPS times.
-local sum = 0
-local function fib(k) if k < 2 then return k end return fib(k - 1) + fib(k - 2) end
-for r = 1, REPS do
-    local t = {}
-    for i = 1, 2000 do t[i] = (i * 7919 + r) % 100003 end
-    table.sort(t)
-    local s = {}
-    for i = 1, 200 do s[#s + 1] = string.format("%d:%s", i, string.rep("x", i % 7)) end
-    for w in table.concat(s, ","):gmatch("%d+") do sum = sum + tonumber(w) end
-    sum = sum + fib(12) + t[1]
-end
-print(sum)
-EOF
     app=$tmp/lua-drive
     # The library's own warnings (the linker's about tmpnam) are not ours to fix.
-    "$cc" -O2 -g -w -finstrument-functions -I"$lua" "$tmp/host.c" "$lua"/l*.c "$root/runtime/calltrace.c" \
+    "$cc" -O2 -g -w -finstrument-functions -I"$lua" "$drivers/lua-host.c" "$lua"/l*.c "$root/runtime/calltrace.c" \
         -o "$app" -lm 2>"$tmp/cc.err" || {
         cat "$tmp/cc.err" >&2
         exit 1
     }
     # About 10.7 MB of seed-format trace per repetition.
     reps=$(awk -v m="$mb" 'BEGIN { r = int(m * 1e6 / 10.7e6 + 0.5); print (r < 1 ? 1 : r) }')
-    app_args=("$tmp/work.lua" "$reps")
+    app_args=("$drivers/lua-work.lua" "$reps")
     app_label="the Lua 5.4 interpreter running a script $reps times"
 else
     zlib=$("$root/scripts/third-party.sh" zlib)
-    cat >"$tmp/drive.c" <<'EOF'
-/* Compresses and decompresses N KiB of generated text in 64 KiB pieces. */
-#include <stdio.h>
-#include <stdlib.h>
-#include "zlib.h"
-int main(int argc, char **argv) {
-    long kib = argc > 1 ? atol(argv[1]) : 1024;
-    static unsigned char in[65536], out[70000], back[65536];
-    unsigned long long seed = 1, sum = 0;
-    for (long done = 0; done < kib; done += 64) {
-        for (size_t i = 0; i < sizeof in; i++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            in[i] = "the quick brown fox jumps over a lazy dog 0123"[(seed >> 33) % 46];
-        }
-        uLongf n = sizeof out, m = sizeof back;
-        if (compress2(out, &n, in, sizeof in, 6) != Z_OK) return 1;
-        if (uncompress(back, &m, out, n) != Z_OK || m != sizeof in) return 1;
-        sum += adler32(0, out, (uInt)n);
-    }
-    printf("%llu\n", sum);
-    return 0;
-}
-EOF
     zsrc=()
     for f in adler32 compress crc32 deflate inflate inffast inftrees trees uncompr zutil; do zsrc+=("$zlib/$f.c"); done
     app=$tmp/zlib-drive
-    "$cc" -O2 -g -finstrument-functions -I"$zlib" "$tmp/drive.c" "${zsrc[@]}" "$root/runtime/calltrace.c" -o "$app"
+    "$cc" -O2 -g -finstrument-functions -I"$zlib" "$drivers/zlib-drive.c" "${zsrc[@]}" "$root/runtime/calltrace.c" -o "$app"
     # About 18 KB of seed-format trace per KiB of input.
     kib=$(awk -v m="$mb" 'BEGIN { k = int(m * 1e6 / 18000 / 64) * 64; print (k < 64 ? 64 : k) }')
     app_args=("$kib")

@@ -474,7 +474,9 @@ proptest::proptest! {
                 let sep = if glued || n > 0 { "" } else { " " };
                 let time = if timed { format!(" {time:016}") } else { String::new() };
                 if symbolic {
-                    t.push_str(&format!("{kind} {sep}f{func}{time}\n"));
+                    // Short and long (C++) names, two of one length.
+                    let name = ["f0", "_ZNSt6vectorIiSaIiEE9push_backERKi", "f2", "_ZNSt6vectorIjSaIiEE9push_backERKi"][func as usize];
+                    t.push_str(&format!("{kind} {sep}{name}{time}\n"));
                 } else {
                     t.push_str(&format!("{kind}{sep}0x{:x}{time}\n", 0x40 + func as u64));
                 }

@@ -30,7 +30,8 @@ use super::super::chunked::LocalEvents;
 use super::super::prefetch::{AHEAD, prefetch};
 use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{
-    WINDOW, any_non_digit, below_bang, dec, eight, four, hex, hex_key, u128_at, window, word_at,
+    WINDOW, any_non_digit, below_bang, dec, eight, four, hex, hex_key, u128_at, window, word,
+    word_at,
 };
 use super::seq::is_header;
 
@@ -47,6 +48,14 @@ pub(crate) struct FastChunk {
 }
 
 const SLOTS: usize = 1024;
+
+/// Slots of the cache of names of 16 bytes or more (by their length and
+/// first and last words).
+const LONG_SLOTS: usize = 512;
+
+/// The longest name the scanner reads itself; longer ones go to the line
+/// parser.
+const LONG_NAME: usize = 4096;
 
 /// One entry of the direct-mapped cache from address text to local id.
 /// The cache is emptied for every chunk; an empty slot's all-zero key
@@ -82,6 +91,9 @@ pub(crate) struct Scanner {
     symbolic: bool,
     /// The chunk's local id of each function name read so far.
     name_index: FxHashMap<Box<[u8]>, u32>,
+    /// The local id of a name of 16 bytes or more, by a hash of its length
+    /// and first and last words ([`Scanner::long_name`]).
+    long_slots: Box<[u32; LONG_SLOTS]>,
     /// The predicted shape of the columns after the next symbolic line's name.
     tail_shape: Option<Shape>,
     /// The shapes of symbolic lines for `tail_shape`, by name length.
@@ -108,6 +120,7 @@ impl Default for Scanner {
             addr_index: FxHashMap::default(),
             symbolic: false,
             name_index: FxHashMap::default(),
+            long_slots: Box::new([u32::MAX; LONG_SLOTS]),
             tail_shape: None,
             name_shapes: None,
             last_thread: None,
@@ -848,6 +861,9 @@ impl Scanner {
         // exit), and is tried at that shape first, so that where it ends
         // is known before it is read, as for address lines.
         let mut last: Option<(usize, (u64, u64), u32)> = None;
+        // Where the last line's name starts, its length and id, when it
+        // was a long one: a leaf's exit repeats it.
+        let mut last_long: Option<(usize, usize, u32)> = None;
         loop {
             let (e, next) = if let Some((len, key, id)) = &mut last
                 && let Some(line) =
@@ -858,10 +874,12 @@ impl Scanner {
                 self.any_name::<COLS>(shapes, b, i, thread0, local)
             {
                 last = Some((len, key, e.func));
+                last_long = None;
                 (e, next)
             } else {
                 last = None;
-                let Some((e, next, new_shape, _)) = self.named::<COLS>(b, i, thread0, &tail, local)
+                let Some((e, next, new_shape, long)) =
+                    self.named::<COLS>(b, i, thread0, &tail, local)
                 else {
                     break;
                 };
@@ -869,6 +887,7 @@ impl Scanner {
                     tail = self.tail_shape;
                     *shapes = NameShapes::new::<COLS>(tail.as_ref());
                 }
+                last_long = long.map(|len| (i + 2, len, e.func));
                 (e, next)
             };
             prefetch(b, i + AHEAD);
@@ -878,6 +897,22 @@ impl Scanner {
                 && let Some((x, after)) =
                     self.same_length::<COLS>(&shapes.by_len[*len], key, id, b, next, thread0, local)
             {
+                if !take_two::<COLS, C>(consumer, e, x) {
+                    return Err(Stop::Consumer);
+                }
+                lines += 2;
+                i = after;
+                continue;
+            }
+            if e.kind == EventKind::Enter
+                && let Some(name) = last_long
+                && let Some((x, after, new_shape)) =
+                    self.same_long::<COLS>(b, next, name, thread0, &tail, local)
+            {
+                if new_shape {
+                    tail = self.tail_shape;
+                    *shapes = NameShapes::new::<COLS>(tail.as_ref());
+                }
                 if !take_two::<COLS, C>(consumer, e, x) {
                     return Err(Stop::Consumer);
                 }
@@ -1014,9 +1049,12 @@ impl Scanner {
     }
 
     /// The symbolic event line at `i` with exactly `COLS` columns
-    /// (`E main 120 1`, single spaces, a name of at most 15 bytes): its
-    /// event and where the next line starts. Names are cached by their
-    /// text, like addresses. None for anything else, which the general
+    /// (`E main 120 1`, single spaces): its event, where the next line
+    /// starts, whether its columns had a new shape and, for a name of 16
+    /// bytes or more, its length. Names of up to 15
+    /// bytes are cached by their text, like addresses; longer ones (C++
+    /// names, mangled or not) by their length and end words
+    /// ([`Scanner::long_name`]). None for anything else, which the general
     /// path then sorts out.
     #[inline(always)]
     fn named<const COLS: u8>(
@@ -1026,22 +1064,71 @@ impl Scanner {
         thread0: u32,
         shape: &Option<Shape>,
         local: &mut LocalEvents,
-    ) -> Option<(Event, usize, bool, NameText)> {
+    ) -> Option<(Event, usize, bool, Option<usize>)> {
         let win = window(b, i)?;
         let enter = win[0] == b'E';
-        let (key, len) = hex_key(b, i + 2)?;
-        // `0x...` is an address token to the line parser.
-        let hex_prefix = (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x");
-        if !((enter | (win[0] == b'X')) & (win[1] == b' ') & !hex_prefix) {
+        if !((enter | (win[0] == b'X')) & (win[1] == b' ')) {
             return None;
         }
-        let func = match self.known(key) {
-            Some(id) => id,
-            None => self.new_name(key, &win[2..2 + len], &mut local.names),
+        let (func, len) = match hex_key(b, i + 2) {
+            Some((key, len)) => {
+                // `0x...` is an address token to the line parser.
+                if (key.0 as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
+                    return None;
+                }
+                let func = match self.known(key) {
+                    Some(id) => id,
+                    None => self.new_name(key, &win[2..2 + len], &mut local.names),
+                };
+                (func, len)
+            }
+            None => self.long_name(b, i + 2, &mut local.names)?,
         };
-        let j = i + 2 + len;
-        let kind = kind(enter);
-        // The columns after the name, where the last line had them.
+        let (e, next, new_shape) =
+            self.after_name::<COLS>(b, i + 2 + len, func, kind(enter), thread0, shape, local)?;
+        Some((e, next, new_shape, (len > 15).then_some(len)))
+    }
+
+    /// The exit line at `i` if its name is the `len` bytes at `at`, the
+    /// name of the entry before it, whose local id is `func` (a leaf call
+    /// of a function with a long name): its event, where the next line
+    /// starts and whether its columns had a new shape. The name is
+    /// compared in place, so that it needs no length or cache lookup.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn same_long<const COLS: u8>(
+        &mut self,
+        b: &[u8],
+        i: usize,
+        (at, len, func): (usize, usize, u32),
+        thread0: u32,
+        shape: &Option<Shape>,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize, bool)> {
+        let j = i + 2;
+        if b.get(i..j)? != b"X " || b.get(j..j + len)? != &b[at..at + len] {
+            return None;
+        }
+        // A longer name fails the columns' checks after it.
+        self.after_name::<COLS>(b, j + len, func, EventKind::Exit, thread0, shape, local)
+    }
+
+    /// The event of a symbolic line of function `func` and kind `kind`
+    /// whose name ends at `j`, from the columns after it, read where the
+    /// last line had them (`shape`) or else one by one: the event, where
+    /// the next line starts and whether the columns had a new shape.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn after_name<const COLS: u8>(
+        &mut self,
+        b: &[u8],
+        j: usize,
+        func: u32,
+        kind: EventKind,
+        thread0: u32,
+        shape: &Option<Shape>,
+        local: &mut LocalEvents,
+    ) -> Option<(Event, usize, bool)> {
         if let Some(sh) = shape
             && sh.cols == COLS
         {
@@ -1056,7 +1143,7 @@ impl Scanner {
                     thread,
                     kind,
                 };
-                return Some((e, j - 3 + sh.end.0 + 2, false, (key, len)));
+                return Some((e, j - 3 + sh.end.0 + 2, false));
             }
         }
         let (mut time, mut thread, mut k) = (0, thread0, j);
@@ -1086,7 +1173,56 @@ impl Scanner {
             thread,
             kind,
         };
-        Some((e, next, true, (key, len)))
+        Some((e, next, true))
+    }
+
+    /// The local id and length of the name of 16 bytes or more that starts
+    /// at `j` (it ends at the first byte below `!`), if it ends within
+    /// [`LONG_NAME`] bytes and before the chunk does. The cache slot of its
+    /// length and first and last words holds the id it had last; the name
+    /// is compared with that id's whole text, so a slot that another name
+    /// took, or that a chunk before left, is only a miss.
+    #[inline(always)]
+    fn long_name(&mut self, b: &[u8], j: usize, names: &mut Vec<String>) -> Option<(u32, usize)> {
+        let head = word(b, j)?;
+        if below_bang(head) < 8 || (head as u16 | 0x2000) == u16::from_le_bytes(*b"0x") {
+            return None;
+        }
+        // Words at fixed offsets, so that their loads do not wait for the
+        // words before them.
+        let mut at = 8;
+        let len = loop {
+            let n = below_bang(word(b, j + at)?);
+            if n < 8 {
+                break at + n;
+            }
+            at += 8;
+            if at > LONG_NAME {
+                return None;
+            }
+        };
+        let name = &b[j..j + len];
+        let last = word(b, j + len - 8)?;
+        let slot = ((head ^ last.rotate_left(23) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> 55) as usize
+            % LONG_SLOTS;
+        let id = self.long_slots[slot];
+        if names
+            .get(id as usize)
+            .is_some_and(|known| known.as_bytes() == name)
+        {
+            return Some((id, len));
+        }
+        Some((self.new_long_name(slot, name, names), len))
+    }
+
+    /// The local id of the long name `name` that cache slot `slot` did not
+    /// have, cached there.
+    #[cold]
+    fn new_long_name(&mut self, slot: usize, name: &[u8], names: &mut Vec<String>) -> u32 {
+        let id = self.name_id(name, names);
+        self.long_slots[slot] = id;
+        id
     }
 
     /// The chunk-local id of the address whose hex digits start at `j`, and
@@ -1427,6 +1563,78 @@ mod tests {
             let c = Scanner::new(true).scan(text.as_bytes(), FastChunk::default());
             assert!(c.is_none(), "{odd:?}");
         }
+    }
+
+    #[test]
+    fn long_symbolic_names_read_as_written() {
+        // C++ names: 16 to 40 bytes, two of one length with the same first
+        // and last words (one cache slot), one longer than the scanner
+        // reads itself, leaf calls and calls with callees, `\r\n` too.
+        use EventKind::{Enter, Exit};
+        let pair = [
+            "_ZNSt6vectorIiSaIiEE9push_backERKi",
+            "_ZNSt6vectorIjSaIiEE9push_backERKi",
+        ];
+        let mut names: Vec<String> = pair.iter().map(|n| n.to_string()).collect();
+        names.extend((16..=40).map(|n| format!("_ZN{}", "q".repeat(n - 3))));
+        names.push("main".into());
+        names.push(format!("_Z{}", "x".repeat(5000)));
+        let (mut text, mut want) = (String::new(), Vec::new());
+        let mut t = 1000;
+        let mut line = |text: &mut String, kind, name: usize, cr: bool| {
+            t += 3;
+            let (letter, nl) = (
+                if kind == Enter { 'E' } else { 'X' },
+                if cr { "\r\n" } else { "\n" },
+            );
+            *text += &format!("{letter} {} {t} 7{nl}", names[name]);
+            want.push((kind, names[name].clone(), t));
+        };
+        for round in 0..3 {
+            for k in 0..names.len() {
+                let cr = round == 1 && k % 3 == 0;
+                // A leaf call, then a call of the next name inside this one.
+                line(&mut text, Enter, k, cr);
+                line(&mut text, Exit, k, cr);
+                line(&mut text, Enter, k, false);
+                line(&mut text, Enter, (k + 1) % names.len(), false);
+                line(&mut text, Exit, (k + 1) % names.len(), cr);
+                line(&mut text, Exit, k, false);
+            }
+            // An exit right after an entry of another name of its length.
+            line(&mut text, Enter, 0, false);
+            line(&mut text, Exit, 1, false);
+        }
+        let c = Scanner::new(true)
+            .scan(text.as_bytes(), FastChunk::default())
+            .unwrap();
+        let got: Vec<_> = c
+            .local
+            .events
+            .iter()
+            .map(|e| (e.kind, c.local.names[e.func as usize].clone(), e.time))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(c.local.names.len(), names.len());
+        // A control byte inside a long name: the line parser's to judge.
+        let nul = format!("E {}\0x 1 7\nX {}\0x 2 7\n", pair[0], pair[0]);
+        assert!(
+            Scanner::new(true)
+                .scan(nul.as_bytes(), FastChunk::default())
+                .is_none()
+        );
+        // Untimed lines with long names.
+        let untimed = format!(
+            "E {}\nX {}\nE {}\nX {}\n",
+            pair[0], pair[0], pair[1], pair[1]
+        )
+        .repeat(20);
+        let c = Scanner::new(true)
+            .scan(untimed.as_bytes(), FastChunk::default())
+            .unwrap();
+        let funcs: Vec<u32> = c.local.events.iter().map(|e| e.func).collect();
+        assert_eq!(funcs, [0, 0, 1, 1].repeat(20));
+        assert_eq!(c.local.names, pair);
     }
 
     #[test]

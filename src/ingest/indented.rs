@@ -432,7 +432,7 @@ impl Reader {
             let win: &line::Window = match bytes.get(pos..pos + line::WINDOW) {
                 Some(win) => win.try_into().expect("a window"),
                 None => {
-                    padded = pad(&bytes[pos..]);
+                    padded = line::pad(&bytes[pos..]);
                     &padded
                 }
             };
@@ -468,13 +468,38 @@ impl Reader {
             // The next fast-path line is not this one's sibling of the
             // same name (`LineIn::same_start`), whatever it starts with.
             prefix = line::Prefix::default();
-            let read = self.slow(&rest[..end], names);
+            // (A long line ends with a line end, so it is never the last.)
+            let (read, next) = self.other(rest, end, names);
             if !each.line(line, read) || last {
                 return line;
             }
-            pos += end + 1;
+            pos += next;
             line += 1;
         }
+    }
+
+    /// The line at the start of `rest` (its line end at `end`) that the
+    /// fast path left, and where the next line starts: a usual line too
+    /// long for it ([`line::long`]), or else what the general path makes
+    /// of the line. Kept out of [`Reader::lines`]' loop, whose short lines
+    /// it would slow down.
+    #[inline(never)]
+    fn other(&mut self, rest: &[u8], end: usize, names: &mut Vec<Name>) -> (Read, usize) {
+        let Some(f) = line::long(rest, end) else {
+            return (self.slow(&rest[..end], names), end + 1);
+        };
+        let (start, stop) = f.name;
+        let words = line::slice_words(&rest[start..stop]);
+        let read = Read::Line(LineIn {
+            width: f.width,
+            name: self.intern_cached(rest, f.name, words, names),
+            self_time: f.self_time,
+            total: f.total,
+            calls: f.calls,
+            units: f.units,
+            same_start: false,
+        });
+        (read, f.next)
     }
 
     /// The general path, by `str` operations: any white space, any number
@@ -610,14 +635,6 @@ impl Reader {
         self.ids.insert(escaped.into(), id);
         id
     }
-}
-
-/// The last bytes of a chunk in a zero-padded window.
-#[cold]
-fn pad(rest: &[u8]) -> line::Window {
-    let mut win = [0; line::WINDOW];
-    win[..rest.len()].copy_from_slice(rest);
-    win
 }
 
 /// The calling thread's side: turns widths into depths, interns names into

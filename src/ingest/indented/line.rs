@@ -207,6 +207,99 @@ pub(super) fn scan(win: &Window, prev: &Prefix) -> Option<Fast> {
     }
 }
 
+/// A usual line that [`scan`] leaves because its `(` is past
+/// [`PAREN_BEFORE`]: a long name (C++ names, with their parameter lists)
+/// or a deep indentation. `rest` starts with the line, whose `\n` is at
+/// `end`. The numbers follow the line's last `(` (as the general path
+/// reads it), and are read as [`scan`] reads them; the name is then
+/// everything between the indentation and the ` (` before them. Lines
+/// with other than ASCII bytes are left to the general path.
+pub(super) fn long(rest: &[u8], end: usize) -> Option<Fast> {
+    let line = rest.get(..end)?;
+    if !ascii(line) {
+        return None;
+    }
+    let width = spaces(line);
+    match line.get(width)? {
+        b'#' | 0..=b' ' => return None,
+        _ => {}
+    }
+    let open = memchr::memrchr(b'(', line)?;
+    if open < width + 2 || line[open - 1] != b' ' {
+        return None;
+    }
+    if let b'\t'..=b'\r' | b' ' = line[open - 2] {
+        return None;
+    }
+    let padded;
+    let win: &Window = match rest.get(open..open + WINDOW) {
+        Some(win) => win.try_into().expect("a window"),
+        None => {
+            padded = pad(&rest[open..]);
+            &padded
+        }
+    };
+    let (self_time, total, calls, units, next) = tail(win, 0)?;
+    (open + next == end + 1).then_some(Fast {
+        width,
+        name: (width, open - 1),
+        self_time,
+        total,
+        calls,
+        units,
+        next: open + next,
+        hinted: false,
+    })
+}
+
+/// Whether `line` has only ASCII bytes: 16 at a time, the last 16 read
+/// overlapping the ones before (`<[u8]>::is_ascii` reads a long line's
+/// last bytes one by one).
+fn ascii(line: &[u8]) -> bool {
+    let Some(last) = line.last_chunk::<16>() else {
+        return line.is_ascii();
+    };
+    let (blocks, _) = line.as_chunks::<16>();
+    let high = blocks.iter().fold(u128::from_le_bytes(*last), |acc, b| {
+        acc | u128::from_le_bytes(*b)
+    });
+    high & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0
+}
+
+/// The spaces `line` starts with, eight at a time.
+fn spaces(line: &[u8]) -> usize {
+    let mut n = 0;
+    while let Some(w) = line.get(n..n + 8) {
+        let other = u64::from_le_bytes(w.try_into().expect("8 bytes")) ^ 0x2020_2020_2020_2020;
+        if other != 0 {
+            return n + (other.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + line[n..].iter().take_while(|&&c| c == b' ').count()
+}
+
+/// The last bytes of a chunk in a zero-padded window.
+#[cold]
+pub(super) fn pad(rest: &[u8]) -> Window {
+    let mut win = [0; WINDOW];
+    let n = rest.len().min(WINDOW);
+    win[..n].copy_from_slice(&rest[..n]);
+    win
+}
+
+/// [`name_words`] of the name `name`, read from a slice.
+pub(super) fn slice_words(name: &[u8]) -> (u64, u64) {
+    let mut first = [0; 8];
+    let n = name.len().min(8);
+    first[..n].copy_from_slice(&name[..n]);
+    let last = match name.len().checked_sub(8) {
+        Some(k) => u64::from_le_bytes(name[k..].try_into().expect("8 bytes")),
+        None => 0,
+    };
+    (u64::from_le_bytes(first), last)
+}
+
 /// The name of `len` bytes at `i` as its first and last words (the last
 /// zero below 8 bytes): all of it up to 16 bytes.
 #[inline(always)]

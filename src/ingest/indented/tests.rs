@@ -447,6 +447,49 @@ fn the_fast_path_reads_what_the_general_path_reads() {
         let line = line.trim_end_matches('\r');
         assert_eq!(got, slow(line), "{line}");
     }
+    // Lines whose `(` is past the window's reach: long (C++) names and
+    // deep indentation, read by `line::long` from the line's last `(`.
+    fn long(line: &str) -> Option<(usize, Read)> {
+        let text = format!("{line}\n");
+        let f = line::long(text.as_bytes(), text.len() - 1)?;
+        assert_eq!(f.next, text.len(), "{line}");
+        let name = text[f.name.0..f.name.1].to_string();
+        let read = (name, value(f.self_time), value(f.total), f.calls, f.units);
+        Some((f.width, read))
+    }
+    let cxx = "std::_Rb_tree<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, std::pair<int const, int> >::_M_insert_unique(std::pair<int const, int>&&)";
+    let deep = " ".repeat(80);
+    for line in [
+        format!("{cxx} (1 / 2)"),
+        format!("    {cxx} (2.31 us / 25.3 ms) x12"),
+        format!("{cxx} (188 ns / 1.72 s)\r"),
+        format!("{deep}f (1 / 2)"),
+        format!("{deep}operator() (1 / 2) x3"),
+        format!("{deep}   {cxx} const (0.5 s / 7 us)"),
+        format!("g (a / b) {} (12 / 34)", "(x)".repeat(30)),
+    ] {
+        let got = long(&line);
+        assert!(got.is_some(), "{line}");
+        let line = line.trim_end_matches('\r');
+        assert_eq!(got, slow(line), "{line}");
+    }
+    for line in [
+        format!("{cxx}  (1 / 2)"),
+        format!("{cxx}\t(1 / 2)"),
+        format!("{cxx}(1 / 2)"),
+        format!("{cxx} (1 / 2) "),
+        format!("{cxx} (1 / 2)x3"),
+        format!("{cxx} (1 / 2) x"),
+        format!("{cxx} (1 /2)"),
+        format!("{cxx} (1 / 2) (3 / 4) junk"),
+        format!("{cxx}é (1 / 2)"),
+        format!("\t{cxx} (1 / 2)"),
+        format!("{deep}# {cxx} (1 / 2)"),
+        format!("{deep}"),
+        format!("{deep} (1 / 2)"),
+    ] {
+        assert_eq!(long(&line), None, "{line}");
+    }
     // Left to the general path, which accepts some and rejects others.
     for line in [
         "f (1 / 2) x18446744073709551615",
@@ -571,8 +614,16 @@ fn line_strategy() -> impl proptest::strategy::Strategy<Value = String> {
         (0u64..100_000, 1usize..4).prop_map(|(n, d)| format!("{}.{:0d$}", n / 1000, n % 1000)),
     ];
     let usual = (
-        0usize..5,
-        prop::sample::select(vec!["main", "f", "g(int)", "[thread 2]", "a\\x20b"]),
+        prop_oneof![4 => 0usize..5, 1 => 30usize..36],
+        prop::sample::select(vec![
+            "main",
+            "f",
+            "g(int)",
+            "[thread 2]",
+            "a\\x20b",
+            "std::vector<std::pair<int, int>, std::allocator<std::pair<int, int> > >::push_back(std::pair<int, int>&&)",
+            "operator() const",
+        ]),
         number.clone(),
         number,
         prop::option::of(1u64..5),

@@ -485,7 +485,7 @@ fn the_fast_path_reads_what_the_general_path_reads() {
         format!("{cxx}é (1 / 2)"),
         format!("\t{cxx} (1 / 2)"),
         format!("{deep}# {cxx} (1 / 2)"),
-        format!("{deep}"),
+        deep.clone(),
         format!("{deep} (1 / 2)"),
     ] {
         assert_eq!(long(&line), None, "{line}");

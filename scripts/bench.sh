@@ -5,6 +5,7 @@
 #   BENCH_MB=50 scripts/bench.sh     # a smaller trace (figures are then indicative)
 #   BENCH_MB=0.05 scripts/bench.sh   # smoke run (what the test suite does)
 #   BENCH_PROGRAM=lua BENCH_RUNTIME=0 scripts/bench.sh   # the trace shapes of another program
+#   BENCH_PROGRAM=cxx BENCH_RUNTIME=0 scripts/bench.sh   # ... of optimised C++ (1 GB seed trace)
 #
 # One real run: zlib (the sources bundled in the libz-sys crate, located by
 # scripts/third-party.sh) compiled with the runtime, driven by a small
@@ -12,7 +13,11 @@
 # BENCH_PROGRAM=lua, the Lua 5.4 interpreter (the lua-src crate's sources,
 # instrumented whole) running a script of sorting, string.format, gmatch
 # and recursion: a less regular trace (names of 4 to 20 bytes in every
-# order, 40 levels deep, few runs of one function). Its text trace
+# order, 40 levels deep, few runs of one function); with BENCH_PROGRAM=cxx,
+# the C++ standard library's maps, hash maps, sorts and strings at -O2
+# (scripts/drivers/cxx-work.cpp): names of 20 to 200 bytes mangled and up
+# to 300 demangled, so its default BENCH_MB is 1000 (its indented trace is
+# 8 times the seed trace's size). Its text trace
 # (address, timestamp, thread id) is turned into every other trace shape,
 # so that all shapes hold the same events:
 #   addr untimed      E0x55d4c3a2b1c9         (pvtrace's instrument.c, the seed format)
@@ -37,21 +42,21 @@
 # deleted at exit; each shape's file is deleted once measured.
 #
 # Environment: BENCH_MB, BENCH_RUNS, BENCH_TMP, BENCH_FUNCS, BENCH_PROGRAM
-# (zlib or lua, the program of the trace-shape rows), BENCH_RUNTIME, CALLTRACE_BIN (a
-# calltrace binary to measure instead of building target/release/calltrace), CC.
+# (zlib, lua or cxx: the program of the trace-shape rows), BENCH_RUNTIME, CALLTRACE_BIN (a
+# calltrace binary to measure instead of building target/release/calltrace), CC, CXX.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-mb=${BENCH_MB:-3400}
 runs=${BENCH_RUNS:-5}
 cc=${CC:-gcc}
 funcs=${BENCH_FUNCS:-10000}
 program=${BENCH_PROGRAM:-zlib}
 runtime=${BENCH_RUNTIME:-1}
 case $program in
-zlib | lua) ;;
+zlib | lua) mb=${BENCH_MB:-3400} ;;
+cxx) mb=${BENCH_MB:-1000} ;;
 *)
-    echo "bench.sh: BENCH_PROGRAM is zlib or lua, not '$program'" >&2
+    echo "bench.sh: BENCH_PROGRAM is zlib, lua or cxx, not '$program'" >&2
     exit 2
     ;;
 esac
@@ -126,6 +131,16 @@ if [[ $program == lua ]]; then
     reps=$(awk -v m="$mb" 'BEGIN { r = int(m * 1e6 / 10.7e6 + 0.5); print (r < 1 ? 1 : r) }')
     app_args=("$drivers/lua-work.lua" "$reps")
     app_label="the Lua 5.4 interpreter running a script $reps times"
+elif [[ $program == cxx ]]; then
+    app=$tmp/cxx-work
+    "$cc" -O2 -g -c "$root/runtime/calltrace.c" -o "$tmp/calltrace.o"
+    "${CXX:-g++}" -O2 -g -finstrument-functions "$drivers/cxx-work.cpp" "$tmp/calltrace.o" -o "$app"
+    # About 43 MB of seed-format trace per round of 2000 words; below
+    # that, one round of fewer words.
+    rounds=$(awk -v m="$mb" 'BEGIN { r = int(m * 1e6 / 43e6 + 0.5); print (r < 1 ? 1 : r) }')
+    words=$(awk -v m="$mb" 'BEGIN { w = int(2000 * m / 43); print (w > 2000 ? 2000 : (w < 200 ? 200 : w)) }')
+    app_args=("$rounds" "$words")
+    app_label="C++ maps, sorts and strings at -O2, $rounds rounds of $words words"
 else
     zlib=$("$root/scripts/third-party.sh" zlib)
     zsrc=()
@@ -184,7 +199,8 @@ rm -f "$tmp/timed.trace"
 # Names from the symbol table: a trace address minus the `# base` load
 # address is the symbol's value. (Hex arithmetic by hand: mawk has no
 # strtonum; doubles hold 48-bit addresses exactly.)
-nm "$app" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' >"$tmp/syms"
+# (Weak symbols too: C++ template instances and inline functions.)
+nm "$app" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' >"$tmp/syms"
 $fast_awk '
 function hexval(s,   i, v) {
     v = 0

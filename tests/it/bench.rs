@@ -94,7 +94,7 @@ fn bench_script_smoke_run_prints_every_target() {
 }
 
 #[test]
-fn bench_script_measures_the_trace_shapes_of_the_lua_interpreter_too() {
+fn bench_script_measures_the_trace_shapes_of_the_lua_interpreter_and_of_cxx_too() {
     if !std::path::Path::new("/usr/bin/time").exists() {
         eprintln!("skipped: /usr/bin/time is not installed");
         return;
@@ -137,9 +137,36 @@ fn bench_script_measures_the_trace_shapes_of_the_lua_interpreter_too() {
     }
     assert!(text.contains("(BENCH_RUNTIME=0)"), "{text}");
     assert!(!text.contains("zlib: "), "runtime rows ran:\n{text}");
+    // Optimised C++: the standard library's templates, their names
+    // mangled (symbolic) and demangled (indented).
+    let out = bench("cxx");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let calls = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("trace: C++ maps, sorts and strings at -O2, 1 rounds of 200 words, ")
+        })
+        .and_then(|l| l.split(" M lines, ").nth(1))
+        .and_then(|l| l.strip_suffix(" M calls"))
+        .and_then(|n| n.parse::<f64>().ok());
+    assert!(calls.is_some_and(|c| c > 0.05), "{text}");
+    for shape in ["symbolic", "indented", "binary"] {
+        let row = format!("tree --view contexts, {shape}");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("1 ") && l.contains(&row)),
+            "no `{row}`:\n{text}"
+        );
+    }
     let out = bench("perl");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("BENCH_PROGRAM is zlib or lua, not 'perl'")
+        String::from_utf8_lossy(&out.stderr)
+            .contains("BENCH_PROGRAM is zlib, lua or cxx, not 'perl'")
     );
 }

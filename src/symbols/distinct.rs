@@ -2,24 +2,35 @@
 //! same when they have the same name and are global (one definition, even
 //! if several objects carry a copy); a local one (`static`, anonymous
 //! namespace) is only itself. When different functions get one name, each
-//! is suffixed with its source file, `twice(int) [util.cpp]`, or its
-//! address where there is no file or the files' names are alike too.
+//! is suffixed with the first of these that tells them all apart (and
+//! stays the same from run to run):
+//! - the source file it was compiled from (its compilation unit in the
+//!   symbol table), `twice(int) [util.cpp]`: this also tells apart the
+//!   copies of one header's `static inline` function (`mf_ptr
+//!   [lz_encoder_mf.c]`, declared in `lz_encoder.h`);
+//! - its source file from the debug information (a global function has
+//!   no unit in the symbol table);
+//! - its address in its object, `f [0x1139]`;
+//! - its address in the traced process.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::FuncInfo;
 
 /// Which function a resolved address is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
     /// Index of the object (its first mapping).
     pub object: usize,
     /// File address in the object.
     pub addr: u64,
-    /// Runtime address, shown when there is no file to tell functions apart.
+    /// Runtime address, the last resort to tell functions apart.
     pub runtime: u64,
     /// Local to its object.
     pub local: bool,
+    /// A local function's compilation unit, from the symbol table.
+    pub unit: Option<Arc<str>>,
 }
 
 /// What makes a function itself: its object and address when local, its
@@ -41,9 +52,9 @@ fn key(id: &Identity) -> Key {
 /// Suffixes the names of different functions that share one; `ids[i]` is
 /// None for entries that are not resolved functions (left alone).
 pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
-    let mut by_name: HashMap<&str, Vec<(usize, Identity)>> = HashMap::new();
+    let mut by_name: HashMap<&str, Vec<(usize, &Identity)>> = HashMap::new();
     for (i, info) in infos.iter().enumerate() {
-        if let Some(id) = ids[i] {
+        if let Some(id) = &ids[i] {
             by_name.entry(info.name.as_str()).or_default().push((i, id));
         }
     }
@@ -58,24 +69,15 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
         if keys.len() < 2 {
             continue;
         }
-        let by_file: Vec<String> = members
-            .iter()
-            .map(|(i, id)| file_suffix(&infos[*i], id))
-            .collect();
-        // Files tell the functions apart only if no two different ones share a file name.
-        let mut seen: HashMap<&str, Key> = HashMap::new();
-        let files_distinct = members.iter().zip(&by_file).all(|((_, id), f)| {
-            let k = key(id);
-            *seen.entry(f.as_str()).or_insert(k) == k
-        });
-        for ((i, id), f) in members.iter().zip(&by_file) {
-            let i = *i;
-            let suffix = if files_distinct {
-                f.clone()
-            } else {
-                format!("{:#x}", id.runtime)
-            };
-            renames.push((i, format!("{} [{suffix}]", infos[i].name)));
+        let suffixes = telling_apart(members, |_, id| id.unit.as_deref().map(base_name))
+            .or_else(|| telling_apart(members, |i, _| infos[i].file.as_deref().map(base_name)))
+            .or_else(|| telling_apart(members, |_, id| Some(format!("{:#x}", id.addr))))
+            .unwrap_or_else(|| {
+                let runtime = |(_, id): &(usize, &Identity)| format!("{:#x}", id.runtime);
+                members.iter().map(runtime).collect()
+            });
+        for ((i, _), suffix) in members.iter().zip(suffixes) {
+            renames.push((*i, format!("{} [{suffix}]", infos[*i].name)));
         }
     }
     for (i, name) in renames {
@@ -83,12 +85,27 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
     }
 }
 
-/// The file name of the function's source, or its address.
-fn file_suffix(info: &FuncInfo, id: &Identity) -> String {
-    match &info.file {
-        Some(f) => f.rsplit('/').next().unwrap_or(f).to_string(),
-        None => format!("{:#x}", id.runtime),
-    }
+/// The file name of a path.
+fn base_name(path: &str) -> String {
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+
+/// The suffix `of` gives each member, if every member has one and no two
+/// different functions share one.
+fn telling_apart(
+    members: &[(usize, &Identity)],
+    of: impl Fn(usize, &Identity) -> Option<String>,
+) -> Option<Vec<String>> {
+    let suffixes: Vec<String> = members
+        .iter()
+        .map(|&(i, id)| of(i, id))
+        .collect::<Option<_>>()?;
+    let mut seen: HashMap<&str, Key> = HashMap::new();
+    members
+        .iter()
+        .zip(&suffixes)
+        .all(|((_, id), s)| *seen.entry(s.as_str()).or_insert(key(id)) == key(id))
+        .then_some(suffixes)
 }
 
 #[cfg(test)]
@@ -104,11 +121,16 @@ mod tests {
     }
 
     fn id(object: usize, addr: u64, local: bool) -> Option<Identity> {
+        unit_id(object, addr, local, None)
+    }
+
+    fn unit_id(object: usize, addr: u64, local: bool, unit: Option<&str>) -> Option<Identity> {
         Some(Identity {
             object,
             addr,
-            runtime: 0x1000 + addr,
+            runtime: 0x7f00_0000 + addr,
             local,
+            unit: unit.map(Arc::from),
         })
     }
 
@@ -133,13 +155,55 @@ mod tests {
     }
 
     #[test]
-    fn without_files_or_with_alike_files_addresses_tell_apart() {
+    fn copies_of_a_header_static_get_the_file_they_were_compiled_from() {
+        // `static inline` in h.h, a copy in a.c and one in b.c; a static of
+        // the same name in c.c.
+        let mut infos = vec![
+            info("twice", Some("/src/h.h")),
+            info("twice", Some("/src/h.h")),
+            info("twice", Some("/src/c.c")),
+        ];
+        let ids = [
+            unit_id(0, 0x1139, true, Some("a.c")),
+            unit_id(0, 0x1189, true, Some("b.c")),
+            unit_id(1, 0x2000, true, Some("c.c")),
+        ];
+        disambiguate(&mut infos, &ids);
+        assert_eq!(names(&infos), ["twice [a.c]", "twice [b.c]", "twice [c.c]"]);
+    }
+
+    #[test]
+    fn a_global_and_a_static_of_one_name_get_their_source_files() {
+        // A global has no unit in the symbol table: the files tell apart.
+        let mut infos = vec![
+            info("log", Some("/src/log.c")),
+            info("log", Some("/src/ui.c")),
+        ];
+        let ids = [
+            unit_id(0, 0x1139, false, None),
+            unit_id(0, 0x2000, true, Some("ui.c")),
+        ];
+        disambiguate(&mut infos, &ids);
+        assert_eq!(names(&infos), ["log [log.c]", "log [ui.c]"]);
+    }
+
+    #[test]
+    fn without_files_or_units_addresses_in_the_object_tell_apart() {
         let mut infos = vec![info("f", None), info("f", None)];
-        disambiguate(&mut infos, &[id(0, 1, true), id(1, 5, true)]);
-        assert_eq!(names(&infos), ["f [0x1001]", "f [0x1005]"]);
+        disambiguate(&mut infos, &[id(0, 0x1139, true), id(0, 0x1189, true)]);
+        assert_eq!(names(&infos), ["f [0x1139]", "f [0x1189]"]);
+        // Alike files, alike units: the object addresses.
         let mut infos = vec![info("g", Some("/x/u.c")), info("g", Some("/y/u.c"))];
-        disambiguate(&mut infos, &[id(0, 1, true), id(0, 2, true)]);
-        assert_eq!(names(&infos), ["g [0x1001]", "g [0x1002]"]);
+        let ids = [
+            unit_id(0, 0x1139, true, Some("u.c")),
+            unit_id(0, 0x1189, true, Some("u.c")),
+        ];
+        disambiguate(&mut infos, &ids);
+        assert_eq!(names(&infos), ["g [0x1139]", "g [0x1189]"]);
+        // The same address in two objects: the process's addresses.
+        let mut infos = vec![info("h", None), info("h", None)];
+        disambiguate(&mut infos, &[id(0, 0x1139, true), id(1, 0x1139, true)]);
+        assert_eq!(names(&infos), ["h [0x7f001139]", "h [0x7f001139]"]);
     }
 
     #[test]

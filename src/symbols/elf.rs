@@ -1,10 +1,12 @@
 //! What the symbol stage needs from an ELF file itself, read with `object`:
 //! its loadable segments (to turn file offsets and load biases into the
 //! file's virtual addresses), its function symbols from `.symtab` and
-//! `.dynsym` (names, and the function starts bias inference checks against)
-//! and its GNU build-id.
+//! `.dynsym` (names, and the function starts bias inference checks against,
+//! and for a local function the source file it was compiled from) and its
+//! GNU build-id.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 
@@ -35,6 +37,10 @@ pub struct Symbol {
     /// Local to its object (a `static` or anonymous-namespace function):
     /// another function of the same name elsewhere is a different one.
     pub local: bool,
+    /// For a local function, the source file of its compilation unit: the
+    /// `FILE` symbol before it in `.symtab` (`a.c` for the copy of a
+    /// header's `static inline` function compiled into `a.c`).
+    pub unit: Option<Arc<str>>,
 }
 
 /// Layout facts and symbols of an ELF executable or shared object.
@@ -80,19 +86,19 @@ impl Elf {
                 }
             })
             .collect();
-        let mut symbols: Vec<Symbol> = file
-            .symbols()
-            .chain(file.dynamic_symbols())
-            .filter(|s| s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0)
-            .filter_map(|s| {
-                Some(Symbol {
-                    addr: s.address(),
-                    size: s.size(),
-                    name: s.name().ok()?.to_string(),
-                    local: !s.is_global(),
-                })
-            })
-            .collect();
+        // `.symtab` lists each compilation unit's local symbols after a
+        // `FILE` symbol that names its source file.
+        let mut unit: Option<Arc<str>> = None;
+        let mut symbols: Vec<Symbol> = Vec::new();
+        for s in file.symbols() {
+            if s.kind() == SymbolKind::File {
+                unit = s.name().ok().filter(|n| !n.is_empty()).map(Arc::from);
+            } else if let Some(mut sym) = function(&s) {
+                sym.unit = sym.local.then(|| unit.clone()).flatten();
+                symbols.push(sym);
+            }
+        }
+        symbols.extend(file.dynamic_symbols().filter_map(|s| function(&s)));
         symbols.sort_by_key(|s| s.addr);
         let mut func_starts: Vec<u64> = symbols.iter().map(|s| s.addr).collect();
         func_starts.dedup();
@@ -154,6 +160,18 @@ impl Elf {
     }
 }
 
+/// The function symbol `s` defines, if it is one (without its unit).
+fn function<'d>(s: &impl ObjectSymbol<'d>) -> Option<Symbol> {
+    (s.kind() == SymbolKind::Text && s.is_definition() && s.address() != 0).then_some(())?;
+    Some(Symbol {
+        addr: s.address(),
+        size: s.size(),
+        name: s.name().ok()?.to_string(),
+        local: !s.is_global(),
+        unit: None,
+    })
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -168,6 +186,7 @@ mod tests {
             size,
             name: name.to_string(),
             local: false,
+            unit: None,
         };
         Elf {
             segments: vec![

@@ -200,6 +200,7 @@ fn name_one(
                 addr: probe,
                 runtime,
                 local: named.local,
+                unit: named.unit,
             };
             (named.info, Some(id))
         }

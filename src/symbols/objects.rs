@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::FuncInfo;
 use super::demangle::{Demangle, demangle};
@@ -28,6 +29,8 @@ pub struct Named {
     pub from_symtab: bool,
     /// The function is local to its object (a `static`).
     pub local: bool,
+    /// A local function's compilation unit (see [`super::elf::Symbol::unit`]).
+    pub unit: Option<Arc<str>>,
 }
 
 impl Object {
@@ -62,6 +65,7 @@ impl Object {
         // the location and, failing a symbol, the name.
         let exact = self.elf.symbol_at(probe);
         let local = exact.is_none_or(|s| s.local);
+        let unit = exact.and_then(|s| s.unit.clone());
         if let Some(mut info) = self
             .dwarf
             .as_ref()
@@ -74,6 +78,7 @@ impl Object {
                 info,
                 from_symtab: false,
                 local,
+                unit,
             });
         }
         let sym = self.elf.symbol_containing(probe)?;
@@ -84,6 +89,7 @@ impl Object {
             },
             from_symtab: true,
             local: sym.local,
+            unit: sym.unit.clone(),
         })
     }
 }

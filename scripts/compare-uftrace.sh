@@ -69,27 +69,61 @@ uftrace replay -d "$dir/uftrace.data" -f addr --demangle no --no-pager |
   awk -F ' [|] ' 'NF >= 2 { f = $2; sub(/^ +/, "", f)
       if (f !~ /^linux:/ && sub(/\(\) *(\{|;)$/, "", f)) print $1 "\t" f }' |
   sort | uniq -c | awk '{ print $2 "\t" $3 "\t" $1 }' > "$dir/uftrace.calls"
-# Names held by more than one address (or that calltrace tells apart by
-# file) get their address's source file.
+# Names held by more than one address (or that calltrace tells apart) get
+# what calltrace tells them apart by, the first that does: the compilation
+# unit of the address's symbol (the FILE symbol before it in `readelf -s`;
+# copies of a header's static inline function share the header as their
+# source file), its source file (addr2line), its address in its object.
 { cut -f1,2 "$dir/uftrace.calls" | sort -u | cut -f2 | sort | uniq -d
   cut -f1 "$dir/calltrace.counts" | sed -n 's/ \[[^]]*\]$//p'
 } | sort -u > "$dir/uftrace.shared"
-: > "$dir/uftrace.files"
+: > "$dir/uftrace.where"
+# units_of PATH: a file of `VALUE<TAB>UNIT` for PATH's local functions, made once.
+units_of() {
+  local f
+  f="$dir/units.$(printf '%s' "$1" | md5sum | cut -c1-16)"
+  [ -f "$f" ] || readelf -sW "$1" |
+    awk '$4 == "FILE" { unit = $8 } $4 == "FUNC" && $5 == "LOCAL" { print $2 "\t" unit }' > "$f"
+  echo "$f"
+}
 while IFS="$(printf '\t')" read -r addr name _; do
   grep -qxF -- "$name" "$dir/uftrace.shared" || continue
   a=$((16#${addr// /}))
   while read -r range _ _ _ _ path _; do
     lo=$((16#${range%-*})); hi=$((16#${range#*-}))
     if [ "$a" -ge "$lo" ] && [ "$a" -lt "$hi" ]; then
-      file="$(addr2line -e "$path" "$(printf '0x%x' $((a - lo)))" | sed 's/:.*//')"
-      printf '%s\t%s\n' "$addr" "$(basename "$file")" >> "$dir/uftrace.files"
+      off=$((a - lo))
+      file="$(addr2line -e "$path" "$(printf '0x%x' "$off")" | sed 's/:.*//')"
+      unit="$(awk -F '\t' -v want="$(printf '%016x' "$off")" '$1 == want { print $2; exit }' "$(units_of "$path")")"
+      printf '%s\t%s\t%s\t%s\n' "$addr" "$(basename "$file")" "$unit" "$(printf '0x%x' "$off")" >> "$dir/uftrace.where"
       break
     fi
   done < <(cat "$dir"/uftrace.data/sid-*.map)
 done < "$dir/uftrace.calls"
-awk -F '\t' 'FILENAME == ARGV[1] { file[$1] = $2; next }
-  { name = $2; if ($1 in file) name = name " [" file[$1] "]"; n[name] += $3 }
-  END { for (f in n) print f "\t" n[f] }' "$dir/uftrace.files" "$dir/uftrace.calls" | sort > "$dir/uftrace.counts"
+awk -F '\t' '
+  FILENAME == ARGV[1] { file[$1] = $2; unit[$1] = $3; off[$1] = $4; next }
+  { calls[$1 "\t" $2] = $3; if ($1 in file) addrs[$2] = addrs[$2] " " $1 }
+  # Whether tier t names every address of `name` and no two alike.
+  function tells(name, t,   n, a, i, v, seen) {
+    n = split(addrs[name], a, " ")
+    for (i = 1; i <= n; i++) {
+      v = t == 1 ? unit[a[i]] : t == 2 ? file[a[i]] : off[a[i]]
+      if (v == "" || v == "??" || (v in seen)) return 0
+      seen[v] = 1
+    }
+    return 1
+  }
+  END {
+    for (k in calls) {
+      split(k, f, "\t"); addr = f[1]; name = f[2]
+      if (addr in file) {
+        t = tells(name, 1) ? 1 : tells(name, 2) ? 2 : 3
+        name = name " [" (t == 1 ? unit[addr] : t == 2 ? file[addr] : off[addr]) "]"
+      }
+      n[name] += calls[k]
+    }
+    for (x in n) print x "\t" n[x]
+  }' "$dir/uftrace.where" "$dir/uftrace.calls" | sort > "$dir/uftrace.counts"
 
 join -t "$(printf '\t')" -a1 -a2 -e 0 -o 0,1.2,2.2 "$dir/calltrace.counts" "$dir/uftrace.counts" |
   awk -F '\t' '

@@ -5,16 +5,18 @@
 #   scripts/third-party.sh zstd     -> .../zstd-sys-*/zstd/lib
 #   scripts/third-party.sh sqlite   -> .../libsqlite3-sys-*/sqlite3   (sqlite3.c, sqlite3.h)
 #   scripts/third-party.sh lua      -> .../lua-src-*/lua-5.4.9         (the Lua 5.4 library; no lua.c)
+#   scripts/third-party.sh xz       -> .../lzma-sys-*/xz-5.2           (liblzma; its config.h is in ..)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 manifest="$here/third-party/Cargo.toml"
-want="${1:?usage: third-party.sh zlib|zstd|sqlite|lua}"
+want="${1:?usage: third-party.sh zlib|zstd|sqlite|lua|xz}"
 case "$want" in
   zlib) crate=libz-sys; sub=src/zlib ;;
   zstd) crate=zstd-sys; sub=zstd/lib ;;
   sqlite) crate=libsqlite3-sys; sub=sqlite3 ;;
   lua) crate=lua-src; sub=lua-5.4.9 ;;
-  *) echo "third-party.sh: unknown source '$want' (zlib, zstd, sqlite, lua)" >&2; exit 2 ;;
+  xz) crate=lzma-sys; sub=xz-5.2 ;;
+  *) echo "third-party.sh: unknown source '$want' (zlib, zstd, sqlite, lua, xz)" >&2; exit 2 ;;
 esac
 cargo fetch --quiet --manifest-path "$manifest" >&2
 dir="$(cargo metadata --format-version 1 --manifest-path "$manifest" 2>/dev/null |

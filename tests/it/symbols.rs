@@ -1,7 +1,9 @@
 //! Per-object symbols on real programs: zlib built from its own sources as
 //! an instrumented shared object and called from testdata/zlib/zround.c,
 //! and testdata/cppstl, optimised C++ (STL, templates, lambdas, virtual
-//! calls, two file-static `twice(int)`). The runtime records the mappings
+//! calls, two file-static `twice(int)`), and xz's liblzma as a shared
+//! object driven by testdata/xz/xzround.c (copies of its headers' `static
+//! inline` helpers in many files). The runtime records the mappings
 //! of every loaded object, so names come from the executable, libz.so and
 //! libstdc++.so; every name must be one
 //! `nm -C` prints for those objects, and at least 99.9% of calls named.
@@ -74,10 +76,16 @@ impl Traced {
 
     /// Runs the program with the runtime, in both formats.
     fn record(exe: PathBuf, objects: Vec<PathBuf>, stdout: &str) -> Traced {
+        Traced::record_with(exe, &[], objects, stdout)
+    }
+
+    /// [`Traced::record`] with arguments for the program.
+    fn record_with(exe: PathBuf, args: &[&Path], objects: Vec<PathBuf>, stdout: &str) -> Traced {
         let trace = exe.with_extension("trace.txt");
         let binary = exe.with_extension("trace.bin");
         for (path, format) in [(&trace, "text"), (&binary, "binary")] {
             let out = run(Command::new(&exe)
+                .args(args)
                 .env("CALLTRACE_OUT", path)
                 .env("CALLTRACE_FORMAT", format));
             assert_eq!(out, stdout);
@@ -152,6 +160,111 @@ fn zlib() -> &'static Traced {
             .arg("-o")
             .arg(&exe));
         Traced::record(exe.clone(), vec![exe, lib], ZROUND_OUT)
+    })
+}
+
+/// xz's sources (the lzma-sys crate) and the liblzma.so and xzround
+/// built from them, traced.
+struct Xz {
+    src: PathBuf,
+    lib_dir: PathBuf,
+    traced: Traced,
+}
+
+const XZROUND_OUT: &str = "test files: 21 good decoded, 37 bad rejected, 0 wrong
+preset 0, 1 thread(s): 4096 -> 1100 bytes
+preset 6, 1 thread(s): 4096 -> 904 bytes
+preset 1, 2 thread(s): 16384 -> 3900 bytes
+";
+
+impl Xz {
+    /// xz's own test files, which xzround decodes.
+    fn test_files(&self) -> PathBuf {
+        self.src.join("tests/files")
+    }
+}
+
+/// liblzma built as an instrumented shared object (-O2, the files and
+/// flags of lzma-sys's build script), and testdata/xz/xzround.c linked
+/// against it, traced in both formats.
+fn xz() -> &'static Xz {
+    static T: OnceLock<Xz> = OnceLock::new();
+    T.get_or_init(|| {
+        let src = run(Command::new(root().join("scripts/third-party.sh")).arg("xz"));
+        let src = PathBuf::from(src.trim());
+        let lzma = src.join("src/liblzma");
+        let mut files: Vec<PathBuf> = [
+            "common",
+            "lzma",
+            "lz",
+            "check",
+            "delta",
+            "rangecoder",
+            "simple",
+        ]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(lzma.join(d)).expect("liblzma sources"))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| {
+            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            p.extension().is_some_and(|e| e == "c")
+                && !stem.ends_with("_small")
+                && !stem.ends_with("_tablegen")
+        })
+        .collect();
+        files.extend(
+            ["tuklib_cpucores.c", "tuklib_physmem.c"].map(|f| src.join("src/common").join(f)),
+        );
+        files.sort();
+        let dir = work_dir().join("xz");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lib = dir.join("liblzma.so");
+        let mut cc = Command::new("gcc");
+        cc.args([
+            "-O2",
+            "-g",
+            "-fPIC",
+            "-shared",
+            "-finstrument-functions",
+            "-std=c99",
+            "-pthread",
+        ])
+        .arg("-DHAVE_CONFIG_H=1");
+        for d in [
+            "api",
+            "lzma",
+            "lz",
+            "check",
+            "simple",
+            "delta",
+            "common",
+            "rangecoder",
+        ] {
+            cc.arg("-I").arg(lzma.join(d));
+        }
+        cc.arg("-I").arg(src.join("src/common"));
+        cc.arg("-I")
+            .arg(src.parent().expect("the crate's directory"));
+        run(cc.args(&files).arg("-o").arg(&lib));
+        let exe = dir.join("xzround");
+        run(Command::new("gcc")
+            .args(["-g", "-finstrument-functions", "-I"])
+            .arg(lzma.join("api"))
+            .arg(root().join("testdata/xz/xzround.c"))
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-L")
+            .arg(&dir)
+            .arg("-llzma")
+            .arg(format!("-Wl,-rpath,{}", dir.display()))
+            .arg("-o")
+            .arg(&exe));
+        let files = src.join("tests/files");
+        let traced = Traced::record_with(exe.clone(), &[&files], vec![exe, lib], XZROUND_OUT);
+        Xz {
+            src,
+            lib_dir: dir,
+            traced,
+        }
     })
 }
 
@@ -343,6 +456,98 @@ fn optimised_cpp_is_named_like_nm_and_same_named_statics_stay_apart() {
     let none = tree("", &t.trace, &["--demangle", "none"]);
     assert!(none.contains("  _ZN3geo11make_shapesEi ("), "{none}");
     assert!(none.contains("_ZL5twicei [a.cpp]") && none.contains("_ZL5twicei [b.cpp]"));
+}
+
+/// liblzma's headers define `static inline` helpers (`mf_ptr`,
+/// `read32le`, ...) that every file using them gets a copy of, all with
+/// the header as their source file: each copy is named by the file it was
+/// compiled from, the same in every run (whatever address the library is
+/// loaded at) and in both trace formats.
+#[test]
+fn copies_of_a_real_librarys_header_statics_keep_one_name_from_run_to_run() {
+    let x = xz();
+    let t = &x.traced;
+    let g = graph("", &t.trace);
+    check_names(t, &g);
+    let calls = calls_by_callee(&g);
+    let copies: BTreeSet<&str> = calls
+        .keys()
+        .filter(|n| bare(n) == "mf_ptr")
+        .map(String::as_str)
+        .collect();
+    let expected = [
+        "mf_ptr [lz_encoder_mf.c]",
+        "mf_ptr [lzma_encoder_optimum_fast.c]",
+        "mf_ptr [lzma_encoder_optimum_normal.c]",
+    ];
+    assert_eq!(copies, BTreeSet::from(expected), "{calls:#?}");
+    assert!(
+        calls.keys().all(|n| !n.contains(" [0x")),
+        "copies named by address: {calls:#?}"
+    );
+    // Another run loads liblzma.so elsewhere; the binary trace too.
+    let again = t.exe.with_extension("again.txt");
+    run(Command::new(&t.exe)
+        .arg(x.test_files())
+        .env("CALLTRACE_OUT", &again));
+    for other in [&again, &t.binary] {
+        let other = calls_by_callee(&graph("", other));
+        let suffixed = |c: &BTreeMap<String, u64>| -> Vec<(String, u64)> {
+            c.iter()
+                .filter(|(n, _)| bare(n) != n.as_str())
+                .map(|(n, k)| (n.clone(), *k))
+                .collect()
+        };
+        assert_eq!(suffixed(&other), suffixed(&calls));
+        assert!(suffixed(&calls).len() >= 30, "{calls:#?}");
+    }
+}
+
+/// The same library against uftrace: every copy called as often as uftrace
+/// counts, told apart the same way. (Single-threaded: how often the
+/// two-thread encoder's threads wait for each other differs from run to
+/// run.)
+#[test]
+fn every_function_of_liblzma_is_called_as_often_as_uftrace_counts() {
+    if !have("uftrace") {
+        return;
+    }
+    let x = xz();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(root().join("scripts/compare-uftrace.sh"));
+    cmd.env("CALLTRACE", BIN)
+        .arg("--dir")
+        .arg(dir.path())
+        .args(["gcc", "-O2", "-I"])
+        .arg(x.src.join("src/liblzma/api"))
+        .arg(root().join("testdata/xz/xzround.c"))
+        .arg("-L")
+        .arg(&x.lib_dir)
+        .arg("-llzma")
+        .arg(format!("-Wl,-rpath,{}", x.lib_dir.display()))
+        .arg("--")
+        .arg(x.test_files())
+        .arg("1");
+    let out = cmd.output().expect("run compare-uftrace.sh");
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprintln!("liblzma: {out}");
+    let summary = out.lines().last().expect("summary line");
+    let (same, rest) = summary
+        .strip_prefix("agree: ")
+        .and_then(|s| s.split_once(" of "))
+        .expect("agree: N of N functions, ...");
+    assert!(rest.starts_with(&format!("{same} functions")), "{out}");
+    assert!(same.parse::<u32>().unwrap() > 150, "{out}");
+    let total = rest.split(' ').nth(2).expect("N calls");
+    assert!(
+        rest.ends_with(&format!("(calltrace {total}, uftrace {total})")),
+        "{out}"
+    );
+    let counts = std::fs::read_to_string(dir.path().join("uftrace.counts")).unwrap();
+    assert!(
+        counts.contains("mf_ptr [lzma_encoder_optimum_normal.c]\t"),
+        "{counts}"
+    );
 }
 
 #[test]

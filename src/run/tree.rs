@@ -49,6 +49,23 @@ pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     })?;
     Ok(Outcome {
         warnings,
-        notes: Vec::new(),
+        notes: wrote(opts, tree.len() - 1),
     })
+}
+
+/// `wrote tree.txt (contexts view, 1234 lines)` for a file, nothing for
+/// standard output; `nodes`, the lines without --max-depth.
+fn wrote(opts: &TreeOptions, nodes: usize) -> Vec<String> {
+    if opts.output.as_os_str() == "-" {
+        return Vec::new();
+    }
+    let lines = match opts.max_depth {
+        None => format!(", {nodes} lines"),
+        Some(d) => format!(", at most {d} deep"),
+    };
+    vec![format!(
+        "wrote {} ({} view{lines})",
+        opts.output.display(),
+        opts.view.name()
+    )]
 }

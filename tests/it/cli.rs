@@ -93,10 +93,15 @@ fn tree_output_option_writes_a_file() {
         .run()
         .success();
     assert!(out.stdout.is_empty());
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        tree(p.exe(), trace, &[])
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text, tree(p.exe(), trace, &[]));
+    // Says what it wrote, as graph and export do.
+    let note = format!(
+        "calltrace: wrote {} (calls view, {} lines)\n",
+        file.display(),
+        text.lines().count()
     );
+    assert!(out.stderr.ends_with(&note), "{}", out.stderr);
 }
 
 #[test]

@@ -54,8 +54,8 @@ pub struct Elf {
     pub func_starts: Vec<u64>,
     /// Loadable segments in file order.
     pub segments: Vec<Segment>,
-    /// Function symbols sorted by address; at one address, `.symtab`'s
-    /// first (the order `nm` lists them in).
+    /// Function symbols sorted by address; at one address, global ones
+    /// first, then in `.symtab`'s order (the order `nm` lists them in).
     pub symbols: Vec<Symbol>,
     /// GNU build-id as lower-case hex.
     pub build_id: Option<String>,
@@ -99,7 +99,10 @@ impl Elf {
             }
         }
         symbols.extend(file.dynamic_symbols().filter_map(|s| function(&s)));
-        symbols.sort_by_key(|s| s.addr);
+        // At one address a global symbol comes first: a local one there is
+        // an alias (GCC's `fib.localalias`, which calls within a -fPIC
+        // library go to), not the function's name.
+        symbols.sort_by_key(|s| (s.addr, s.local));
         let mut func_starts: Vec<u64> = symbols.iter().map(|s| s.addr).collect();
         func_starts.dedup();
         let build_id = file.build_id().ok().flatten().map(hex);

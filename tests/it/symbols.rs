@@ -550,6 +550,52 @@ fn every_function_of_liblzma_is_called_as_often_as_uftrace_counts() {
     );
 }
 
+/// GCC gives a recursive function of a -fPIC library a local alias at the
+/// same address (`fib.localalias`), which its calls within the library
+/// go to: the function keeps its own name, as uftrace and addr2line give it.
+#[test]
+fn a_local_alias_of_a_library_function_is_not_its_name() {
+    if !have("nm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (lib, main) = (dir.path().join("fib.c"), dir.path().join("main.c"));
+    std::fs::write(
+        &lib,
+        "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\nint fib(int);\nint main(void) { printf(\"%d\\n\", fib(5)); return 0; }\n",
+    )
+    .unwrap();
+    let so = dir.path().join("libfib.so");
+    run(Command::new("gcc")
+        .args(["-O2", "-g", "-fPIC", "-shared", "-finstrument-functions"])
+        .arg(&lib)
+        .arg("-o")
+        .arg(&so));
+    let symbols = run(Command::new("nm").arg(&so));
+    assert!(symbols.contains(" t fib.localalias\n"), "{symbols}");
+    let exe = dir.path().join("app");
+    run(Command::new("gcc")
+        .args(["-g", "-finstrument-functions"])
+        .arg(&main)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-L")
+        .arg(dir.path())
+        .arg("-lfib")
+        .arg(format!("-Wl,-rpath,{}", dir.path().display()))
+        .arg("-o")
+        .arg(&exe));
+    let trace = dir.path().join("trace.txt");
+    assert_eq!(run(Command::new(&exe).env("CALLTRACE_OUT", &trace)), "5\n");
+    let calls = calls_by_callee(&graph("", &trace));
+    // fib(5) makes 15 calls of fib.
+    assert_eq!(calls, BTreeMap::from([("fib".to_string(), 15)]));
+}
+
 #[test]
 fn moved_and_rebuilt_objects() {
     let t = zlib();

@@ -50,6 +50,8 @@ pub struct Summary {
     /// Share of the root's total weight that the kept nodes' own self
     /// weights (their own plus what was merged into them) account for.
     pub time_explained: f64,
+    /// The weights are times (else call counts: an untimed trace).
+    pub timed: bool,
 }
 
 impl Summary {
@@ -65,6 +67,7 @@ impl Summary {
             nodes_before: before.call_nodes(funcs),
             nodes_after: after.tree.call_nodes(funcs),
             time_explained,
+            timed: before.timed,
         }
     }
 

@@ -289,8 +289,10 @@ pub fn summary_line(s: &Stats) -> String {
     } else {
         s.nodes_after as f64 / s.nodes_before as f64
     };
+    // An untimed trace's weights are calls.
+    let what = if s.unit == "calls" { "calls" } else { "time" };
     format!(
-        "kept {} of {} call nodes ({}), explaining {} of the time",
+        "kept {} of {} call nodes ({}), explaining {} of the {what}",
         thousands(s.nodes_after as u64),
         thousands(s.nodes_before),
         percent(kept, 2),

@@ -20,8 +20,11 @@ pub fn fold_paths(tree: &Tree, funcs: &FuncTable) -> Tree {
             calls: tree.calls(n),
         });
     }
+    // The nodes carry their weights already (an abstracted tree's self
+    // includes what merged nodes gave it): the builder keeps them, as it
+    // does for times, instead of weighing an untimed tree's calls again.
     let meta = TraceMeta {
-        timed: tree.timed,
+        timed: true,
         decimals: tree.decimals,
         unit: tree.unit,
         ..TraceMeta::default()

@@ -167,8 +167,13 @@ fn fmt_percent(t: f64) -> String {
 
 /// The one-line summary of the paper's methods, printed on stdout.
 pub fn summary_line(method: Method, s: &Summary) -> String {
+    let (own, of) = if s.timed {
+        ("self times", "total")
+    } else {
+        ("own calls", "calls")
+    };
     format!(
-        "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' self times explain {} of the root's total",
+        "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
         describe(method),
         s.nodes_before,
         s.nodes_after,
@@ -188,6 +193,7 @@ mod tests {
             nodes_before: 1_000_000,
             nodes_after: 3,
             time_explained: 0.99999,
+            timed: true,
         };
         let method = Method {
             merge: true,

@@ -56,6 +56,46 @@ fn figure_1_merge_through_the_command_line() {
     );
 }
 
+/// An untimed trace weighs calls: merging a callee into its caller adds
+/// its calls to the caller's own, in the calls view and in the contexts
+/// view alike (the contexts view used to weigh the folded tree's calls
+/// again, and lost the merged ones).
+#[test]
+fn untimed_merge_keeps_the_merged_calls_in_both_views() {
+    // main calls helper 3 times, each calling leaf twice; helper is main's module.
+    let mut trace = String::from("E main\n");
+    for _ in 0..3 {
+        trace.push_str("E helper\nE leaf\nX leaf\nE leaf\nX leaf\nX helper\n");
+    }
+    trace.push_str("X main\n");
+    let dir = tempfile::tempdir().unwrap();
+    let (path, modules) = (dir.path().join("t.txt"), dir.path().join("m.csv"));
+    std::fs::write(&path, trace).unwrap();
+    std::fs::write(&modules, "function,module\nmain,a\nhelper,a\nleaf,b\n").unwrap();
+    for (view, expected) in [
+        (
+            "calls",
+            "main (4 / 10)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n",
+        ),
+        ("contexts", "main (4 / 10)\n  leaf (6 / 6) x6\n"),
+    ] {
+        let out = calltrace(["abstract", "--merge-modules", "--view", view, "--trace"])
+            .args([path.as_os_str(), "--modules".as_ref(), modules.as_os_str()])
+            .args(["--tree-out", "-"])
+            .run()
+            .success();
+        let text = out.text();
+        assert!(text.starts_with(expected), "--view {view}:\n{text}");
+        // The summary goes to stderr when the tree takes stdout.
+        assert!(
+            out.stderr
+                .contains("kept nodes' own calls explain 100% of the root's calls"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
 #[test]
 fn printer_fax_pattern_golden() {
     let p = root().join("testdata/printer");

@@ -4,11 +4,12 @@
 //! else the executable the trace names when that file exists). Everything it had to repair or could not
 //! resolve comes back as counted warnings, printed once by the binary.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::calltree::{self, Built, View};
 use crate::error::Result;
-use crate::ingest::{self, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
+use crate::ingest::{self, FuncId, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::progress;
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
 
@@ -67,6 +68,8 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         calltree::build(&input, format.get(), &opts.parse, view)
     })?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
+    let mut built = built;
+    one_node_per_name(&mut built, &names, view);
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
         built,
@@ -74,6 +77,37 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         resolve,
         warnings,
     })
+}
+
+/// Functions shown under one name are one function of the tree: copies
+/// of one global function in several objects, and with `--demangle
+/// simple` the overloads and template instances it names alike, as
+/// uftrace shows them (`snappy::Compress` once, not four boxes of that
+/// name). Their nodes go to the first of them; a contexts tree then folds
+/// the paths that became equal. Threads keep their own nodes.
+fn one_node_per_name(built: &mut Built, names: &[FuncInfo], view: View) {
+    let mut first: HashMap<&str, FuncId> = HashMap::new();
+    let canon: Vec<FuncId> = names
+        .iter()
+        .enumerate()
+        .map(|(i, info)| {
+            let id = i as FuncId;
+            if built.funcs.is_synthetic(id) {
+                id
+            } else {
+                *first.entry(info.name.as_str()).or_insert(id)
+            }
+        })
+        .collect();
+    if canon.iter().enumerate().all(|(i, &c)| c as usize == i) {
+        return;
+    }
+    built
+        .tree
+        .rename_funcs(|f| canon.get(f as usize).copied().unwrap_or(f));
+    if view == View::Contexts {
+        built.tree = calltree::fold_paths(&built.tree, &built.funcs);
+    }
 }
 
 /// The format a trace is read with: a built-in one, or `--rules`.

@@ -46,6 +46,13 @@ impl Default for Tree {
 }
 
 impl Tree {
+    /// Replaces every node's function `f` by `to(f)`.
+    pub fn rename_funcs(&mut self, to: impl Fn(FuncId) -> FuncId) {
+        for f in &mut self.func {
+            *f = to(*f);
+        }
+    }
+
     /// A tree with no nodes at all (not even the root); for builders.
     pub(crate) fn empty(timed: bool, decimals: u8) -> Tree {
         Tree {

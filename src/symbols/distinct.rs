@@ -12,6 +12,11 @@
 //!   no unit in the symbol table);
 //! - its address in its object, `f [0x1139]`;
 //! - its address in the traced process.
+//!
+//! Functions of one unit can share their unit's suffix: only a short style
+//! (`--demangle simple`) names two of them alike, the instances of a static
+//! template, and the pipeline then makes them one, as it does for the
+//! global functions (overloads, template instances) that style names alike.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -69,9 +74,21 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
         if keys.len() < 2 {
             continue;
         }
-        let suffixes = telling_apart(members, |_, id| id.unit.as_deref().map(base_name))
-            .or_else(|| telling_apart(members, |i, _| infos[i].file.as_deref().map(base_name)))
-            .or_else(|| telling_apart(members, |_, id| Some(format!("{:#x}", id.addr))))
+        // Local functions of one unit may share its name: only a short
+        // style (`--demangle simple`) names two of them alike (the
+        // instances of a static template), and they then become one.
+        // (One unit: one `FILE` symbol, whose name the unit's functions
+        // share, not another unit's of the same file name.)
+        let unit_key = |id: &Identity| match (id.local, &id.unit) {
+            (true, Some(unit)) => Key::Local(id.object, Arc::as_ptr(unit).cast::<u8>() as u64),
+            _ => key(id),
+        };
+        let of_unit = |_, id: &Identity| id.unit.as_deref().map(base_name);
+        let of_file = |i: usize, _: &Identity| infos[i].file.as_deref().map(base_name);
+        let of_addr = |_, id: &Identity| Some(format!("{:#x}", id.addr));
+        let suffixes = telling_apart(members, of_unit, unit_key)
+            .or_else(|| telling_apart(members, of_file, key))
+            .or_else(|| telling_apart(members, of_addr, key))
             .unwrap_or_else(|| {
                 let runtime = |(_, id): &(usize, &Identity)| format!("{:#x}", id.runtime);
                 members.iter().map(runtime).collect()
@@ -91,10 +108,11 @@ fn base_name(path: &str) -> String {
 }
 
 /// The suffix `of` gives each member, if every member has one and no two
-/// different functions share one.
+/// functions that `key_of` tells apart share one.
 fn telling_apart(
     members: &[(usize, &Identity)],
     of: impl Fn(usize, &Identity) -> Option<String>,
+    key_of: impl Fn(&Identity) -> Key,
 ) -> Option<Vec<String>> {
     let suffixes: Vec<String> = members
         .iter()
@@ -104,7 +122,7 @@ fn telling_apart(
     members
         .iter()
         .zip(&suffixes)
-        .all(|((_, id), s)| *seen.entry(s.as_str()).or_insert(key(id)) == key(id))
+        .all(|((_, id), s)| *seen.entry(s.as_str()).or_insert(key_of(id)) == key_of(id))
         .then_some(suffixes)
 }
 
@@ -204,6 +222,40 @@ mod tests {
         let mut infos = vec![info("h", None), info("h", None)];
         disambiguate(&mut infos, &[id(0, 0x1139, true), id(1, 0x1139, true)]);
         assert_eq!(names(&infos), ["h [0x7f001139]", "h [0x7f001139]"]);
+    }
+
+    #[test]
+    fn instances_of_one_units_static_template_named_alike_share_its_name() {
+        // `--demangle simple`: twice<int> and twice<double>, static in a.cpp.
+        let mut infos = vec![
+            info("twice", Some("/src/a.cpp")),
+            info("twice", Some("/src/a.cpp")),
+            info("twice", Some("/src/b.cpp")),
+        ];
+        // One unit: its functions share one `FILE` symbol's name.
+        let a: Arc<str> = Arc::from("a.cpp");
+        let in_a = |addr| {
+            let mut id = unit_id(0, addr, true, None);
+            if let Some(id) = &mut id {
+                id.unit = Some(a.clone());
+            }
+            id
+        };
+        let ids = [
+            in_a(0x264e),
+            in_a(0x2694),
+            unit_id(0, 0x3000, true, Some("b.cpp")),
+        ];
+        disambiguate(&mut infos, &ids);
+        assert_eq!(
+            names(&infos),
+            ["twice [a.cpp]", "twice [a.cpp]", "twice [b.cpp]"]
+        );
+        // Two units of one file name stay apart.
+        let mut infos = vec![info("twice", None), info("twice", None)];
+        let ids = [in_a(0x264e), unit_id(0, 0x2694, true, Some("a.cpp"))];
+        disambiguate(&mut infos, &ids);
+        assert_eq!(names(&infos), ["twice [0x264e]", "twice [0x2694]"]);
     }
 
     #[test]

@@ -453,6 +453,40 @@ fn optimised_cpp_is_named_like_nm_and_same_named_statics_stay_apart() {
             .all(|l| !l.contains('<') || l.contains("operator<")),
         "no template arguments in simple names"
     );
+    // Simple names as uftrace shows them: the instances of a global
+    // template (std::vector<T>::begin for several T) are one function,
+    // one row of the CSV.
+    let csv = calltrace([
+        "graph",
+        "--demangle",
+        "simple",
+        "-o",
+        "/dev/null",
+        "--csv",
+        "-",
+    ])
+    .args(["--trace".as_ref(), t.trace.as_os_str()])
+    .run()
+    .success()
+    .text();
+    let rows: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.starts_with("main,std::vector::begin,"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{csv}");
+    let pairs: Vec<(&str, &str)> = csv
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split(',');
+            Some((f.next()?, f.next()?))
+        })
+        .collect();
+    let distinct: BTreeSet<&(&str, &str)> = pairs.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        pairs.len(),
+        "one row per caller and callee:\n{csv}"
+    );
     let none = tree("", &t.trace, &["--demangle", "none"]);
     assert!(none.contains("  _ZN3geo11make_shapesEi ("), "{none}");
     assert!(none.contains("_ZL5twicei [a.cpp]") && none.contains("_ZL5twicei [b.cpp]"));

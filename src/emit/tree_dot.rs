@@ -14,10 +14,14 @@ use crate::calltree::{NodeId, Tree};
 use crate::ingest::{FuncId, FuncTable};
 use crate::symbols::FuncInfo;
 
-/// Colour-blind-friendly pastel fills (ColorBrewer Set3), cycled past 12 modules.
-const PALETTE: [&str; 12] = [
+/// Pastel fills (ColorBrewer Set3, then Pastel1 and Pastel2 without the
+/// one they share), given to the modules a drawing shows in module order,
+/// so that up to 28 modules get colours of their own; cycled past that.
+const PALETTE: [&str; 28] = [
     "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
+    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#fbb4ae", "#b3cde3", "#decbe4", "#fed9a6",
+    "#ffffcc", "#e5d8bd", "#fddaec", "#f2f2f2", "#b3e2cd", "#fdcdac", "#cbd5e8", "#f4cae4",
+    "#e6f5c9", "#fff2ae", "#f1e2cc", "#cccccc",
 ];
 
 /// Renders `tree` (already path-folded) as DOT.
@@ -59,11 +63,14 @@ pub fn tree_dot_chains(
         if module != NO_MODULE {
             used[module as usize] = true;
         }
+    }
+    let fills = fills(&used);
+    for n in 1..tree.len() as NodeId {
         let chain = hidden.get(n as usize).map_or(&[][..], Vec::as_slice);
         node(
             &mut out,
             tree,
-            (funcs, names, modules),
+            (funcs, names, modules, &fills),
             n,
             root_total,
             chain,
@@ -76,7 +83,7 @@ pub fn tree_dot_chains(
             let _ = writeln!(out, "  n{p} -> n{n};");
         }
     }
-    legend(&mut out, modules, &used);
+    legend(&mut out, modules, &used, &fills);
     out.push_str("}\n");
     out.into_bytes()
 }
@@ -84,7 +91,7 @@ pub fn tree_dot_chains(
 fn node(
     out: &mut String,
     tree: &Tree,
-    (funcs, names, modules): (&FuncTable, &[FuncInfo], &Modules),
+    (funcs, names, modules, fills): (&FuncTable, &[FuncInfo], &Modules, &[&str]),
     n: NodeId,
     root_total: u64,
     chain: &[FuncId],
@@ -123,7 +130,7 @@ fn node(
         t(tree.total(n)),
         t(tree.self_time(n))
     );
-    let fill = color(modules.of(tree.func(n)));
+    let fill = color(fills, modules.of(tree.func(n)));
     let pen = 1.0 + 4.0 * share;
     let font = if share >= 0.1 {
         ", fontname=\"Helvetica-Bold\""
@@ -136,15 +143,26 @@ fn node(
     );
 }
 
-fn color(module: u32) -> &'static str {
-    if module == NO_MODULE {
-        "#ffffff"
-    } else {
-        PALETTE[module as usize % PALETTE.len()]
-    }
+/// Each module's fill: the drawn ones (`used`) take the palette's colours
+/// in module order.
+fn fills(used: &[bool]) -> Vec<&'static str> {
+    let mut next = 0;
+    used.iter()
+        .map(|&u| {
+            if !u {
+                return "#ffffff";
+            }
+            next += 1;
+            PALETTE[(next - 1) % PALETTE.len()]
+        })
+        .collect()
 }
 
-fn legend(out: &mut String, modules: &Modules, used: &[bool]) {
+fn color(fills: &[&str], module: u32) -> String {
+    fills.get(module as usize).unwrap_or(&"#ffffff").to_string()
+}
+
+fn legend(out: &mut String, modules: &Modules, used: &[bool], fills: &[&str]) {
     let shown: Vec<usize> = (0..used.len()).filter(|&m| used[m]).collect();
     if shown.len() < 2 {
         return;
@@ -155,7 +173,7 @@ fn legend(out: &mut String, modules: &Modules, used: &[bool]) {
             out,
             "    legend{m} [label=\"{}\", fillcolor=\"{}\"];",
             dot_escape(&modules.names[m]),
-            color(m as u32)
+            color(fills, m as u32)
         );
     }
     for pair in shown.windows(2) {

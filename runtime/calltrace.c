@@ -53,6 +53,8 @@
  *                     clock_gettime; slower, see Timestamps) or "none" (no
  *                     timestamps, binary format only: the cheapest; trees
  *                     then count calls).
+ *   CALLTRACE_WAITS   "keep": leave in a thread's event times the time the
+ *                     runtime made it wait (see Timestamps).
  *
  * Timestamps are nanoseconds since tracing started (the first of: this
  * file's constructor, the first traced call), on the CLOCK_MONOTONIC
@@ -63,6 +65,15 @@
  * (TSC, CLOCK_MONOTONIC) pair taken at start and one taken at that moment,
  * which keeps them within a fraction of a microsecond of clock_gettime.
  * Elsewhere each event calls clock_gettime(CLOCK_MONOTONIC).
+ *
+ * The time a thread spends in the runtime's check-ins (every 4096 events:
+ * waiting for the writer to make room in its ring, or writing the ring
+ * itself without a writer) is taken out of the thread's later event times,
+ * so that it does not land in the self time of whichever function was
+ * running then (a trivial leaf would show milliseconds).  A thread's times
+ * are then the program's own time; threads drift apart by what each
+ * waited.  CALLTRACE_WAITS=keep leaves the waits in (times on one
+ * timeline for all threads).
  *
  * Thread ids are Linux tids (gettid; the main thread's tid is the pid).
  * "base" is the run-time address of the executable's lowest PT_LOAD segment
@@ -295,13 +306,15 @@ struct ct_tls {
     uint64_t span;
     int tsc;       /* a copy of ct_use_tsc (thread-local: a global's cache
                     * line may be shared with data other threads write) */
+    uint64_t waited; /* raw clock this thread spent in check-ins, taken out
+                      * of its event times (CALLTRACE_WAITS) */
 };
 
 #define CT_GATE_BUSY 0xffu
 #define CT_GATE_SLOW 0x100u
 #define CT_GATE_SIDE 0x10000u
 static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec"))) = {
-    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0};
+    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0, 0};
 
 extern char **environ;
 
@@ -322,6 +335,7 @@ static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
 static ino_t ct_fd_ino;         /* if the program closed and reused ct_fd */
 static uint64_t ct_t0;          /* CLOCK_MONOTONIC ns at start */
 static int ct_untimed;          /* CALLTRACE_CLOCK=none: events carry no time */
+static int ct_keep_waits;       /* CALLTRACE_WAITS=keep */
 static int ct_fast;             /* the fast path may record (TSC or untimed) */
 #if CT_HAVE_TSC
 static int ct_use_tsc;          /* event times are TSC ticks */
@@ -364,8 +378,8 @@ static CT_NOINST uint64_t ct_mono(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Raw event time: the TSC if usable, else CLOCK_MONOTONIC ns. */
-static inline CT_NOINST __attribute__((always_inline)) uint64_t ct_clock(void)
+/* The raw clock: the TSC if usable, else CLOCK_MONOTONIC ns. */
+static inline CT_NOINST __attribute__((always_inline)) uint64_t ct_now(void)
 {
     if (ct_untimed)
         return 0;
@@ -374,6 +388,12 @@ static inline CT_NOINST __attribute__((always_inline)) uint64_t ct_clock(void)
         return __builtin_ia32_rdtsc();
 #endif
     return ct_mono();
+}
+
+/* Raw event time: the raw clock less what this thread waited in check-ins. */
+static inline CT_NOINST __attribute__((always_inline)) uint64_t ct_clock(void)
+{
+    return ct_now() - ct_t.waited;
 }
 
 #if CT_HAVE_TSC
@@ -1176,10 +1196,8 @@ static CT_NOINST void ct_wait_room(struct ct_thread *t)
     pthread_mutex_unlock(&ct_wm);
 }
 
-/* The owner checks in (len reached limit): make sure the next CT_STEP
- * events fit in the ring.  After the final flush every event is written
- * at once. */
-static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *t)
+/* ct_checkpoint's work. */
+static CT_NOINST void ct_check_in(struct ct_thread *t)
 {
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
@@ -1203,6 +1221,18 @@ static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *
     /* The final flush may have set limit meanwhile: never undo that. */
     if (!final && __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST))
         __atomic_store_n(&t->limit, len, __ATOMIC_SEQ_CST);
+}
+
+/* The owner checks in (len reached limit): make sure the next CT_STEP
+ * events fit in the ring.  After the final flush every event is written
+ * at once. */
+static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *t)
+{
+    uint64_t start = ct_now();
+    ct_check_in(t);
+    /* Take the check-in's time out of this thread's later events. */
+    if (!ct_keep_waits)
+        ct_t.waited += ct_now() - start;
 }
 
 /* Write one event immediately (a thread without a buffer). */
@@ -1608,6 +1638,7 @@ static CT_NOINST int ct_init(void)
         const char *clk = ct_getenv("CALLTRACE_CLOCK");
         const char *lossy = ct_getenv("CALLTRACE_LOSSY");
         const char *writer = ct_getenv("CALLTRACE_WRITER");
+        const char *waits = ct_getenv("CALLTRACE_WAITS");
         uint64_t base = 0;
         ssize_t n;
         size_t i;
@@ -1620,6 +1651,10 @@ static CT_NOINST int ct_init(void)
         }
         ct_lossy = lossy && lossy[0] == '1';
         ct_writer_off = writer && writer[0] == '0';
+        if (waits && waits[0] && strcmp(waits, "keep") == 0)
+            ct_keep_waits = 1;
+        else if (waits && waits[0])
+            ct_msg("unknown CALLTRACE_WAITS (expected keep), taking waits out: ", waits);
         ct_ncpu = ct_cpus();
         if (!out || !out[0])
             out = "trace.txt";
@@ -1974,7 +2009,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     if (CT_LIKELY(ct_t.tsc)) {
         struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
         e->addr = (uint64_t)(uintptr_t)fn;
-        e->tk = __builtin_ia32_rdtsc() | (kind << 63);
+        e->tk = (__builtin_ia32_rdtsc() - ct_t.waited) | (kind << 63);
     } else
 #endif
         CT_EV8P(t)[i & (CT_EVENTS - 1)] = (uint64_t)(uintptr_t)fn | (kind << 63);

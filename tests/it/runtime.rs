@@ -822,3 +822,82 @@ fn text_lines_are_formatted_like_printf_for_every_timestamp() {
         panic!("first different line {at:?} of {}", want.lines().count());
     }
 }
+
+/// 200,000 calls of a trivial leaf: far more events than a ring holds.
+const WAITS: &str = r#"
+#include <stdio.h>
+__attribute__((noinline)) static int leaf(int x) { return x + 1; }
+int main(void) {
+    int s = 0;
+    for (int i = 0; i < 200000; i++)
+        s = leaf(s);
+    printf("%d\n", s);
+    return 0;
+}
+"#;
+
+/// Runs `exe` with its text trace going to a FIFO whose reader stops for
+/// 400 ms after the first 64 KiB: the program waits in the runtime (its
+/// ring full, the writer held up by the pipe). Returns main's total (ns)
+/// in the trace.
+fn main_total_with_a_stalled_reader(dir: &Path, exe: &Path, keep_waits: bool) -> u64 {
+    use std::io::Read;
+    let fifo = dir.join(format!("trace-{keep_waits}.fifo"));
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut cmd = Command::new(exe);
+    cmd.env("CALLTRACE_OUT", &fifo)
+        .stdout(std::process::Stdio::null());
+    if keep_waits {
+        cmd.env("CALLTRACE_WAITS", "keep");
+    }
+    let mut child = cmd.spawn().expect("run the program");
+    let mut reader = std::fs::File::open(&fifo).unwrap();
+    let mut bytes = vec![0; 64 << 10];
+    reader.read_exact(&mut bytes).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    reader.read_to_end(&mut bytes).unwrap();
+    assert!(child.wait().unwrap().success());
+    let trace = dir.join(format!("trace-{keep_waits}.txt"));
+    std::fs::write(&trace, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_calltrace"))
+        .args(["tree", "--view", "contexts", "--time-unit", "ns", "--trace"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let main = text
+        .lines()
+        .find(|l| l.starts_with("main ("))
+        .expect("main");
+    let total = main
+        .split(" / ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .expect("main (self / total)");
+    assert!(text.contains("  leaf ("), "{text}");
+    total.parse().unwrap()
+}
+
+/// The time a thread waits in the runtime (here 400 ms for a stalled
+/// reader of its trace) is not the program's: it is taken out of the
+/// thread's event times, so no function's time holds it, unless
+/// CALLTRACE_WAITS=keep.
+#[test]
+fn waits_in_the_runtime_are_taken_out_of_event_times() {
+    let dir = work("waits");
+    let exe = build(&dir, "waits", WAITS, &[]);
+    let taken_out = main_total_with_a_stalled_reader(&dir, &exe, false);
+    let kept = main_total_with_a_stalled_reader(&dir, &exe, true);
+    assert!(kept > 350_000_000, "the wait is in main's time: {kept} ns");
+    assert!(
+        taken_out < 250_000_000,
+        "the wait is taken out: {taken_out} ns"
+    );
+    eprintln!("main: {taken_out} ns, {kept} ns with the waits kept");
+}

@@ -437,6 +437,13 @@ fn optimised_cpp_is_named_like_nm_and_same_named_statics_stay_apart() {
             .any(|n| n.starts_with("main::{lambda(double, double)#1}::operator()")),
         "lambdas are named"
     );
+    // Full C++ names make a graph several screens wide: a hint says so.
+    assert!(
+        g.stderr
+            .contains("characters; --demangle simple draws them"),
+        "{}",
+        g.stderr
+    );
     // Out-of-line std::string code in libstdc++.so is named from its .dynsym.
     assert!(
         g.stderr.is_empty() || !g.stderr.contains("did not resolve"),

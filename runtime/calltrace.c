@@ -266,6 +266,9 @@ struct ct_thread {
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
     int side_busy;      /* side buffer being written or drained */
+    uint64_t mult;      /* at offset 40: the TSC-to-ns factor the last block
+                         * was written with, so that a reader of the ring
+                         * after a crash converts its events alike */
     /* `len` as of the owner's last check-in, on a line of its own: the
      * writer polls this while events flow, so that the owner's line does
      * not move between the two cores at every poll. */
@@ -278,6 +281,10 @@ struct ct_thread {
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
 };
+
+/* The 'R' region's layout (docs/binary-format.md): mult at offset 40.  (An
+ * array of negative size otherwise; C and C++ alike.) */
+typedef char ct_mult_at_40[__builtin_offsetof(struct ct_thread, mult) == 40 ? 1 : -1];
 
 #define CT_EVP(t) ((struct ct_ev *)((char *)(t) + CT_HDR))
 #define CT_EV8P(t) ((uint64_t *)((char *)(t) + CT_HDR)) /* the ring, untimed */
@@ -927,6 +934,8 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
     size_t slot = ct_untimed ? sizeof(uint64_t) : sizeof(struct ct_ev);
     uint32_t from = t->flushed;
     uint64_t mult = from != to ? ct_mult() : 0;
+    if (mult)
+        __atomic_store_n(&t->mult, mult, __ATOMIC_RELAXED);
     /* Lossy: a pipe writes up to PIPE_BUF bytes whole or not at all, so no
      * write is ever partial (a partial one must wait for its rest, and the
      * reader may not read until the program ends). */

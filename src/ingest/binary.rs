@@ -993,7 +993,8 @@ impl Reader<'_> {
 /// start, TSC-to-ns factor in 32.32 fixed point, timed flag), the ring's
 /// size in events (runtimes with a writer thread), and the
 /// region is the runtime's buffer: `len` (u32 at 0), `flushed` (u32 at 8),
-/// thread id (u64 at 16), and from byte 4096 16-byte raw events (address;
+/// thread id (u64 at 16), the factor of the last block (u64 at 40, 0 when
+/// none), and from byte 4096 16-byte raw events (address;
 /// kind in bit 63 and raw clock), or 8-byte ones (address, kind in bit 63)
 /// when the timed flag is [`RAW_SLOTS_8`].
 fn raw_events(
@@ -1030,6 +1031,14 @@ fn raw_events(
         _ => return None,
     };
     let tid = u64_at(region, 16)?;
+    // The factor the thread's last block was written with, when the
+    // runtime noted it (at 40; 0 before): the start-up one is measured over
+    // a few microseconds, and its times drift from the blocks' by a
+    // microsecond or so over a run.
+    let mult = match u64_at(region, 40) {
+        Some(m) if m != 0 && mult != 0 => m,
+        _ => mult,
+    };
     let thread = threads.index(tid);
     let first_pending = out.len();
     let slots = if ring == 0 { start + count } else { ring };
@@ -1682,6 +1691,18 @@ mod tests {
             p.extend_from_slice(&((1000 + slot) | exit << 63).to_le_bytes());
         }
         p
+    }
+
+    #[test]
+    fn ring_times_take_the_factor_of_the_threads_last_block() {
+        // A TSC trace: tsc0 100, factor 2.0 at start; the last block was
+        // written with 3.0, noted in the region at 40.
+        let mut p = raw_region(Some(8), 2, 0, 8);
+        p[8..16].copy_from_slice(&100u64.to_le_bytes());
+        p[24..32].copy_from_slice(&(2u64 << 32).to_le_bytes());
+        assert_eq!(raw_times(&p), Some(vec![1800, 1802]));
+        p[64 + 40..64 + 48].copy_from_slice(&(3u64 << 32).to_le_bytes());
+        assert_eq!(raw_times(&p), Some(vec![2700, 2703]));
     }
 
     fn raw_times(payload: &[u8]) -> Option<Vec<u64>> {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::calltree::{self, Built, View};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ingest::{self, FuncId, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::progress;
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
@@ -66,7 +66,8 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let format = Format::pick(&input, opts)?;
     let built = progress::follow(&input, opts.quiet, "reading", || {
         calltree::build(&input, format.get(), &opts.parse, view)
-    })?;
+    })
+    .map_err(|e| cut_off_hint(e, &input))?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
     let mut built = built;
     one_node_per_name(&mut built, &names, view);
@@ -77,6 +78,29 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         resolve,
         warnings,
     })
+}
+
+/// A bad last line of a text trace that has no line end is a line the
+/// program was killed in the middle of writing (the runtime's text trace
+/// survives `_exit` and `abort`, not `SIGKILL`): the error says so, and how
+/// to read the rest.
+fn cut_off_hint(e: Error, input: &Input) -> Error {
+    let Error::Parse { path, line, msg } = e else {
+        return e;
+    };
+    let bytes: &[u8] = if input.is_stream() { &[] } else { input };
+    let cut = !bytes.is_empty()
+        && bytes.last() != Some(&b'\n')
+        && !bytes.starts_with(ingest::binary::MAGIC)
+        && memchr::memchr_iter(b'\n', bytes).count() as u64 + 1 == line;
+    let msg = if cut {
+        format!(
+            "{msg}; this is the trace's last line and it has no line end: the program was cut off while writing it (--lenient skips it)"
+        )
+    } else {
+        msg
+    };
+    Error::Parse { path, line, msg }
 }
 
 /// Functions shown under one name are one function of the tree: copies

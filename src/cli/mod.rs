@@ -45,7 +45,8 @@ const COMPARE_HELP: &str = "Writes into DIR:
   features.csv  functions only one pattern has, and whether each method keeps them
   rates.svg     node counts before and after, as bars
   report.html   one self-contained page: the tables, both plots, top functions per pattern
-Methods: threshold (method 1), merge (method 2), merge+threshold.
+Methods: threshold (method 1), merge (method 2), merge+threshold, and with the
+whole-trace --min-total global, merge+global, merge+fold+global (recursion folded).
 
 Example:
   calltrace compare --binary traces/printer --modules modules.csv traces/";
@@ -411,7 +412,7 @@ pub struct CompareArgs {
     pub rules: Option<PathBuf>,
     #[command(flatten)]
     pub symbols: SymbolArgs,
-    /// Module table: CSV `function,module` (globs allowed), `auto:file` or `auto:dir`
+    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`; without it every function is one module
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%

@@ -33,7 +33,8 @@ pub struct CompareOptions {
     pub rules: Option<PathBuf>,
     /// Search path and demangling style. Default is `nm -C` names, no search path.
     pub symbols: SymbolOptions,
-    /// `--modules` value: CSV path, `auto:file` or `auto:dir`. Default is one module.
+    /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
+    /// `auto:prefix`. Default is one module.
     pub modules: Option<String>,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
     pub threshold: f64,

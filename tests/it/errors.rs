@@ -333,3 +333,32 @@ fn broken_quoting_in_a_module_table_names_its_line() {
         "{msg}"
     );
 }
+
+/// A text trace whose program was killed while writing its last line ends
+/// without a line end: the error says so and points at --lenient, which
+/// reads the lines before it. A bad line elsewhere gets no such note.
+#[test]
+fn a_cut_off_last_line_is_said_to_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| calltrace(args).current_dir(dir.path()).run();
+    std::fs::write(
+        dir.path().join("cut.txt"),
+        "E0x10 1 1\nE0x20 2 1\nX0x20 3 1\nX0x1",
+    )
+    .unwrap();
+    let msg = run(&["tree", "--trace", "cut.txt"]).failure();
+    assert_eq!(
+        msg,
+        "cut.txt:4: expected a timestamp and a thread id after the function, as on line 1, \
+         found `X0x1`; this is the trace's last line and it has no line end: the program was \
+         cut off while writing it (--lenient skips it)"
+    );
+    let lenient = run(&["tree", "--lenient", "--trace", "cut.txt"]).success();
+    assert_eq!(lenient.text(), "0x10 (1 ns / 2 ns)\n  0x20 (1 ns / 1 ns)\n");
+    std::fs::write(dir.path().join("bad.txt"), "E0x10 1 1\nE0x2\nX0x10 3 1").unwrap();
+    let msg = run(&["tree", "--trace", "bad.txt"]).failure();
+    assert!(
+        msg.starts_with("bad.txt:2: ") && !msg.contains("cut off"),
+        "{msg}"
+    );
+}

@@ -336,6 +336,7 @@ static int ct_own_name;         /* another process of this run has the file: add
 static int ct_write_error;
 static int ct_lossy;            /* CALLTRACE_LOSSY=1: drop events rather than wait */
 static int ct_pipe_cap;         /* lossy, and the trace is a pipe of this capacity */
+static int ct_fifo;             /* the trace is a pipe or FIFO: a reader may leave */
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -623,6 +624,31 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
  * writes are at most PIPE_BUF bytes, which a pipe takes whole or not at
  * all; a longer write that is cut short waits for its rest, so records and
  * lines stay whole. */
+/* write() to a pipe or FIFO whose reader may have left (calltrace live
+ * quit): with SIGPIPE blocked, so that the program gets EPIPE and goes on
+ * untraced instead of being killed; a SIGPIPE this raised is taken back. */
+static CT_NOINST ssize_t ct_write_pipe(const unsigned char *buf, size_t n)
+{
+    sigset_t sigpipe, old, pending;
+    ssize_t w;
+    int had;
+    sigemptyset(&sigpipe);
+    sigaddset(&sigpipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &sigpipe, &old);
+    sigpending(&pending);
+    had = sigismember(&pending, SIGPIPE);
+    w = write(ct_fd, buf, n);
+    if (w < 0 && errno == EPIPE && !had) {
+        struct timespec now = {0, 0};
+        int e = errno;
+        while (sigtimedwait(&sigpipe, NULL, &now) < 0 && errno == EINTR)
+            ;
+        errno = e;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return w;
+}
+
 static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_drop)
 {
     struct stat st;
@@ -638,7 +664,7 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
         return 0;
     }
     while (n > 0) {
-        ssize_t w = write(ct_fd, buf, n);
+        ssize_t w = ct_fifo ? ct_write_pipe(buf, n) : write(ct_fd, buf, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -653,7 +679,11 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
                 continue;
             }
             ct_write_error = 1;
-            ct_msg("write to trace file failed, tracing stopped: ", strerror(errno));
+            if (errno == EPIPE)
+                ct_msg("the trace's reader has gone (calltrace live quit?): ",
+                       "tracing stopped, the program goes on");
+            else
+                ct_msg("write to trace file failed, tracing stopped: ", strerror(errno));
             return 0;
         }
         first = 0;
@@ -1542,8 +1572,22 @@ static CT_NOINST int ct_open_output(void)
     int fd;
 
     ct_out_name(name, sizeof name);
+    {
+        /* A FIFO is opened for writing only, waiting for its reader: open
+         * read-write, the program would be a reader of its own trace, and
+         * would wait forever for room once the real reader left. */
+        struct stat st;
+        if (stat(name, &st) == 0 && S_ISFIFO(st.st_mode)) {
+            do
+                fd = open(name, O_WRONLY | O_CLOEXEC);
+            while (fd < 0 && errno == EINTR);
+        } else {
+            fd = -1;
+        }
+    }
     /* Read-write: binary traces map the thread buffers from the file. */
-    fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0 && errno == EACCES) /* write-only: buffers in memory then */
         fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
@@ -1567,6 +1611,7 @@ static CT_NOINST int ct_open_output(void)
         }
         ct_fd_dev = st.st_dev;
         ct_fd_ino = st.st_ino;
+        ct_fifo = S_ISFIFO(st.st_mode);
     }
     ct_fd = fd;
     if (ct_lossy) { /* a pipe whose reader is behind: drop, do not wait */

@@ -901,3 +901,43 @@ fn waits_in_the_runtime_are_taken_out_of_event_times() {
     );
     eprintln!("main: {taken_out} ns, {kept} ns with the waits kept");
 }
+
+/// A reader of the trace's FIFO (`calltrace live`) that quits half way:
+/// the program goes on untraced and ends by itself, with a note, instead
+/// of waiting forever for room in a pipe it was itself a reader of (it
+/// opened the FIFO read-write), or being killed by SIGPIPE.
+#[test]
+fn a_program_goes_on_when_the_reader_of_its_trace_fifo_quits() {
+    use std::io::Read;
+    let dir = work("fifo-reader-quits");
+    let exe = build(&dir, "waits", WAITS, &[]);
+    for format in ["text", "binary"] {
+        let fifo = dir.join(format!("{format}.fifo"));
+        let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut f = std::fs::File::open(fifo).unwrap();
+                let mut head = vec![0; 4096];
+                f.read_exact(&mut head).unwrap();
+                head // dropped: the reader is gone
+            })
+        };
+        let out = output_within(
+            Command::new(&exe)
+                .env("CALLTRACE_OUT", &fifo)
+                .env("CALLTRACE_FORMAT", format),
+            60,
+        );
+        let head = reader.join().unwrap();
+        assert!(head.starts_with(b"# calltrace") || head.starts_with(b"CALLTRC"));
+        assert!(out.status.success(), "{format}: {out:?}");
+        assert_eq!(out.stdout, b"200000\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("the trace's reader has gone"),
+            "{format}: {stderr}"
+        );
+    }
+}

@@ -62,6 +62,7 @@ pub struct Loaded {
 
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
+    check_binary(opts)?;
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
     let built = progress::follow(&input, opts.quiet, "reading", || {
@@ -78,6 +79,22 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         resolve,
         warnings,
     })
+}
+
+/// A BINARY given on the command line must be there, whatever the trace
+/// (one with mappings would otherwise name nothing, with a warning only).
+fn check_binary(opts: &InputOptions) -> Result<()> {
+    let Some(binary) = &opts.binary else {
+        return Ok(());
+    };
+    let meta = std::fs::metadata(binary).map_err(|e| Error::io(binary, e))?;
+    if meta.is_dir() {
+        return Err(Error::Input(format!(
+            "{}: is a directory; expected the traced executable",
+            binary.display()
+        )));
+    }
+    Ok(())
 }
 
 /// A bad last line of a text trace that has no line end is a line the
@@ -212,6 +229,7 @@ pub struct Scanned {
 
 /// Reads and names a trace, discarding its events.
 pub fn scan(opts: &InputOptions) -> Result<Scanned> {
+    check_binary(opts)?;
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();

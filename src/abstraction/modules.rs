@@ -182,12 +182,29 @@ impl Modules {
     pub fn of(&self, f: FuncId) -> ModuleId {
         self.of[f as usize]
     }
+
+    /// How many functions have a module other than [`UNASSIGNED`].
+    pub fn assigned(&self) -> usize {
+        let unassigned = self.index.get(UNASSIGNED).copied();
+        self.of
+            .iter()
+            .filter(|&&m| m != NO_MODULE && Some(m) != unassigned)
+            .count()
+    }
 }
 
 impl ModuleTable {
     /// Reads a `function,module` CSV.
     pub fn read(path: &Path) -> Result<ModuleTable> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::usage(
+                "--modules",
+                format!(
+                    "{}: {e}; expected a `function,module` CSV, auto, auto:file, auto:dir or auto:prefix",
+                    path.display()
+                ),
+            )
+        })?;
         ModuleTable::parse(&path.display().to_string(), &text)
     }
 

@@ -56,6 +56,13 @@ pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstractio
     if recommended {
         notes.push(describe_recommended(&options, &modules));
     }
+    if let (ModuleSource::Table(_), Some(src)) = (&source, &options.modules)
+        && modules.assigned() == 0
+    {
+        notes.push(format!(
+            "--modules {src}: no function of the trace is in the table, so all are one module, `(unassigned)`, and merging folds each top-level call's whole subtree into it"
+        ));
+    }
     if !options.keep.is_empty() && !protected.contains(&true) {
         notes.push(format!(
             "--keep {}: no function matches",

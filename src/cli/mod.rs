@@ -159,7 +159,7 @@ pub struct InputArgs {
     #[arg(long)]
     pub lenient: bool,
     /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
     #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
@@ -330,7 +330,7 @@ pub struct AbstractionArgs {
     #[arg(long)]
     pub merge_modules: bool,
     /// Keep callees until they make up this share of the caller's total (method 1): 0.9 or 90%
-    #[arg(long, value_name = "T", value_parser = parse_threshold)]
+    #[arg(long, value_name = "T", value_parser = parse_threshold, allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Which tree to abstract [default: calls for --threshold/--merge-modules alone, else contexts]
     #[arg(long, value_enum)]
@@ -339,7 +339,7 @@ pub struct AbstractionArgs {
     #[arg(long)]
     pub fold_recursion: bool,
     /// Whole-trace threshold: keep nodes whose total is at least this share of the root's: 0.1% or 0.001
-    #[arg(long, value_name = "P", value_parser = parse_share)]
+    #[arg(long, value_name = "P", value_parser = parse_share, allow_negative_numbers = true)]
     pub min_total: Option<f64>,
     /// Node budget: keep the N heaviest nodes (and their ancestors)
     #[arg(long, value_name = "N")]
@@ -416,7 +416,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%
-    #[arg(long, value_name = "T", default_value = "0.9", value_parser = parse_threshold)]
+    #[arg(long, value_name = "T", default_value = "0.9", value_parser = parse_threshold, allow_negative_numbers = true)]
     pub threshold: f64,
     /// Thresholds for sweep.csv and sweep.svg
     #[arg(long, value_name = "START:END:STEP", default_value = "0:1:0.05", value_parser = parse_sweep)]
@@ -425,7 +425,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value = "calls")]
     pub view: ViewArg,
     /// Whole-trace threshold of the `global` and `merge+global` methods: 0.1% or 0.001
-    #[arg(long, value_name = "P", default_value = "0.1%", value_parser = parse_share)]
+    #[arg(long, value_name = "P", default_value = "0.1%", value_parser = parse_share, allow_negative_numbers = true)]
     pub min_total: f64,
     /// Protect the distinguishing functions (features.csv) in every method's output
     #[arg(long)]

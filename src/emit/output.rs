@@ -82,6 +82,21 @@ impl Drop for Staged {
     }
 }
 
+/// Why no file can be made beside `target`, naming `target` (tempfile's
+/// own message names its hidden temporary file).
+fn unwritable(target: &Path, e: &std::io::Error) -> Error {
+    match (e.kind(), target.parent()) {
+        (std::io::ErrorKind::NotFound, Some(dir)) if !dir.as_os_str().is_empty() => {
+            Error::Input(format!(
+                "{}: the directory {} does not exist",
+                target.display(),
+                dir.display()
+            ))
+        }
+        (kind, _) => Error::io(target, std::io::Error::from(kind)),
+    }
+}
+
 /// Writes `fill`'s output to a synced temporary file beside `path` (or
 /// straight to stdout / a device), ready for [`Staged::commit`].
 pub fn stage_with(
@@ -107,7 +122,7 @@ pub fn stage_with(
         let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
         return Err(Error::io(&target, e));
     }
-    let tmp = temp_beside(&target).map_err(|e| Error::io(&target, e))?;
+    let tmp = temp_beside(&target).map_err(|e| unwritable(&target, &e))?;
     let staged = Staged {
         pending: Some((tmp, target.clone())),
     };

@@ -362,3 +362,66 @@ fn a_cut_off_last_line_is_said_to_be_one() {
         "{msg}"
     );
 }
+
+/// Mistakes a user makes on the command line get a message that names the
+/// file or flag and what was expected, with exit code 2.
+#[test]
+fn command_line_mistakes_name_the_file_or_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| calltrace(args).current_dir(dir.path()).run();
+    std::fs::write(
+        dir.path().join("t.txt"),
+        "E main 1\nE f 2\nX f 3\nX main 4\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    // A BINARY that is not there fails whatever the trace, not only
+    // traces without mappings.
+    assert_eq!(
+        run(&["tree", "adir", "--trace", "t.txt"]).failure(),
+        "adir: is a directory; expected the traced executable"
+    );
+    assert!(
+        run(&["graph", "nosuch", "--trace", "t.txt"])
+            .failure()
+            .starts_with("nosuch: No such file")
+    );
+    // An output in a directory that does not exist names the output, not a
+    // hidden temporary file.
+    assert_eq!(
+        run(&["tree", "--trace", "t.txt", "-o", "nodir/x.txt"]).failure(),
+        "nodir/x.txt: the directory nodir does not exist"
+    );
+    assert!(
+        run(&["abstract", "--trace", "t.txt", "--modules", "nosuch.csv"])
+            .failure()
+            .starts_with("--modules: nosuch.csv: No such file or directory")
+    );
+    // A negative number is a value the flag refuses, not an unknown flag.
+    let out = run(&["abstract", "--trace", "t.txt", "--threshold", "-0.5"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("invalid value '-0.5' for '--threshold <T>'"),
+        "{}",
+        out.stderr
+    );
+    // A module table none of whose functions is in the trace says so.
+    std::fs::write(dir.path().join("m.csv"), "function,module\nother,core\n").unwrap();
+    let out = run(&[
+        "abstract",
+        "--trace",
+        "t.txt",
+        "--modules",
+        "m.csv",
+        "--tree-out",
+        "-",
+    ])
+    .success();
+    assert!(
+        out.stderr
+            .contains("--modules m.csv: no function of the trace is in the table"),
+        "{}",
+        out.stderr
+    );
+}

@@ -84,7 +84,12 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
 /// A BINARY given on the command line must be there, whatever the trace
 /// (one with mappings would otherwise name nothing, with a warning only).
 fn check_binary(opts: &InputOptions) -> Result<()> {
-    let Some(binary) = &opts.binary else {
+    check_given_binary(opts.binary.as_deref())
+}
+
+/// [`check_binary`] for a BINARY given some other way (`calltrace live`).
+pub fn check_given_binary(binary: Option<&std::path::Path>) -> Result<()> {
+    let Some(binary) = binary else {
         return Ok(());
     };
     let meta = std::fs::metadata(binary).map_err(|e| Error::io(binary, e))?;

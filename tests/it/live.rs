@@ -186,3 +186,32 @@ fn live_refuses_to_draw_into_a_file() {
         .failure();
     assert!(msg.contains("not a terminal"), "{msg}");
 }
+
+/// On a terminal, a BINARY that is not there stops `live` at once with
+/// the file named, as it stops the other commands.
+#[test]
+fn live_names_a_binary_that_is_not_there() {
+    let Some(script) = tool("script") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.txt"), "E main 1\nX main 2\n").unwrap();
+    // (Bounded: a `live` that did not stop would draw until it is quit.)
+    let cmd = format!(
+        "timeout 20 {} live ./nosuch --trace t.txt",
+        env!("CARGO_BIN_EXE_calltrace")
+    );
+    // `script` gives calltrace a terminal and copies what it printed.
+    let out = std::process::Command::new(&script)
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("./nosuch: No such file or directory"),
+        "{shown}"
+    );
+}

@@ -62,15 +62,14 @@ pub struct Loaded {
 
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
-    check_binary(opts)?;
+    check_binary(opts.binary.as_deref())?;
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
-    let built = progress::follow(&input, opts.quiet, "reading", || {
+    let mut built = progress::follow(&input, opts.quiet, "reading", || {
         calltree::build(&input, format.get(), &opts.parse, view)
     })
     .map_err(|e| cut_off_hint(e, &input))?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
-    let mut built = built;
     one_node_per_name(&mut built, &names, view);
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
@@ -83,12 +82,7 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
 
 /// A BINARY given on the command line must be there, whatever the trace
 /// (one with mappings would otherwise name nothing, with a warning only).
-fn check_binary(opts: &InputOptions) -> Result<()> {
-    check_given_binary(opts.binary.as_deref())
-}
-
-/// [`check_binary`] for a BINARY given some other way (`calltrace live`).
-pub fn check_given_binary(binary: Option<&std::path::Path>) -> Result<()> {
+pub fn check_binary(binary: Option<&std::path::Path>) -> Result<()> {
     let Some(binary) = binary else {
         return Ok(());
     };
@@ -234,7 +228,7 @@ pub struct Scanned {
 
 /// Reads and names a trace, discarding its events.
 pub fn scan(opts: &InputOptions) -> Result<Scanned> {
-    check_binary(opts)?;
+    check_binary(opts.binary.as_deref())?;
     let input = Input::open(&opts.trace)?;
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();

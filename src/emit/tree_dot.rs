@@ -91,7 +91,7 @@ pub fn tree_dot_chains(
 fn node(
     out: &mut String,
     tree: &Tree,
-    (funcs, names, modules, fills): (&FuncTable, &[FuncInfo], &Modules, &[&str]),
+    (funcs, names, modules, fills): (&FuncTable, &[FuncInfo], &Modules, &[&'static str]),
     n: NodeId,
     root_total: u64,
     chain: &[FuncId],
@@ -158,11 +158,11 @@ fn fills(used: &[bool]) -> Vec<&'static str> {
         .collect()
 }
 
-fn color(fills: &[&str], module: u32) -> String {
-    fills.get(module as usize).unwrap_or(&"#ffffff").to_string()
+fn color(fills: &[&'static str], module: u32) -> &'static str {
+    fills.get(module as usize).copied().unwrap_or("#ffffff")
 }
 
-fn legend(out: &mut String, modules: &Modules, used: &[bool], fills: &[&str]) {
+fn legend(out: &mut String, modules: &Modules, used: &[bool], fills: &[&'static str]) {
     let shown: Vec<usize> = (0..used.len()).filter(|&m| used[m]).collect();
     if shown.len() < 2 {
         return;

@@ -61,7 +61,7 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
             "live follows a file or a FIFO, not standard input",
         ));
     }
-    crate::pipeline::check_given_binary(opts.binary.as_deref())?;
+    crate::pipeline::check_binary(opts.binary.as_deref())?;
     let rx = follow::follow(&opts.trace);
     let mut monitor = Monitor::new(opts.binary.clone()).with_symbols(opts.symbols.clone());
     let mut term = ratatui::try_init().map_err(|e| Error::io("terminal", e))?;

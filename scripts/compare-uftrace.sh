@@ -63,11 +63,13 @@ sed -E 's/^ *//; s/ \([^()]* \/ [^()]*\)$//' "$dir/tree.txt" | grep -v '^\[threa
 
 # uftrace: `uftrace replay -f addr`, one `ADDRESS | NAME() {` or `NAME();`
 # line per call; `}` lines are returns and `/* ... */` lines are events
-# (its kernel pseudo-functions `linux:schedule` are not calls).
+# (its kernel pseudo-functions `linux:schedule` are not calls). uftrace may
+# name a function by GCC's local alias at its address (`f.localalias`, what
+# calls within a -fPIC library go to); calltrace, like addr2line, by `f`.
 (cd "$dir" && uftrace record --no-libcall -d "$dir/uftrace.data" ./app-uftrace "${args[@]}" > /dev/null)
 uftrace replay -d "$dir/uftrace.data" -f addr --demangle no --no-pager |
   awk -F ' [|] ' 'NF >= 2 { f = $2; sub(/^ +/, "", f)
-      if (f !~ /^linux:/ && sub(/\(\) *(\{|;)$/, "", f)) print $1 "\t" f }' |
+      if (f !~ /^linux:/ && sub(/\(\) *(\{|;)$/, "", f)) { sub(/\.localalias$/, "", f); print $1 "\t" f } }' |
   sort | uniq -c | awk '{ print $2 "\t" $3 "\t" $1 }' > "$dir/uftrace.calls"
 # Names held by more than one address (or that calltrace tells apart) get
 # what calltrace tells them apart by, the first that does: the compilation

@@ -489,11 +489,8 @@ impl<'a> InOrder<'a> {
 
     fn finish(self) -> TraceMeta {
         let mut meta = self.meta;
-        if self.dropped > 0 {
-            meta.warnings.push(format!(
-                "the runtime dropped {} event(s) because the trace's reader fell behind (CALLTRACE_LOSSY=1); calls around the gaps are repaired",
-                self.dropped
-            ));
+        if let Some(w) = super::dropped_warning(self.dropped) {
+            meta.warnings.push(w);
         }
         meta.timed = self.layout.timed;
         meta.unit = if meta.timed {

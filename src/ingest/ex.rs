@@ -223,6 +223,25 @@ mod tests {
     }
 
     #[test]
+    fn dropped_lines_of_a_lossy_runtime_are_counted_and_warned_about() {
+        let text = "E main 1 1\nE f 2 1\n# dropped 5\nX f 3 1\n# dropped 7\nX main 4 1\n";
+        let (ev, meta, _) = parse(&SymbolicFormat, text, false).unwrap();
+        assert_eq!(ev.len(), 4);
+        assert_eq!(meta.warnings.len(), 1, "{:?}", meta.warnings);
+        assert!(meta.warnings[0].contains("dropped 12 event(s)"));
+        let (_, clean, _) =
+            parse(&SymbolicFormat, "E main 1 1\n# other\nX main 4 1\n", false).unwrap();
+        assert!(clean.warnings.is_empty());
+        let err = parse(&SymbolicFormat, "E main 1 1\n# dropped many\n", false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("t.txt:2") && err.contains("`# dropped N`"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn reads_map_headers() {
         let text = "# base 0x5000 /bin/app\n# map 0x5000 0x6000 0x1000 ABcd01 /bin/app\n\
                     E0x5010\n# map 0x7f00 0x8f00 0x0 - /lib/my lib.so\n# map 0x9000 0x9100 0x0 - \nX0x5010\n";

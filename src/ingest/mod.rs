@@ -332,6 +332,19 @@ pub(crate) fn skip_or_fail(
     Ok(())
 }
 
+/// The warning for `dropped` events a lossy runtime left out
+/// (`CALLTRACE_LOSSY=1`: text `# dropped N` lines, binary 'D' records);
+/// None when it dropped none.
+pub(crate) fn dropped_warning(dropped: u64) -> Option<String> {
+    (dropped > 0).then(|| {
+        format!(
+            "the runtime dropped {dropped} event(s) because the trace's reader fell behind \
+             (CALLTRACE_LOSSY=1): calls around the gaps are repaired, and the time of a gap \
+             counts toward the functions open across it"
+        )
+    })
+}
+
 /// Maps raw thread ids to dense indexes in order of first appearance.
 #[derive(Debug, Default)]
 pub(crate) struct ThreadIds {

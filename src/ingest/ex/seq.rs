@@ -35,6 +35,8 @@ pub(super) struct Seq<'a> {
     next_line: u64,
     /// Scratch maps from a fast chunk's local ids to global ones.
     maps: (Vec<u32>, Vec<u32>),
+    /// Events a lossy runtime dropped (`# dropped N` lines).
+    dropped: u64,
 }
 
 impl<'a> Seq<'a> {
@@ -59,6 +61,7 @@ impl<'a> Seq<'a> {
             batch: Vec::with_capacity(BATCH),
             next_line: 1,
             maps: (Vec::new(), Vec::new()),
+            dropped: 0,
         }
     }
 
@@ -128,6 +131,9 @@ impl<'a> Seq<'a> {
         self.meta.threads = self.threads.into_ids();
         if self.meta.threads.is_empty() {
             self.meta.threads.push(0);
+        }
+        if let Some(w) = crate::ingest::dropped_warning(self.dropped) {
+            self.meta.warnings.push(w);
         }
         self.meta
     }
@@ -213,8 +219,8 @@ impl<'a> Seq<'a> {
         Ok((time, thread))
     }
 
-    /// Reads `# base 0xADDR [path]` and `# map ...` headers; other
-    /// comments are ignored.
+    /// Reads `# base 0xADDR [path]`, `# map ...` and `# dropped N`
+    /// headers; other comments are ignored.
     fn comment(&mut self, line: &[u8], lineno: u64) -> Result<()> {
         let text = String::from_utf8_lossy(&line[1..]);
         let text = text.trim_end_matches(['\r', '\n']);
@@ -230,6 +236,14 @@ impl<'a> Seq<'a> {
                     )
                 })?;
                 self.meta.maps.push(map);
+                return Ok(());
+            }
+            Some("dropped") => {
+                let n = words
+                    .next()
+                    .and_then(|w| parse_dec(w.as_bytes()))
+                    .ok_or_else(|| self.err(lineno, line, "`# dropped N` with a decimal count"))?;
+                self.dropped = self.dropped.saturating_add(n);
                 return Ok(());
             }
             _ => return Ok(()),
@@ -256,11 +270,14 @@ impl<'a> Seq<'a> {
     }
 }
 
-/// Whether a comment line (starting with `#`) is a `# base` or `# map`
-/// header, the only comments that carry information.
+/// Whether a comment line (starting with `#`) is a `# base`, `# map` or
+/// `# dropped` header, the only comments that carry information.
 pub(super) fn is_header(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&line[1..]);
-    matches!(text.split_whitespace().next(), Some("base" | "map"))
+    matches!(
+        text.split_whitespace().next(),
+        Some("base" | "map" | "dropped")
+    )
 }
 
 /// `map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last, may hold

@@ -63,6 +63,9 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
         )));
     }
     formats().into_iter().find(|f| f.sniff(head)).ok_or_else(|| {
+        if let Some(what) = not_a_trace(head) {
+            return Error::Input(format!("{}: {what}", input.name()));
+        }
         let first = meaningful_lines(head).next().unwrap_or_default();
         let shown: String = String::from_utf8_lossy(first).chars().take(60).collect();
         Error::Input(format!(
@@ -71,6 +74,41 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             input.name()
         ))
     })
+}
+
+/// What a file that no format reads is instead, when its first bytes say
+/// so: a program given as the trace, a compressed trace, other binary data.
+pub(crate) fn not_a_trace(head: &[u8]) -> Option<String> {
+    const EXPECTED: &str = "expected E/X lines, indented lines or a binary calltrace trace";
+    let what = if head.starts_with(b"\x7fELF") {
+        return Some(
+            "this is a program or library (ELF), not a trace; give the program as BINARY and \
+             the trace it wrote with --trace (`calltrace graph ./app --trace trace.txt`)"
+                .to_string(),
+        );
+    } else if head.starts_with(&[0x1f, 0x8b]) {
+        "gzip-compressed data; decompress it first (`gunzip -k FILE`)"
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        "zstd-compressed data; decompress it first (`zstd -d FILE`)"
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        "xz-compressed data; decompress it first (`xz -dk FILE`)"
+    } else if head.starts_with(b"BZh")
+        && head.get(4..10) == Some(&[0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
+    {
+        "bzip2-compressed data; decompress it first (`bzip2 -dk FILE`)"
+    } else {
+        let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+        let control = first
+            .iter()
+            .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\r'));
+        if !control && std::str::from_utf8(first).is_ok() {
+            return None;
+        }
+        "binary data that is not a calltrace binary trace (no `CALLTRC` magic)"
+    };
+    Some(format!(
+        "cannot tell the trace format: the file is {what}; {EXPECTED}"
+    ))
 }
 
 #[cfg(test)]
@@ -107,6 +145,23 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("empty")
+        );
+        let err = name_of(b"\x7fELF\x02\x01\x01\0\0\0")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("t: this is a program or library (ELF), not a trace"),
+            "{err}"
+        );
+        let err = name_of(b"\x1f\x8b\x08\0\0\0").unwrap_err().to_string();
+        assert!(
+            err.contains("gzip-compressed") && err.contains("gunzip"),
+            "{err}"
+        );
+        let err = name_of(b"\x01\x02\x03junk\n").unwrap_err().to_string();
+        assert!(
+            err.contains("binary data that is not a calltrace binary trace"),
+            "{err}"
         );
         let err = detect(&Input::from_bytes("t", vec![]), Some("xml"))
             .err()

@@ -62,6 +62,7 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
         ));
     }
     crate::pipeline::check_binary(opts.binary.as_deref())?;
+    check_text_trace(&opts.trace)?;
     let rx = follow::follow(&opts.trace);
     let mut monitor = Monitor::new(opts.binary.clone()).with_symbols(opts.symbols.clone());
     let mut term = ratatui::try_init().map_err(|e| Error::io("terminal", e))?;
@@ -100,6 +101,33 @@ fn event_loop(
         if quit_requested(wait).map_err(|e| Error::io("terminal", e))? {
             return Ok(());
         }
+    }
+}
+
+/// Stops before the screen is drawn when `trace` is a regular file that
+/// live cannot follow: a binary trace, a program, compressed data. A FIFO
+/// or a file not there yet is left to the follower.
+fn check_text_trace(trace: &std::path::Path) -> Result<()> {
+    use std::io::Read;
+    if !trace.is_file() {
+        return Ok(());
+    }
+    let mut head = Vec::new();
+    std::fs::File::open(trace)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|e| Error::io(trace.display().to_string(), e))?;
+    let what = if head.starts_with(crate::ingest::binary::MAGIC) {
+        Some(
+            "a binary trace; live follows text traces (run the program without \
+             CALLTRACE_FORMAT=binary, or read this one with `calltrace graph` or `tree`)"
+                .to_string(),
+        )
+    } else {
+        crate::ingest::guess::not_a_trace(&head)
+    };
+    match what {
+        Some(what) => Err(Error::Input(format!("{}: {what}", trace.display()))),
+        None => Ok(()),
     }
 }
 

@@ -187,31 +187,61 @@ fn live_refuses_to_draw_into_a_file() {
     assert!(msg.contains("not a terminal"), "{msg}");
 }
 
+/// Runs `calltrace live ARGS` on a terminal (`script`) in `dir`, bounded
+/// in time (a `live` that did not stop would draw until it is quit): its
+/// exit code and what it printed. None without `script`.
+fn live_on_a_terminal(dir: &std::path::Path, args: &str) -> Option<(Option<i32>, String)> {
+    let script = tool("script")?;
+    let cmd = format!("timeout 20 {} live {args}", env!("CARGO_BIN_EXE_calltrace"));
+    let out = std::process::Command::new(&script)
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script");
+    Some((
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
 /// On a terminal, a BINARY that is not there stops `live` at once with
 /// the file named, as it stops the other commands.
 #[test]
 fn live_names_a_binary_that_is_not_there() {
-    let Some(script) = tool("script") else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("t.txt"), "E main 1\nX main 2\n").unwrap();
-    // (Bounded: a `live` that did not stop would draw until it is quit.)
-    let cmd = format!(
-        "timeout 20 {} live ./nosuch --trace t.txt",
-        env!("CARGO_BIN_EXE_calltrace")
-    );
-    // `script` gives calltrace a terminal and copies what it printed.
-    let out = std::process::Command::new(&script)
-        .args(["-qec", &cmd, "/dev/null"])
-        .current_dir(dir.path())
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run script");
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(2), "{shown}");
+    let Some((code, shown)) = live_on_a_terminal(dir.path(), "./nosuch --trace t.txt") else {
+        return;
+    };
+    assert_eq!(code, Some(2), "{shown}");
     assert!(
         shown.contains("./nosuch: No such file or directory"),
         "{shown}"
     );
+}
+
+/// A trace live cannot follow (binary, or the program itself) stops it
+/// before the screen is drawn, with the file named.
+#[test]
+fn live_names_a_trace_it_cannot_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.bin"), b"CALLTRC\0\x01\0\0\0").unwrap();
+    std::fs::write(dir.path().join("app"), b"\x7fELF\x02\x01\x01\0rest").unwrap();
+    for (args, want) in [
+        (
+            "--trace t.bin",
+            "t.bin: a binary trace; live follows text traces",
+        ),
+        (
+            "--trace app",
+            "app: this is a program or library (ELF), not a trace",
+        ),
+    ] {
+        let Some((code, shown)) = live_on_a_terminal(dir.path(), args) else {
+            return;
+        };
+        assert_eq!(code, Some(2), "{shown}");
+        assert!(shown.contains(want), "{args}: {shown}");
+    }
 }

@@ -301,8 +301,12 @@ fn warnings(built: &Built, resolve: Option<&ResolveStats>, resolvable: bool) -> 
     let mut w = built.meta.warnings.clone();
     if built.meta.skipped_lines > 0 {
         let first = built.meta.first_skipped.as_deref().unwrap_or("");
+        let what = match built.meta.format {
+            "binary" => "record",
+            _ => "line",
+        };
         w.push(format!(
-            "skipped {} malformed line(s) (--lenient); first: {first}",
+            "skipped {} malformed {what}(s) (--lenient); first: {first}",
             built.meta.skipped_lines
         ));
     }

@@ -431,12 +431,13 @@ impl<'a> InOrder<'a> {
                         break;
                     }
                     let next = self.layout.resync(self.data, at);
+                    let end = self.data.len();
                     self.meta.first_skipped.get_or_insert_with(|| {
-                        format!(
-                            "{} (skipped the {} bytes up to the next intact block)",
-                            bad.err,
-                            next - at
-                        )
+                        let to = match next >= end {
+                            true => "to the end of the trace: no intact block follows",
+                            false => "up to the next intact block",
+                        };
+                        format!("{} (skipped the {} bytes {to})", bad.err, next - at)
                     });
                     r.pos = next;
                 }

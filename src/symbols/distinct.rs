@@ -13,6 +13,10 @@
 //! - its address in its object, `f [0x1139]`;
 //! - its address in the traced process.
 //!
+//! The members of a name are the traced functions and their namesakes in
+//! their objects that the trace does not call (`Elf::namesakes`), so that
+//! a function's name does not depend on which of them a run calls.
+//!
 //! Functions of one unit can share their unit's suffix: only a short style
 //! (`--demangle simple`) names two of them alike, the instances of a static
 //! template, and the pipeline then makes them one, as it does for the

@@ -62,6 +62,11 @@ pub struct Elf {
     /// Without a `.symtab` (stripped): only exported functions have names,
     /// and the function starts are too few to check addresses against.
     pub stripped: bool,
+    /// Indexes into `symbols` of the names that several functions share
+    /// (at different addresses: the copies of a header's `static inline`
+    /// function, same-named statics of several files), sorted by name and
+    /// address.
+    shared: Vec<usize>,
 }
 
 impl Elf {
@@ -106,6 +111,7 @@ impl Elf {
         let mut func_starts: Vec<u64> = symbols.iter().map(|s| s.addr).collect();
         func_starts.dedup();
         let build_id = file.build_id().ok().flatten().map(hex);
+        let shared = shared_names(&symbols);
         Ok(Elf {
             min_vaddr: segments.iter().map(|s| s.vaddr).min().unwrap_or(0),
             max_vaddr: segments
@@ -118,7 +124,22 @@ impl Elf {
             symbols,
             build_id,
             stripped: file.symbol_table().is_none(),
+            shared,
         })
+    }
+
+    /// The addresses of the other functions named `name` in this object
+    /// (empty for a name only one function has).
+    pub fn namesakes<'s>(&'s self, name: &'s str, addr: u64) -> impl Iterator<Item = u64> + 's {
+        let first = self
+            .shared
+            .partition_point(|&i| self.symbols[i].name.as_str() < name);
+        self.shared[first..]
+            .iter()
+            .map(|&i| &self.symbols[i])
+            .take_while(move |s| s.name == name)
+            .map(|s| s.addr)
+            .filter(move |&a| a != addr)
     }
 
     /// True when `addr` (a file address) is the start of a function.
@@ -161,6 +182,26 @@ impl Elf {
         let s = first?;
         (s.size == 0 || addr < s.addr + s.size).then_some(s)
     }
+}
+
+/// The indexes of the symbols whose name other functions (at other
+/// addresses) have too, sorted by name and address, one per address.
+fn shared_names(symbols: &[Symbol]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..symbols.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&symbols[a], &symbols[b]);
+        (a.name.as_str(), a.addr).cmp(&(b.name.as_str(), b.addr))
+    });
+    order.dedup_by(|a, b| {
+        symbols[*a].name == symbols[*b].name && symbols[*a].addr == symbols[*b].addr
+    });
+    let mut shared = Vec::new();
+    for run in order.chunk_by(|&a, &b| symbols[a].name == symbols[b].name) {
+        if run.len() > 1 {
+            shared.extend_from_slice(run);
+        }
+    }
+    shared
 }
 
 /// The function symbol `s` defines, if it is one (without its unit).
@@ -228,6 +269,34 @@ mod tests {
         assert_eq!(e.vaddr_of_offset(0x2e10), Some(0x3e10));
         assert_eq!(e.vaddr_of_offset(0x2000), None);
         assert!(e.contains(0x40f0) && !e.contains(0x4100));
+    }
+
+    #[test]
+    fn namesakes_are_the_other_functions_of_one_name() {
+        let sym = |addr, name: &str| Symbol {
+            addr,
+            name: name.to_string(),
+            local: true,
+            ..Symbol::default()
+        };
+        // Two copies of `read32`, one listed twice (.symtab and .dynsym).
+        let symbols = vec![
+            sym(0x10, "read32"),
+            sym(0x20, "main"),
+            sym(0x30, "read32"),
+            sym(0x30, "read32"),
+            sym(0x40, "zzz"),
+        ];
+        let e = Elf {
+            shared: shared_names(&symbols),
+            symbols,
+            ..Elf::default()
+        };
+        assert_eq!(e.namesakes("read32", 0x10).collect::<Vec<_>>(), [0x30]);
+        assert_eq!(e.namesakes("read32", 0x30).collect::<Vec<_>>(), [0x10]);
+        assert_eq!(e.namesakes("main", 0x20).count(), 0);
+        assert_eq!(e.namesakes("zzz", 0x40).count(), 0);
+        assert_eq!(e.namesakes("nothing", 0x50).count(), 0);
     }
 
     #[test]

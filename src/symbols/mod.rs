@@ -100,7 +100,7 @@ pub fn resolve(
     binary: Option<&Path>,
     opts: &SymbolOptions,
 ) -> Result<(Vec<FuncInfo>, ResolveStats)> {
-    let (mut infos, ids, stats) = if meta.maps.is_empty() {
+    let (mut infos, ids, namesakes, stats) = if meta.maps.is_empty() {
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
@@ -108,7 +108,16 @@ pub fn resolve(
     } else {
         resolve_in_objects(funcs, meta, binary, opts)?
     };
+    // The traced functions' namesakes the trace does not call are told
+    // apart with them, then dropped.
+    let (mut ids, traced) = (ids, infos.len());
+    for (info, id) in namesakes {
+        infos.push(info);
+        ids.push(Some(id));
+    }
     distinct::disambiguate(&mut infos, &ids);
+    infos.truncate(traced);
+    ids.truncate(traced);
     let mut stats = stats;
     let mut outside = vec![false; ids.len()];
     for &i in &stats.outside {
@@ -138,7 +147,46 @@ fn addresses(funcs: &FuncTable) -> Vec<u64> {
     addrs
 }
 
-type Resolved = (Vec<FuncInfo>, Vec<Option<Identity>>, ResolveStats);
+/// Names and identities of the trace's functions, and the namesakes of
+/// those that share their linkage name in their object (see
+/// [`Namesakes`]).
+type Resolved = (
+    Vec<FuncInfo>,
+    Vec<Option<Identity>>,
+    Vec<(FuncInfo, Identity)>,
+    ResolveStats,
+);
+
+/// The functions of the trace's objects that have the linkage name of a
+/// traced function, each once (by object and address), with their names
+/// and identities.
+#[derive(Default)]
+struct Namesakes {
+    seen: std::collections::HashSet<(usize, u64)>,
+    found: Vec<(FuncInfo, Identity)>,
+}
+
+impl Namesakes {
+    /// Adds the namesakes of the function at `probe` of `obj`, the
+    /// `object`-th.
+    fn add(&mut self, obj: &objects::Object, object: usize, probe: u64, style: Demangle) {
+        for addr in obj.namesakes(probe) {
+            if !self.seen.insert((object, addr)) {
+                continue;
+            }
+            if let Some(named) = obj.lookup(addr, style) {
+                let id = Identity {
+                    object,
+                    addr,
+                    runtime: 0,
+                    local: named.local,
+                    unit: named.unit,
+                };
+                self.found.push((named.info, id));
+            }
+        }
+    }
+}
 
 /// A trace without mappings: everything against `binary`, shifted by the
 /// load bias; addresses outside it stay hex.
@@ -162,6 +210,7 @@ fn resolve_in_executable(
     };
     let mut infos = Vec::with_capacity(funcs.len());
     let mut ids = Vec::with_capacity(funcs.len());
+    let mut namesakes = Namesakes::default();
     for (i, key) in funcs.keys().iter().enumerate() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
@@ -175,12 +224,12 @@ fn resolve_in_executable(
             ids.push(None);
             continue;
         }
-        let (info, id) = name_one(obj, 0, probe, *a, opts.demangle, &mut stats);
+        let (info, id) = name_one(obj, 0, probe, *a, opts.demangle, &mut stats, &mut namesakes);
         infos.push(info);
         ids.push(id);
     }
     stats.warnings = warnings;
-    Ok((infos, ids, stats))
+    Ok((infos, ids, namesakes.found, stats))
 }
 
 /// Names `probe` (file address in object number `object`), counting how.
@@ -191,10 +240,12 @@ fn name_one(
     runtime: u64,
     style: Demangle,
     stats: &mut ResolveStats,
+    namesakes: &mut Namesakes,
 ) -> (FuncInfo, Option<Identity>) {
     match obj.lookup(probe, style) {
         Some(named) => {
             stats.from_symtab += usize::from(named.from_symtab);
+            namesakes.add(obj, object, probe, style);
             let id = Identity {
                 object,
                 addr: probe,
@@ -235,6 +286,7 @@ fn resolve_in_objects(
     let (mut exe_addrs, mut exe_starts) = (0usize, 0usize);
     let mut infos = Vec::with_capacity(funcs.len());
     let mut ids = Vec::with_capacity(funcs.len());
+    let mut namesakes = Namesakes::default();
     for key in funcs.keys() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
@@ -273,7 +325,15 @@ fn resolve_in_objects(
             exe_starts += usize::from(obj.elf.is_func_start(probe));
         }
         let no_starts = is_exe && obj.elf.stripped;
-        let (info, id) = name_one(obj, object, probe, *a, opts.demangle, &mut stats);
+        let (info, id) = name_one(
+            obj,
+            object,
+            probe,
+            *a,
+            opts.demangle,
+            &mut stats,
+            &mut namesakes,
+        );
         exe_starts += usize::from(no_starts);
         infos.push(info);
         ids.push(id);
@@ -286,7 +346,7 @@ fn resolve_in_objects(
         return Err(mismatch(&path, None, meta.exe_path.as_deref()));
     }
     stats.warnings = objects.warnings;
-    Ok((infos, ids, stats))
+    Ok((infos, ids, namesakes.found, stats))
 }
 
 /// The mapping of the executable: the one with the recorded executable

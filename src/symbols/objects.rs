@@ -95,6 +95,19 @@ impl Object {
 }
 
 /// The outermost DWARF frame at `probe` (entry addresses have exactly one).
+impl Object {
+    /// The file addresses of the other functions with the linkage name of
+    /// the function at `probe`: their display names are told apart from
+    /// its name whether or not the trace calls them, so that a function's
+    /// name does not depend on what a run happened to call.
+    pub fn namesakes(&self, probe: u64) -> Vec<u64> {
+        match self.elf.symbol_at(probe) {
+            Some(s) => self.elf.namesakes(&s.name, probe).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
 fn dwarf_frame(loader: &addr2line::Loader, probe: u64, style: Demangle) -> Option<FuncInfo> {
     let mut frames = loader.find_frames(probe).ok()?;
     let mut last = None;

@@ -940,3 +940,61 @@ fn live_names_library_functions_from_the_mappings() {
     assert!(names.iter().all(|n| !n.starts_with("0x")), "{names:?}");
     assert_eq!(snap.problem, None);
 }
+
+/// A static function's name does not depend on which of its namesakes a
+/// run calls: a library with a `static helper` in each of two files,
+/// driven so that one run calls one copy, another run the other, a third
+/// both. Each copy keeps its file's suffix in every run, so `compare`
+/// sees the same function in every pattern.
+#[test]
+fn a_static_keeps_its_suffix_in_runs_that_call_only_one_of_its_namesakes() {
+    let dir = work_dir().join("namesakes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let unit = |name: &str, k: u32| {
+        let path = dir.join(format!("{name}.c"));
+        let text = format!(
+            "static int helper(int x) {{ return x * {k}; }}\nint {name}_api(int x) {{ return helper(x) + 1; }}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (a, b) = (unit("a", 2), unit("b", 3));
+    let lib = dir.join("libpair.so");
+    run(Command::new("gcc")
+        .args(["-O0", "-g", "-fPIC", "-shared", "-finstrument-functions"])
+        .args([&a, &b])
+        .arg("-o")
+        .arg(&lib));
+    let main = dir.join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include <string.h>\nint a_api(int); int b_api(int);\n\
+         int main(int argc, char **argv) {\n  int s = 0;\n\
+         if (strchr(argv[1], 'a')) s += a_api(1);\n  if (strchr(argv[1], 'b')) s += b_api(1);\n\
+         printf(\"%d\\n\", s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let exe = dir.join("pair");
+    run(Command::new("gcc")
+        .args(["-g", "-finstrument-functions"])
+        .arg(&main)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-L")
+        .arg(&dir)
+        .arg("-lpair")
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(&exe));
+    let helpers = |which: &str| -> BTreeSet<String> {
+        let trace = dir.join(format!("{which}.txt"));
+        run(Command::new(&exe).arg(which).env("CALLTRACE_OUT", &trace));
+        calls_by_callee(&graph("", &trace))
+            .into_keys()
+            .filter(|n| n.starts_with("helper"))
+            .collect()
+    };
+    let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    assert_eq!(helpers("a"), set(&["helper [a.c]"]));
+    assert_eq!(helpers("b"), set(&["helper [b.c]"]));
+    assert_eq!(helpers("ab"), set(&["helper [a.c]", "helper [b.c]"]));
+}

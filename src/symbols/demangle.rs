@@ -96,6 +96,17 @@ pub fn simplify(full: &str) -> String {
             i += n;
             continue;
         }
+        if rest.starts_with("decltype") && !ident_before(b, i) {
+            // A `decltype (expr)` return type (`auto f() -> decltype(...)`):
+            // its parentheses are not the parameter list.
+            let after = i + "decltype".len();
+            let open = after + full[after..].len() - full[after..].trim_start().len();
+            if b.get(open) == Some(&b'(') {
+                i = skip_balanced(b, open);
+                out.clear();
+                continue;
+            }
+        }
         if rest.starts_with("(anonymous namespace)") {
             out.push_str("(anonymous namespace)");
             i += "(anonymous namespace)".len();
@@ -129,6 +140,10 @@ pub fn simplify(full: &str) -> String {
                 i += c.len_utf8();
             }
         }
+    }
+    // A shape this does not know must not leave a name empty.
+    if out.is_empty() {
+        return full.to_string();
     }
     out
 }
@@ -279,6 +294,17 @@ mod tests {
                 "std::vector::~vector",
             ),
             ("main", "main"),
+            // `auto f() -> decltype(...)`: harfbuzz's dispatchers.
+            (
+                "decltype (({parm#1}.run)()) ns::Ctx::call<ns::Job>(ns::Job const&)",
+                "ns::Ctx::call",
+            ),
+            (
+                "decltype ({parm#2}({parm#1})) operator|<int, Pipe>(int const&, Pipe const&)",
+                "operator|",
+            ),
+            ("decltype(f()) ns::g<int>(int)", "ns::g"),
+            ("ns::my_decltype(int)", "ns::my_decltype"),
             (
                 "bool __gnu_cxx::operator!=<double*, std::vector<double> >(int const&)",
                 "__gnu_cxx::operator!=",

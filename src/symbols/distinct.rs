@@ -69,7 +69,8 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
     }
     let mut renames: Vec<(usize, String)> = Vec::new();
     for members in by_name.values() {
-        let mut keys: Vec<Key> = members.iter().map(|(_, id)| key(id)).collect();
+        let same = sameness(infos, members);
+        let mut keys: Vec<Key> = members.iter().map(|&(i, id)| same(i, id)).collect();
         keys.sort_by_key(|k| match k {
             Key::Local(o, a) => (1, *o, *a),
             Key::Global => (0, 0, 0),
@@ -78,21 +79,12 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
         if keys.len() < 2 {
             continue;
         }
-        // Local functions of one unit may share its name: only a short
-        // style (`--demangle simple`) names two of them alike (the
-        // instances of a static template), and they then become one.
-        // (One unit: one `FILE` symbol, whose name the unit's functions
-        // share, not another unit's of the same file name.)
-        let unit_key = |id: &Identity| match (id.local, &id.unit) {
-            (true, Some(unit)) => Key::Local(id.object, Arc::as_ptr(unit).cast::<u8>() as u64),
-            _ => key(id),
-        };
         let of_unit = |_, id: &Identity| id.unit.as_deref().map(base_name);
         let of_file = |i: usize, _: &Identity| infos[i].file.as_deref().map(base_name);
         let of_addr = |_, id: &Identity| Some(format!("{:#x}", id.addr));
-        let suffixes = telling_apart(members, of_unit, unit_key)
-            .or_else(|| telling_apart(members, of_file, key))
-            .or_else(|| telling_apart(members, of_addr, key))
+        let suffixes = telling_apart(members, of_unit, &same)
+            .or_else(|| telling_apart(members, of_file, &same))
+            .or_else(|| telling_apart(members, of_addr, &same))
             .unwrap_or_else(|| {
                 let runtime = |(_, id): &(usize, &Identity)| format!("{:#x}", id.runtime);
                 members.iter().map(runtime).collect()
@@ -106,6 +98,41 @@ pub fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
     }
 }
 
+/// Which members of one name are one function: what tells them apart
+/// from each other (members of one key may share a name).
+/// - Global functions are one (copies of one definition).
+/// - Local functions of one unit are one: only a short style
+///   (`--demangle simple`) names two of them alike, the instances of a
+///   static template, and they then become one. (One unit: one `FILE`
+///   symbol, whose name the unit's functions share, not another unit's of
+///   the same file name.)
+/// - A local function from the source file of a global one of its name is
+///   that global function: an instance of a template for a type local to
+///   its unit (`std::vector<(anonymous namespace)::Point>`), which the
+///   short style names as it names the global instances.
+fn sameness<'m>(
+    infos: &'m [FuncInfo],
+    members: &[(usize, &Identity)],
+) -> impl Fn(usize, &Identity) -> Key + 'm {
+    let global_files: Vec<&'m str> = members
+        .iter()
+        .filter(|(_, id)| !id.local)
+        .filter_map(|&(i, _)| infos[i].file.as_deref())
+        .collect();
+    move |i, id| match (id.local, &id.unit) {
+        (false, _) => Key::Global,
+        _ if infos[i]
+            .file
+            .as_deref()
+            .is_some_and(|f| global_files.contains(&f)) =>
+        {
+            Key::Global
+        }
+        (true, Some(unit)) => Key::Local(id.object, Arc::as_ptr(unit).cast::<u8>() as u64),
+        (true, None) => key(id),
+    }
+}
+
 /// The file name of a path.
 fn base_name(path: &str) -> String {
     path.rsplit('/').next().unwrap_or(path).to_string()
@@ -116,7 +143,7 @@ fn base_name(path: &str) -> String {
 fn telling_apart(
     members: &[(usize, &Identity)],
     of: impl Fn(usize, &Identity) -> Option<String>,
-    key_of: impl Fn(&Identity) -> Key,
+    key_of: impl Fn(usize, &Identity) -> Key,
 ) -> Option<Vec<String>> {
     let suffixes: Vec<String> = members
         .iter()
@@ -126,7 +153,7 @@ fn telling_apart(
     members
         .iter()
         .zip(&suffixes)
-        .all(|((_, id), s)| *seen.entry(s.as_str()).or_insert(key_of(id)) == key_of(id))
+        .all(|(&(i, id), s)| *seen.entry(s.as_str()).or_insert(key_of(i, id)) == key_of(i, id))
         .then_some(suffixes)
 }
 

@@ -66,7 +66,7 @@ pub struct Elf {
     /// (at different addresses: the copies of a header's `static inline`
     /// function, same-named statics of several files), sorted by name and
     /// address.
-    shared: Vec<usize>,
+    pub(super) shared: Vec<usize>,
 }
 
 impl Elf {
@@ -92,13 +92,19 @@ impl Elf {
             })
             .collect();
         // `.symtab` lists each compilation unit's local symbols after a
-        // `FILE` symbol that names its source file.
+        // `FILE` symbol that names its source file. After a `FILE` symbol
+        // with no name come the global symbols the link made local (hidden
+        // visibility, a version script's `local: *`): still one definition
+        // per name in the object, so global for telling functions apart.
         let mut unit: Option<Arc<str>> = None;
+        let mut localized = false;
         let mut symbols: Vec<Symbol> = Vec::new();
         for s in file.symbols() {
             if s.kind() == SymbolKind::File {
                 unit = s.name().ok().filter(|n| !n.is_empty()).map(Arc::from);
+                localized = unit.is_none();
             } else if let Some(mut sym) = function(&s) {
+                sym.local &= !localized;
                 sym.unit = sym.local.then(|| unit.clone()).flatten();
                 symbols.push(sym);
             }

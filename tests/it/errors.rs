@@ -160,7 +160,7 @@ fn lenient_keeps_the_complete_events_of_a_torn_binary_trace() {
     .run()
     .success();
     assert!(
-        out.stderr.contains("skipped 1 malformed line(s)"),
+        out.stderr.contains("skipped 1 malformed record(s)"),
         "{}",
         out.stderr
     );

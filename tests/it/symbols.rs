@@ -998,3 +998,88 @@ fn a_static_keeps_its_suffix_in_runs_that_call_only_one_of_its_namesakes() {
     assert_eq!(helpers("b"), set(&["helper [b.c]"]));
     assert_eq!(helpers("ab"), set(&["helper [a.c]", "helper [b.c]"]));
 }
+
+/// `--demangle simple` names a template's instances alike and they count
+/// as one function, also when one instance is local to its unit (for a
+/// type of an anonymous namespace) and when the library's link made its
+/// functions local (`-fvisibility=hidden`): no `[0x...]` or `[unit]`
+/// suffix splits them. Two `static` functions of one name in two files
+/// stay apart.
+#[test]
+fn simple_names_of_local_instances_and_hidden_functions_stay_one() {
+    let dir = work_dir().join("simple");
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let lib_src = write(
+        "lib.cpp",
+        "namespace api {\nint put(int x) { return x + 1; }\nint put(double x) { return (int)x + 2; }\n\
+         static int twice(int x) { return 2 * x; }\n}\n\
+         __attribute__((visibility(\"default\"))) int run_lib(int x) { return api::put(x) + api::put(1.5) + api::twice(x); }\n",
+    );
+    let other = write(
+        "other.cpp",
+        "namespace api { static int twice(int x) { return x << 1; } }\n\
+         __attribute__((visibility(\"default\"))) int run_other(int x) { return api::twice(x); }\n",
+    );
+    let lib = dir.join("libsimple.so");
+    run(Command::new("g++")
+        .args(["-O1", "-g", "-fPIC", "-shared", "-fvisibility=hidden"])
+        .arg("-finstrument-functions")
+        .args([&lib_src, &other])
+        .arg("-o")
+        .arg(&lib));
+    let main = write(
+        "main.cpp",
+        "#include <cstdio>\n#include <vector>\nint run_lib(int); int run_other(int);\n\
+         namespace { struct Point { int x, y; }; }\n\
+         int main() {\n  std::vector<int> v{1, 2, 3};\n  std::vector<Point> p{{1, 2}};\n\
+         std::printf(\"%d\\n\", (int)(v.size() + p.size()) + run_lib(1) + run_other(2));\n  return 0;\n}\n",
+    );
+    let rt = dir.join("calltrace.o");
+    run(Command::new("gcc")
+        .args(["-O2", "-c"])
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-o")
+        .arg(&rt));
+    let exe = dir.join("simple");
+    run(Command::new("g++")
+        .args(["-O0", "-g", "-finstrument-functions"])
+        .arg(&main)
+        .arg(&rt)
+        .arg("-L")
+        .arg(&dir)
+        .arg("-lsimple")
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-o")
+        .arg(&exe));
+    let trace = dir.join("trace.txt");
+    run(Command::new(&exe).env("CALLTRACE_OUT", &trace));
+    let names = |style: &str| -> BTreeSet<String> {
+        tree("", &trace, &["--view", "contexts", "--demangle", style])
+            .lines()
+            .map(|l| l.trim_start().split(" (").next().unwrap_or("").to_string())
+            .collect()
+    };
+    let simple = names("simple");
+    let has = |n: &str| simple.contains(n);
+    assert!(has("std::vector::vector"), "{simple:#?}");
+    assert!(has("api::put"), "{simple:#?}");
+    assert!(
+        has("api::twice [lib.cpp]") && has("api::twice [other.cpp]"),
+        "{simple:#?}"
+    );
+    let suffixed: Vec<&String> = simple
+        .iter()
+        .filter(|n| n.ends_with(']') && !n.starts_with("api::twice ["))
+        .collect();
+    assert!(suffixed.is_empty(), "{suffixed:#?}");
+    let full = names("full");
+    assert!(
+        full.contains("api::put(int)") && full.contains("api::put(double)"),
+        "{full:#?}"
+    );
+}

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 /// totals are self plus the children's totals.
 fn tree_of(funcs: &mut FuncTable, rows: &[(u32, &str, u64)]) -> Tree {
     let mut t = Tree::empty(true, 0);
+    t.unit = crate::ingest::Unit::Number;
     t.push(FuncTable::ROOT, 0, 0, None);
     let mut depths = vec![0];
     for &(d, name, s) in rows {

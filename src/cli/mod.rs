@@ -55,7 +55,7 @@ const EXPORT_HELP: &str = "Examples:
   calltrace export ./app --to flamegraph -o flame.svg
   calltrace export ./app --to chrome -o trace.json      # open in ui.perfetto.dev
   calltrace export ./app --to callgrind -o callgrind.out # kcachegrind callgrind.out
-  calltrace export ./app --to folded --threshold 90% | inferno-flamegraph > flame.svg";
+  calltrace export ./app --to folded --threshold 90% -o - | inferno-flamegraph > flame.svg";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]

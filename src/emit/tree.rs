@@ -138,8 +138,8 @@ fn line(
 ) -> io::Result<()> {
     let d = tree.decimals;
     let w = |v| match tree.unit {
-        Unit::Nanos => quantity(v, tree.unit, d, shown),
-        _ => weight(v, d),
+        Unit::Nanos | Unit::Calls => quantity(v, tree.unit, d, shown),
+        Unit::Number => weight(v, d),
     };
     const SPACES: [u8; 512] = [b' '; 512];
     let mut left = 2 * depth;

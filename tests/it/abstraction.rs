@@ -75,9 +75,12 @@ fn untimed_merge_keeps_the_merged_calls_in_both_views() {
     for (view, expected) in [
         (
             "calls",
-            "main (4 / 10)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n  leaf (1 / 1)\n",
+            "main (4 calls / 10 calls)\n  leaf (1 call / 1 call)\n  leaf (1 call / 1 call)\n  leaf (1 call / 1 call)\n  leaf (1 call / 1 call)\n  leaf (1 call / 1 call)\n  leaf (1 call / 1 call)\n",
         ),
-        ("contexts", "main (4 / 10)\n  leaf (6 / 6) x6\n"),
+        (
+            "contexts",
+            "main (4 calls / 10 calls)\n  leaf (6 calls / 6 calls) x6\n",
+        ),
     ] {
         let out = calltrace(["abstract", "--merge-modules", "--view", view, "--trace"])
             .args([path.as_os_str(), "--modules".as_ref(), modules.as_os_str()])

@@ -253,7 +253,10 @@ fn output_into_a_fifo_keeps_the_fifo() {
         .success();
     let kind = std::fs::metadata(&fifo).unwrap().file_type();
     assert!(kind.is_fifo(), "the FIFO was replaced by a regular file");
-    assert_eq!(reader.join().unwrap(), "main (1 / 2)\n  f (1 / 1)\n");
+    assert_eq!(
+        reader.join().unwrap(),
+        "main (1 call / 2 calls)\n  f (1 call / 1 call)\n"
+    );
 }
 
 #[test]

@@ -195,16 +195,16 @@ fn hello_untimed_tree_counts_calls() {
     let p = hello_pie();
     let (_d, path) = temp_file("trace.txt", untimed(&p.text_trace().text()));
     let text = tree(p.exe(), &path, &[]);
-    assert!(text.starts_with("main (1 / 25)\n"), "{text}");
+    assert!(text.starts_with("main (1 call / 25 calls)\n"), "{text}");
     assert_eq!(text.lines().count(), 25, "one line per call");
     let factorial: Vec<_> = text.lines().filter(|l| l.contains("factorial")).collect();
     assert_eq!(
         factorial,
         [
-            "  factorial (1 / 7)",
-            "    factorial (1 / 5)",
-            "      factorial (1 / 3)",
-            "        factorial (1 / 1)"
+            "  factorial (1 call / 7 calls)",
+            "    factorial (1 call / 5 calls)",
+            "      factorial (1 call / 3 calls)",
+            "        factorial (1 call / 1 call)"
         ]
     );
 }
@@ -269,7 +269,7 @@ fn longjmp_frames_are_closed_at_the_exit_of_the_function_that_set_the_jump() {
     let (_d, untimed_path) = temp_file("trace.txt", untimed(&trace.text()));
     assert_eq!(
         tree(p.exe(), &untimed_path, &[]),
-        "main (1 / 7)\n  run (1 / 5)\n    a (1 / 4)\n      b (1 / 3)\n        c (1 / 2)\n          d (1 / 1)\n  e (1 / 1)\n"
+        "main (1 call / 7 calls)\n  run (1 call / 5 calls)\n    a (1 call / 4 calls)\n      b (1 call / 3 calls)\n        c (1 call / 2 calls)\n          d (1 call / 1 call)\n  e (1 call / 1 call)\n"
     );
 
     // Timed: a, b and c end when run returns (X run), not at the jump.

@@ -161,7 +161,10 @@ fn a_pipe_trace_is_streamed_not_empty() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(stdout, "main (1 / 3)\n  f (1 / 1)\n  g (1 / 1)\n");
+    assert_eq!(
+        stdout,
+        "main (1 call / 3 calls)\n  f (1 call / 1 call)\n  g (1 call / 1 call)\n"
+    );
 }
 
 #[test]

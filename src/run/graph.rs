@@ -168,16 +168,120 @@ fn wrote(opts: &GraphOptions, cg: &CallGraph, (nodes, edges): (usize, usize)) ->
     )
 }
 
-/// The function named `name` (for `flag`), as its id.
+/// The function named `name` (for `flag`), or of which `name` is the
+/// short form of exactly one (see [`is_short_for`]), as its id.
 fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<FuncId>> {
     let Some(name) = name else {
         return Ok(None);
     };
-    match names.iter().position(|i| i.name == name) {
-        Some(id) => Ok(Some(id as FuncId)),
-        None => Err(Error::usage(
-            flag,
-            format!("expected the name of a function in the trace, found `{name}`"),
-        )),
+    if let Some(id) = names.iter().position(|i| i.name == name) {
+        return Ok(Some(id as FuncId));
+    }
+    // A short form of exactly one name is that name.
+    let mut short = names
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| is_short_for(name, &i.name));
+    if let (Some((id, _)), None) = (short.next(), short.next()) {
+        return Ok(Some(id as FuncId));
+    }
+    let near = near_names(names, name);
+    let hint = match near.is_empty() {
+        true => String::new(),
+        false => format!("; did you mean {}?", near.join(", ")),
+    };
+    Err(Error::usage(
+        flag,
+        format!("expected the name of a function in the trace, found `{name}`{hint}"),
+    ))
+}
+
+/// Whether `name` is a short form of `full`: `full` without its file
+/// suffix, parameters and templates (`--demangle simple`), or the end of
+/// that after a `::`.
+fn is_short_for(name: &str, full: &str) -> bool {
+    let bare = |full: &str| {
+        let without = full.split(" [").next().unwrap_or(full);
+        crate::symbols::simplify(without)
+    };
+    let short = bare(full);
+    short == name || short.ends_with(&format!("::{name}")) || bare(name) == short
+}
+
+/// The trace's names that `name` is a short form of (without the file
+/// suffix, the parameters, the templates or the scope: `LZ4_read32` for
+/// `LZ4_read32 [lz4.c]`, `init0` for `hb_ot_shape_plan_t::init0(...)`),
+/// quoted for the shell, at most five, sorted.
+fn near_names(names: &[FuncInfo], name: &str) -> Vec<String> {
+    const SHOWN: usize = 5;
+    let mut near: Vec<&str> = names
+        .iter()
+        .map(|i| i.name.as_str())
+        .filter(|n| is_short_for(name, n))
+        .collect();
+    near.sort_unstable();
+    near.dedup();
+    let more = near.len().saturating_sub(SHOWN);
+    let mut shown: Vec<String> = near
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("'{}'", n.replace('\'', "'\\''")))
+        .collect();
+    if more > 0 {
+        shown.push(format!("and {more} more"));
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<FuncInfo> {
+        list.iter()
+            .map(|n| FuncInfo {
+                name: n.to_string(),
+                ..FuncInfo::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_function_is_found_by_its_name_or_its_one_short_form() {
+        let names = names(&[
+            "main",
+            "read32 [a.c]",
+            "read32 [b.c]",
+            "ns::Plan::init(int, char const*)",
+            "it's",
+        ]);
+        let find = |name| find(&names, "--focus", Some(name));
+        assert_eq!(find("main").unwrap(), Some(0));
+        assert_eq!(find("read32 [b.c]").unwrap(), Some(2));
+        assert_eq!(find("ns::Plan::init").unwrap(), Some(3));
+        assert_eq!(find("Plan::init").unwrap(), Some(3));
+        assert_eq!(find("init").unwrap(), Some(3));
+        let err = find("read32").unwrap_err().to_string();
+        assert!(
+            err.contains("found `read32`; did you mean 'read32 [a.c]', 'read32 [b.c]'?"),
+            "{err}"
+        );
+        let err = find("nothing").unwrap_err().to_string();
+        assert!(err.ends_with("found `nothing`"), "{err}");
+        assert_eq!(find("it's").unwrap(), Some(4));
+        assert!(!find("ain").unwrap_err().to_string().contains("did you"));
+        assert_eq!(super::find(&names, "--root", None).unwrap(), None);
+    }
+
+    #[test]
+    fn many_near_names_are_cut_to_five_quoted_for_the_shell() {
+        let list: Vec<String> = (0..8).map(|i| format!("f [u{i}.c]")).collect();
+        let mut with_quote = list.clone();
+        with_quote.push("f [it's.c]".to_string());
+        let refs: Vec<&str> = with_quote.iter().map(String::as_str).collect();
+        let near = near_names(&names(&refs), "f");
+        assert_eq!(near.len(), 6, "{near:?}");
+        assert_eq!(near[0], "'f [it'\\''s.c]'");
+        assert_eq!(near[5], "and 4 more");
     }
 }

@@ -190,6 +190,14 @@ impl Elf {
     }
 }
 
+/// The GNU build-id of the ELF file at `path` (lower-case hex), if it
+/// can be read and has one.
+pub fn build_id_of(path: &Path) -> Option<String> {
+    let data = std::fs::read(path).ok()?;
+    let obj = object::File::parse(&*data).ok()?;
+    obj.build_id().ok().flatten().map(hex)
+}
+
 /// The indexes of the symbols whose name other functions (at other
 /// addresses) have too, sorted by name and address, one per address.
 fn shared_names(symbols: &[Symbol]) -> Vec<usize> {

@@ -158,7 +158,7 @@ impl<'a> Objects<'a> {
     }
 
     fn open(&mut self, recorded: &str, build_id: Option<&str>, is_exe: bool) -> Option<Object> {
-        let Some(file) = self.locate(recorded, is_exe) else {
+        let Some(file) = self.locate(recorded, build_id, is_exe) else {
             self.warnings.push(format!(
                 "{recorded}: not found; its functions keep hex names (--search-path DIR finds a copy named {})",
                 file_name(recorded)
@@ -186,23 +186,45 @@ impl<'a> Objects<'a> {
 
     /// The file to read for the recorded `path`: BINARY for the
     /// executable, else a copy in a search directory, else `path` itself.
-    fn locate(&self, path: &str, is_exe: bool) -> Option<PathBuf> {
+    /// BINARY for the executable; else, of the copies in the search path
+    /// and the recorded path, the first with the recorded build-id, or
+    /// the first when none has it (or none was recorded).
+    fn locate(&self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<PathBuf> {
         if is_exe && let Some(b) = self.binary {
             return Some(b.to_path_buf());
         }
-        locate(path, self.search_path)
+        let found = candidates(path, self.search_path);
+        if let Some(want) = build_id
+            && found.len() > 1
+            && let Some(p) = found
+                .iter()
+                .find(|p| super::elf::build_id_of(p).as_deref() == Some(want))
+        {
+            return Some(p.clone());
+        }
+        found.into_iter().next()
     }
+}
+
+/// The files that may be the object recorded as `path`, in order: a file
+/// of its name in each search directory, then the recorded path.
+fn candidates(path: &str, search_path: &[PathBuf]) -> Vec<PathBuf> {
+    let name = file_name(path);
+    if name.is_empty() {
+        return Vec::new();
+    }
+    search_path
+        .iter()
+        .map(|d| d.join(name))
+        .chain(std::iter::once(PathBuf::from(path)))
+        .filter(|p| p.is_file())
+        .collect()
 }
 
 /// A copy of `path` in one of `search_path` (by file name), else `path`
 /// itself, when it exists.
 pub fn locate(path: &str, search_path: &[PathBuf]) -> Option<PathBuf> {
-    let name = file_name(path);
-    search_path
-        .iter()
-        .map(|d| d.join(name))
-        .chain(std::iter::once(PathBuf::from(path)))
-        .find(|p| !name.is_empty() && p.is_file())
+    candidates(path, search_path).into_iter().next()
 }
 
 fn file_name(path: &str) -> &str {

@@ -671,6 +671,17 @@ fn moved_and_rebuilt_objects() {
         .success();
     assert_eq!(found.stdout, reference.stdout);
     assert!(!found.stderr.contains("warning"), "{}", found.stderr);
+    // Another build of it in a search directory while the traced one is
+    // still in place: the one with the traced build-id names.
+    let rebuilt = dir.path().join("rebuilt");
+    std::fs::create_dir(&rebuilt).unwrap();
+    std::fs::copy(&t.exe, rebuilt.join("libz.so")).unwrap();
+    let kept = calltrace(["graph", "-o", "-", "--search-path"])
+        .args([rebuilt.as_os_str(), "--trace".as_ref(), t.trace.as_os_str()])
+        .run()
+        .success();
+    assert_eq!(kept.stdout, reference.stdout);
+    assert!(!kept.stderr.contains("warning"), "{}", kept.stderr);
     // A different build-id: one warning naming both.
     let line = text
         .lines()

@@ -117,13 +117,38 @@ fn dwarf_frame(loader: &addr2line::Loader, probe: u64, style: Demangle) -> Optio
     let frame = last?;
     let name = demangle(&frame.function.as_ref()?.raw_name().ok()?, style);
     let (file, line) = match frame.location {
-        Some(loc) => (loc.file.map(str::to_string), loc.line),
+        Some(loc) => (loc.file.map(clean_path), loc.line),
         None => (None, None),
     };
     Some(FuncInfo { name, file, line })
 }
 
 /// Where the objects of a trace are and which of them are open.
+/// `path` without `.` components and with `dir/..` pairs folded, so that
+/// one file has one spelling: brotli's nested `#include "./x.h"` gives
+/// DWARF paths like `enc/./././fast_log.h` and `enc/././././fast_log.h`.
+/// (Lexical: a symbolic link before a `..` is not followed.)
+fn clean_path(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
 pub struct Objects<'a> {
     /// The executable given on the command line, read in place of the
     /// recorded executable.
@@ -234,6 +259,24 @@ fn file_name(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_paths_get_one_spelling() {
+        assert_eq!(
+            clean_path("/src/enc/./././fast_log.h"),
+            "/src/enc/fast_log.h"
+        );
+        assert_eq!(
+            clean_path("/src/enc/../common/port.h"),
+            "/src/common/port.h"
+        );
+        assert_eq!(clean_path("enc/./x.h"), "enc/x.h");
+        assert_eq!(clean_path("../x.h"), "../x.h");
+        assert_eq!(clean_path("a/../../x.h"), "../x.h");
+        assert_eq!(clean_path("/../x.h"), "/x.h");
+        assert_eq!(clean_path("/usr//include/stdio.h"), "/usr/include/stdio.h");
+        assert_eq!(clean_path("./"), ".");
+    }
 
     #[test]
     fn search_directories_come_before_the_recorded_path() {

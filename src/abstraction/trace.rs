@@ -48,23 +48,23 @@ pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstractio
         None => ModuleSource::Single,
     };
     let keep = keep_set(&options.keep)?;
-    let loaded = load(input, options.view())?;
+    let mut loaded = load(input, options.view())?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
     let modules = source.assign(funcs, &loaded.names)?;
     let protected = protect(&keep, funcs, &loaded.names);
-    let mut notes = Vec::new();
+    let (mut notes, mut warnings) = (Vec::new(), Vec::new());
     if recommended {
         notes.push(describe_recommended(&options, &modules));
     }
     if let (ModuleSource::Table(_), Some(src)) = (&source, &options.modules)
         && modules.assigned() == 0
     {
-        notes.push(format!(
+        warnings.push(format!(
             "--modules {src}: no function of the trace is in the table, so all are one module, `(unassigned)`, and merging folds each top-level call's whole subtree into it"
         ));
     }
     if !options.keep.is_empty() && !protected.contains(&true) {
-        notes.push(format!(
+        warnings.push(format!(
             "--keep {}: no function matches",
             options.keep.join(", ")
         ));
@@ -82,6 +82,7 @@ pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstractio
             outcome.stats.nodes_after
         ));
     }
+    loaded.warnings.extend(warnings);
     Ok(Abstraction {
         modules,
         options,

@@ -420,7 +420,24 @@ fn command_line_mistakes_name_the_file_or_flag() {
     .success();
     assert!(
         out.stderr
-            .contains("--modules m.csv: no function of the trace is in the table"),
+            .contains("warning: --modules m.csv: no function of the trace is in the table"),
+        "{}",
+        out.stderr
+    );
+    // So does a --keep that matches nothing.
+    let out = run(&[
+        "abstract",
+        "--trace",
+        "t.txt",
+        "--keep",
+        "nosuch*",
+        "--tree-out",
+        "-",
+    ])
+    .success();
+    assert!(
+        out.stderr
+            .contains("calltrace: warning: --keep nosuch*: no function matches"),
         "{}",
         out.stderr
     );

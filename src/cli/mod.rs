@@ -430,6 +430,9 @@ pub struct CompareArgs {
     /// Protect the distinguishing functions (features.csv) in every method's output
     #[arg(long)]
     pub keep_features: bool,
+    /// Skip malformed lines of every trace (and count them) instead of stopping at the first
+    #[arg(long)]
+    pub lenient: bool,
     /// Directory for the CSV and SVG files (created if missing)
     #[arg(long, value_name = "DIR", default_value = "compare-out")]
     pub out_dir: PathBuf,
@@ -598,6 +601,7 @@ impl CompareArgs {
             view: self.view.into(),
             min_total: self.min_total,
             keep_features: self.keep_features,
+            lenient: self.lenient,
             out_dir: self.out_dir,
         }
     }

@@ -104,6 +104,8 @@ pub struct Config {
     /// Protect every pattern's distinguishing functions in every method's
     /// output. Default is false.
     pub keep_features: bool,
+    /// Skip malformed lines (`--lenient`). Default is false.
+    pub lenient: bool,
 }
 
 impl Default for Config {
@@ -118,6 +120,7 @@ impl Default for Config {
             view: View::Calls,
             min_total: MethodParams::default().min_total,
             keep_features: false,
+            lenient: false,
         }
     }
 }

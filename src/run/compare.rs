@@ -46,6 +46,9 @@ pub struct CompareOptions {
     pub min_total: f64,
     /// Protect the distinguishing functions in every method. Default is false.
     pub keep_features: bool,
+    /// Skip malformed lines of every trace (counted, and warned about per
+    /// pattern). Default is false.
+    pub lenient: bool,
     /// Where the files go. Default is `compare-out`.
     pub out_dir: PathBuf,
 }
@@ -63,6 +66,7 @@ impl Default for CompareOptions {
             view: View::Calls,
             min_total: RECOMMENDED_MIN_TOTAL,
             keep_features: false,
+            lenient: false,
             out_dir: PathBuf::from(DEFAULT_OUT_DIR),
         }
     }
@@ -75,7 +79,8 @@ pub const DEFAULT_OUT_DIR: &str = "compare-out";
 
 /// Said when merging has no module table to work with.
 const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module, \
-     so merging folds each top-level call's whole subtree into it";
+     so merging folds each top-level call's whole subtree into it \
+     (--modules auto groups them by source directory or file, as abstract does)";
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
@@ -119,6 +124,7 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         view: opts.view,
         min_total: opts.min_total,
         keep_features: opts.keep_features,
+        lenient: opts.lenient,
     })
 }
 

@@ -359,6 +359,26 @@ fn a_bad_trace_names_its_file_and_line_and_writes_nothing() {
         !dir.path().join("out").exists(),
         "no output directory on error"
     );
+    // --lenient reads the bad pattern's other lines and says what it skipped.
+    let out = calltrace([
+        "compare",
+        "good.txt",
+        "bad.txt",
+        "--out-dir",
+        "out",
+        "--lenient",
+    ])
+    .current_dir(dir.path())
+    .run()
+    .success();
+    assert!(
+        out.stderr
+            .contains("warning: bad: skipped 1 malformed line(s) (--lenient); first: bad.txt:3:"),
+        "{}",
+        out.stderr
+    );
+    let groups = std::fs::read_to_string(dir.path().join("out/rates.csv")).unwrap();
+    assert!(groups.contains("\nbad,"), "{groups}");
 }
 
 #[test]

@@ -300,8 +300,18 @@ impl ModuleTable {
         }
     }
 
-    /// The module of function `name`: exact entry, else first matching glob.
+    /// The module of function `name`: exact entry, else first matching
+    /// glob; failing both, the same for its short form
+    /// ([`crate::symbols::short_form`]: `OT::*` takes `bool
+    /// OT::ArrayOf<...>::sanitize<...>(...)`, whose return type comes first).
     pub fn module_of(&self, name: &str) -> Option<&str> {
+        self.module_of_exactly(name).or_else(|| {
+            let short = crate::symbols::short_form(name);
+            (short != name).then(|| self.module_of_exactly(&short))?
+        })
+    }
+
+    fn module_of_exactly(&self, name: &str) -> Option<&str> {
         if let Some(m) = self.exact.get(name) {
             return Some(m);
         }
@@ -408,6 +418,22 @@ mod tests {
         assert_eq!(module_of("op*[],o", "operatorx"), None);
         assert_eq!(module_of("a\\*,o", "a\\b").as_deref(), Some("o"));
         assert_eq!(module_of("ns::*,n", "ns::a/b").as_deref(), Some("n"));
+    }
+
+    #[test]
+    fn names_led_by_a_return_type_match_by_their_short_form() {
+        let full = "bool OT::ArrayOf<OT::Record, OT::IntType<unsigned short, 2u> >::sanitize<>(hb_sanitize_context_t*) const";
+        assert_eq!(module_of("OT::*,ot", full).as_deref(), Some("ot"));
+        assert_eq!(
+            module_of("OT::ArrayOf::sanitize,s", full).as_deref(),
+            Some("s")
+        );
+        assert_eq!(module_of("bool *,b\nOT::*,ot", full).as_deref(), Some("b"));
+        assert_eq!(module_of("hb::*,h", full), None);
+        assert_eq!(
+            module_of("read32,r", "read32 [lz4.c]").as_deref(),
+            Some("r")
+        );
     }
 
     #[test]

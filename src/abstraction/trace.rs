@@ -167,6 +167,9 @@ pub fn protect(keep: &GlobSet, funcs: &FuncTable, names: &[FuncInfo]) -> Vec<boo
     names
         .iter()
         .enumerate()
-        .map(|(f, n)| !funcs.is_synthetic(f as u32) && keep.is_match(&n.name))
+        .map(|(f, n)| {
+            !funcs.is_synthetic(f as u32)
+                && (keep.is_match(&n.name) || keep.is_match(crate::symbols::short_form(&n.name)))
+        })
         .collect()
 }

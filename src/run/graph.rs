@@ -200,12 +200,10 @@ fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<Fun
 /// suffix, parameters and templates (`--demangle simple`), or the end of
 /// that after a `::`.
 fn is_short_for(name: &str, full: &str) -> bool {
-    let bare = |full: &str| {
-        let without = full.split(" [").next().unwrap_or(full);
-        crate::symbols::simplify(without)
-    };
-    let short = bare(full);
-    short == name || short.ends_with(&format!("::{name}")) || bare(name) == short
+    let short = crate::symbols::short_form(full);
+    short == name
+        || short.ends_with(&format!("::{name}"))
+        || crate::symbols::short_form(name) == short
 }
 
 /// The trace's names that `name` is a short form of (without the file

@@ -148,6 +148,14 @@ pub fn simplify(full: &str) -> String {
     out
 }
 
+/// The short form of a display name, as `--demangle simple` would draw
+/// it and without the suffix that tells namesakes apart: `ns::Box::get`
+/// for `int ns::Box<int>::get() const [a.cpp]`. Module tables, `--keep`
+/// and `--focus` match it when the full name does not match.
+pub fn short_form(name: &str) -> String {
+    simplify(name.split(" [").next().unwrap_or(name))
+}
+
 /// Whether the byte before `i` continues an identifier (`myoperator`).
 fn ident_before(b: &[u8], i: usize) -> bool {
     i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
 
 pub use bias::BiasSource;
-pub use demangle::{Demangle, demangle, simplify};
+pub use demangle::{Demangle, demangle, short_form, simplify};
 pub use elf::Elf;
 pub use objects::locate;
 

@@ -333,7 +333,7 @@ fn warnings(built: &Built, resolve: Option<&ResolveStats>, resolvable: bool) -> 
     }
     if let Some(r) = resolve.filter(|r| called(&r.hex) > 0) {
         w.push(format!(
-            "{} of {} address(es) did not resolve to a function and keep their hex name",
+            "{} of {} address(es) did not resolve to a function and keep an address for a name",
             called(&r.hex),
             r.addresses
         ));

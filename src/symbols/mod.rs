@@ -262,6 +262,11 @@ fn name_one(
     }
 }
 
+/// The file name of a recorded path (`libz.so.1` for `/lib/libz.so.1`).
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 fn hex_info(addr: u64) -> FuncInfo {
     FuncInfo {
         name: format!("{addr:#x}"),
@@ -314,9 +319,15 @@ fn resolve_in_objects(
         let probe = objects
             .get(recorded, map.build_id.as_deref(), is_exe)
             .and_then(|o| Some((o, o.elf.vaddr_of_offset(a - map.start + map.offset)?)));
+        // Unnamed, an address is named by its object and file offset, the
+        // same in every run (the process address moves with ASLR).
+        let in_object = || FuncInfo {
+            name: format!("{}+{:#x}", file_name(recorded), a - map.start + map.offset),
+            ..FuncInfo::default()
+        };
         let Some((obj, probe)) = probe else {
             stats.unresolved += 1;
-            infos.push(hex_info(*a));
+            infos.push(in_object());
             ids.push(None);
             continue;
         };
@@ -335,7 +346,7 @@ fn resolve_in_objects(
             &mut namesakes,
         );
         exe_starts += usize::from(no_starts);
-        infos.push(info);
+        infos.push(if id.is_some() { info } else { in_object() });
         ids.push(id);
     }
     if exe_addrs > 0 && exe_starts == 0 {

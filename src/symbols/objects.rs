@@ -50,7 +50,7 @@ impl Object {
         };
         if is_exe && elf.stripped {
             warnings.push(format!(
-                "{} has no symbols (stripped?): its functions keep hex names",
+                "{} has no symbols (stripped?): its functions keep addresses for names",
                 path.display()
             ));
         }
@@ -185,7 +185,8 @@ impl<'a> Objects<'a> {
     fn open(&mut self, recorded: &str, build_id: Option<&str>, is_exe: bool) -> Option<Object> {
         let Some(file) = self.locate(recorded, build_id, is_exe) else {
             self.warnings.push(format!(
-                "{recorded}: not found; its functions keep hex names (--search-path DIR finds a copy named {})",
+                "{recorded}: not found; its functions are named by file offset, {}+0x... (--search-path DIR finds a copy named {})",
+                file_name(recorded),
                 file_name(recorded)
             ));
             return None;
@@ -194,7 +195,7 @@ impl<'a> Objects<'a> {
             Ok(o) => o,
             Err(e) => {
                 self.warnings
-                    .push(format!("{e}; its functions keep hex names"));
+                    .push(format!("{e}; its functions are named by file offset"));
                 return None;
             }
         };

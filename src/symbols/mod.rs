@@ -354,10 +354,31 @@ fn resolve_in_objects(
             || PathBuf::from(exe.map_or("", |e| maps[e].path.as_str())),
             Path::to_path_buf,
         );
+        if let Some(lib) = binary.and_then(|b| loaded_library(b, maps, exe)) {
+            return Err(Error::Input(format!(
+                "{}: this is {lib}, a library the trace loaded, not its executable; give the executable{} as BINARY, or leave BINARY out (the trace records where its objects are)",
+                path.display(),
+                meta.exe_path
+                    .as_deref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
+            )));
+        }
         return Err(mismatch(&path, None, meta.exe_path.as_deref()));
     }
     stats.warnings = objects.warnings;
     Ok((infos, ids, namesakes.found, stats))
+}
+
+/// The recorded path of the library (not the executable's mapping `exe`)
+/// that `binary` is: the one with its GNU build-id.
+fn loaded_library(binary: &Path, maps: &[Mapping], exe: Option<usize>) -> Option<String> {
+    let id = elf::build_id_of(binary)?;
+    maps.iter()
+        .enumerate()
+        .filter(|&(i, m)| Some(i) != exe && exe.is_none_or(|e| maps[e].path != m.path))
+        .find(|(_, m)| m.build_id.as_deref() == Some(id.as_str()))
+        .map(|(_, m)| m.path.clone())
 }
 
 /// The mapping of the executable: the one with the recorded executable

@@ -1114,3 +1114,20 @@ fn simple_names_of_local_instances_and_hidden_functions_stay_one() {
         "{full:#?}"
     );
 }
+
+/// A library of the trace given as BINARY is refused with what to give
+/// instead, not as a trace that does not match.
+#[test]
+fn a_library_given_as_binary_is_named_as_one() {
+    let t = zlib();
+    let lib = &t.objects[1];
+    let msg = calltrace(["graph", "-o", "-"])
+        .args([lib.as_os_str(), "--trace".as_ref(), t.trace.as_os_str()])
+        .run()
+        .failure();
+    assert!(
+        msg.contains("a library the trace loaded, not its executable")
+            && msg.contains(&format!("give the executable ({})", t.exe())),
+        "{msg}"
+    );
+}

@@ -52,6 +52,15 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     if let Some(path) = &opts.dot {
         notes.push(write_dot(&a, path, opts)?);
     }
+    if opts.dot.is_some() || opts.tree_out.is_some() {
+        let tree = &a.outcome.tree;
+        notes.extend(super::long_names_hint(
+            opts.input.symbols.demangle,
+            (0..tree.len() as crate::calltree::NodeId).map(|n| tree.func(n)),
+            &a.loaded.names,
+            "the kept functions' names",
+        ));
+    }
     if let Some(path) = &opts.stats {
         emit::write_atomic(path, &stats_json(&a.outcome.stats)?)?;
         notes.push(format!("wrote {}", path.display()));

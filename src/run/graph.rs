@@ -13,7 +13,7 @@ use crate::emit::text::TimeUnit;
 use crate::error::{Error, Result};
 use crate::ingest::FuncId;
 use crate::pipeline::{self, InputOptions};
-use crate::symbols::{Demangle, FuncInfo};
+use crate::symbols::FuncInfo;
 
 /// How the graph is drawn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -119,7 +119,12 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
             drawn.0
         ));
     }
-    notes.extend(long_names_hint(opts, &cg, names));
+    notes.extend(super::long_names_hint(
+        opts.input.symbols.demangle,
+        cg.graph.node_weights().copied(),
+        names,
+        "the trace's function names",
+    ));
     if let (Some(path), Some(bytes)) = (&opts.csv, csv) {
         emit::write_atomic(path, &bytes)?;
         if path.as_os_str() != "-" {
@@ -129,29 +134,6 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     Ok(Outcome {
         warnings: loaded.warnings,
         notes,
-    })
-}
-
-/// Names longer than this make boxes wider than a screen.
-const LONG_NAME: usize = 100;
-
-/// A hint to shorten C++ names when full ones make the graph too wide to
-/// read (optimised C++ with the standard library: names of 100 to 300
-/// characters, a picture several screens wide).
-fn long_names_hint(opts: &GraphOptions, cg: &CallGraph, names: &[FuncInfo]) -> Option<String> {
-    if opts.input.symbols.demangle != Demangle::Full {
-        return None;
-    }
-    let long = |&&f: &&FuncId| {
-        names
-            .get(f as usize)
-            .is_some_and(|i| i.name.len() > LONG_NAME)
-    };
-    let n = cg.graph.node_weights().filter(long).count();
-    (n > 0).then(|| {
-        format!(
-            "{n} of the trace's function names are over {LONG_NAME} characters; --demangle simple draws them without templates and parameters"
-        )
     })
 }
 

@@ -20,3 +20,36 @@ pub struct Outcome {
     /// Informational lines for stderr (what was written where).
     pub notes: Vec<String>,
 }
+
+/// Names longer than this make boxes wider than a screen.
+const LONG_NAME: usize = 100;
+
+/// A hint to shorten C++ names when full ones (`style`) of the functions
+/// `shown` make a picture too wide to read (optimised C++ with the
+/// standard library: names of 100 to 300 characters, several screens
+/// wide). `what` says which names were counted.
+pub(crate) fn long_names_hint(
+    style: crate::symbols::Demangle,
+    shown: impl Iterator<Item = crate::ingest::FuncId>,
+    names: &[crate::symbols::FuncInfo],
+    what: &str,
+) -> Option<String> {
+    if style != crate::symbols::Demangle::Full {
+        return None;
+    }
+    let mut long: Vec<crate::ingest::FuncId> = shown
+        .filter(|&f| {
+            names
+                .get(f as usize)
+                .is_some_and(|i| i.name.len() > LONG_NAME)
+        })
+        .collect();
+    long.sort_unstable();
+    long.dedup();
+    let n = long.len();
+    (n > 0).then(|| {
+        format!(
+            "{n} of {what} are over {LONG_NAME} characters; --demangle simple draws them without templates and parameters"
+        )
+    })
+}

@@ -162,17 +162,54 @@ fn color(fills: &[&'static str], module: u32) -> &'static str {
     fills.get(module as usize).copied().unwrap_or("#ffffff")
 }
 
+/// Module names as the legend shows them: paths (`auto:file`, `auto:dir`)
+/// cut to their last components, as few as keep them all apart
+/// (`enc/encode.c` for `/root/.cargo/.../brotli/enc/encode.c`); other
+/// names as they are. The full path is the legend entry's tooltip.
+fn short_paths(names: &[&str]) -> Vec<String> {
+    let parts: Vec<Vec<&str>> = names
+        .iter()
+        .map(|n| match n.starts_with('/') {
+            true => n.split('/').filter(|p| !p.is_empty()).collect(),
+            false => vec![*n],
+        })
+        .collect();
+    let most = parts.iter().map(Vec::len).max().unwrap_or(1);
+    let tail = |p: &[&str], k: usize| p[p.len().saturating_sub(k)..].join("/");
+    let cut = (1..=most)
+        .find(|&k| {
+            let mut seen: Vec<String> = parts.iter().map(|p| tail(p, k)).collect();
+            seen.sort_unstable();
+            seen.windows(2).all(|w| w[0] != w[1])
+        })
+        .unwrap_or(most);
+    names
+        .iter()
+        .zip(&parts)
+        .map(|(n, p)| match p.len() > cut {
+            true => format!(".../{}", tail(p, cut)),
+            false => n.to_string(),
+        })
+        .collect()
+}
+
 fn legend(out: &mut String, modules: &Modules, used: &[bool], fills: &[&'static str]) {
     let shown: Vec<usize> = (0..used.len()).filter(|&m| used[m]).collect();
     if shown.len() < 2 {
         return;
     }
     out.push_str("  subgraph cluster_legend {\n    label=\"modules\"; fontsize=10; style=dashed; color=\"#999999\";\n");
-    for &m in &shown {
+    let full: Vec<&str> = shown.iter().map(|&m| modules.names[m].as_str()).collect();
+    for (&m, label) in shown.iter().zip(short_paths(&full)) {
+        let name = &modules.names[m];
+        let tooltip = match label == *name {
+            true => String::new(),
+            false => format!(", tooltip=\"{}\"", dot_escape(name)),
+        };
         let _ = writeln!(
             out,
-            "    legend{m} [label=\"{}\", fillcolor=\"{}\"];",
-            dot_escape(&modules.names[m]),
+            "    legend{m} [label=\"{}\"{tooltip}, fillcolor=\"{}\"];",
+            dot_escape(&label),
             color(fills, m as u32)
         );
     }
@@ -184,4 +221,34 @@ fn legend(out: &mut String, modules: &Modules, used: &[bool], fills: &[&'static 
         );
     }
     out.push_str("  }\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_paths_keep_the_last_components_that_tell_them_apart() {
+        let names = [
+            "/root/.cargo/x/brotli/enc/encode.c",
+            "/root/.cargo/x/brotli/dec/decode.c",
+            "/tmp/drv/driver.c",
+            "(unassigned)",
+        ];
+        assert_eq!(
+            short_paths(&names),
+            [
+                ".../encode.c",
+                ".../decode.c",
+                ".../driver.c",
+                "(unassigned)"
+            ]
+        );
+        let clash = ["/a/enc/port.h", "/a/dec/port.h", "/b/x.c"];
+        assert_eq!(
+            short_paths(&clash),
+            [".../enc/port.h", ".../dec/port.h", "/b/x.c"]
+        );
+        assert_eq!(short_paths(&["/x.c", "core"]), ["/x.c", "core"]);
+    }
 }

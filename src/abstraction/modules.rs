@@ -45,6 +45,21 @@ pub enum ModuleSource {
     Auto,
 }
 
+impl ModuleSource {
+    /// What the modules are, for reports: `auto:file`, `a table of 7
+    /// modules`, `one module (no --modules)`.
+    pub fn describe(&self) -> String {
+        match self {
+            ModuleSource::Single => "one module (no --modules)".to_string(),
+            ModuleSource::Table(t) => format!("a table of {} modules", t.order.len()),
+            ModuleSource::AutoFile => "auto:file".to_string(),
+            ModuleSource::AutoDir => "auto:dir".to_string(),
+            ModuleSource::AutoPrefix => "auto:prefix".to_string(),
+            ModuleSource::Auto => "auto".to_string(),
+        }
+    }
+}
+
 /// A parsed `function,module` CSV.
 #[derive(Debug, Clone, Default)]
 pub struct ModuleTable {

@@ -12,7 +12,7 @@ use crate::report::{Report, Stage};
 const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:0.5em 0}th,td{padding:0.2em 0.7em;border-bottom:1px solid #eee}
-th{text-align:left;background:#f4f6fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{text-align:left;background:#f4f6fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
 details{margin:0.3em 0}summary{cursor:pointer}.muted{color:#777}";
 
@@ -25,13 +25,28 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     let c = &report.config;
     let _ = writeln!(
         out,
-        "<h1>calltrace compare: {} patterns</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {} points</p>",
+        "<h1>calltrace compare: {} patterns</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {} points, \
+         modules: {}, whole-trace threshold of the global methods (--min-total) {}{}</p>",
         report.patterns.len(),
         c.threshold,
         c.view.name(),
-        c.sweep.points().len()
+        c.sweep.points().len(),
+        esc(&c.modules.describe()),
+        percent(c.min_total, 2),
+        if c.keep_features {
+            ", distinguishing functions protected (--keep-features)"
+        } else {
+            ""
+        }
     );
     rates(&mut out, report);
+    out.push_str(
+        "<p class=\"muted\">Each cell: nodes kept (share of the nodes before), and the share of \
+         the root's time (calls, untimed) outside the subtrees the method removed. Merging removes \
+         no time. The global methods remove every subtree under --min-total of the whole trace: in \
+         the calls view each call is its own subtree, so a trace of many small calls loses much of \
+         its time in them (the contexts view adds up a context's calls first).</p>\n",
+    );
     out.push_str("<h2>Figures</h2>\n<div class=\"plots\">\n");
     for (title, svg) in plots {
         let _ = writeln!(out, "<figure><figcaption>{}</figcaption>", esc(title));
@@ -92,6 +107,43 @@ fn groups(out: &mut String, report: &Report) {
         );
     }
     out.push_str("</table>\n");
+    features(out, report);
+}
+
+/// Each pattern's distinguishing functions (in its trace and no other's)
+/// and the stages that keep them.
+fn features(out: &mut String, report: &Report) {
+    if report.features.is_empty() {
+        out.push_str(
+            "<p class=\"muted\">No pattern has a function that no other pattern has.</p>\n",
+        );
+        return;
+    }
+    for (i, p) in report.patterns.iter().enumerate() {
+        let own: Vec<_> = report.features.iter().filter(|f| f.pattern == i).collect();
+        if own.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<details><summary>{}: {} distinguishing function(s)</summary>\n<table class=\"features\">\n<tr><th>function</th>",
+            esc(&p.name),
+            own.len()
+        );
+        for s in Stage::methods() {
+            let _ = write!(out, "<th>{}</th>", esc(s.name()));
+        }
+        out.push_str("</tr>\n");
+        for f in own {
+            let _ = write!(out, "<tr><td>{}</td>", esc(&f.function));
+            for s in Stage::methods() {
+                let mark = if f.kept[s.index()] { "kept" } else { "lost" };
+                let _ = write!(out, "<td>{mark}</td>");
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table></details>\n");
+    }
 }
 
 fn top_functions(out: &mut String, report: &Report) {

@@ -39,10 +39,24 @@ fn report_html_is_self_contained_and_renders_in_chromium() {
         })
         .count();
     assert_eq!(html.matches("<svg").count(), 2, "both plots inline");
+    // Top functions per pattern, and the distinguishing functions of the
+    // 6 patterns that have some (13 in all, as features.csv lists them).
     assert_eq!(
         html.matches("<details>").count(),
-        patterns,
+        patterns + 6,
         "top functions per pattern"
+    );
+    assert!(
+        html.contains("<summary>fax: 7 distinguishing function(s)</summary>"),
+        "the fax pattern's distinguishing functions are listed"
+    );
+    assert!(
+        html.contains("<tr><td>fax_dial</td><td>lost</td><td>kept</td><td>lost</td>"),
+        "with what each method keeps"
+    );
+    assert!(
+        html.contains("modules: a table of 8 modules") && html.contains("(--min-total) 0.10%"),
+        "the header says which modules and --min-total ran"
     );
     assert!(
         html.contains("fax_encode_g3"),

@@ -102,7 +102,7 @@ pub fn simplify(full: &str) -> String {
             let after = i + "decltype".len();
             let open = after + full[after..].len() - full[after..].trim_start().len();
             if b.get(open) == Some(&b'(') {
-                i = skip_balanced(b, open);
+                i = skip_parens(b, open);
                 out.clear();
                 continue;
             }
@@ -190,6 +190,25 @@ const OPERATORS: &[&str] = &[
 ];
 
 /// The index after the bracket that closes the one at `open`.
+/// Where the parenthesised expression at `open` ends: only parentheses
+/// count, since an expression's `<`, `<=` and `<<` open nothing.
+fn skip_parens(b: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    b.len()
+}
+
 fn skip_balanced(b: &[u8], open: usize) -> usize {
     let mut depth = 0usize;
     let mut i = open;
@@ -313,6 +332,12 @@ mod tests {
             ),
             ("decltype(f()) ns::g<int>(int)", "ns::g"),
             ("ns::my_decltype(int)", "ns::my_decltype"),
+            // An expression's `<=` or `<<` opens no template list.
+            (
+                "decltype (({parm#1}<={parm#2})?{parm#1} : {parm#2}) ._anon_2::operator()<unsigned int&, unsigned int&>(unsigned int&, unsigned int&) const",
+                "._anon_2::operator()",
+            ),
+            ("decltype ({parm#1}<<(2)) ns::shl<int>(int)", "ns::shl"),
             (
                 "bool __gnu_cxx::operator!=<double*, std::vector<double> >(int const&)",
                 "__gnu_cxx::operator!=",

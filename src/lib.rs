@@ -21,7 +21,10 @@
 //! let built = calltree::build(&input, format, &Default::default(), calltree::View::Contexts)?;
 //! let names = symbols::names_without_binary(&built.funcs);
 //! let out = emit::tree::indented(&built.tree, &names);
-//! assert_eq!(String::from_utf8(out).unwrap(), "main (1 / 3)\n  work (2 / 2) x2\n");
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     "main (1 call / 3 calls)\n  work (2 calls / 2 calls) x2\n"
+//! );
 //! # Ok::<(), calltrace::Error>(())
 //! ```
 

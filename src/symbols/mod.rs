@@ -355,8 +355,12 @@ fn resolve_in_objects(
             Path::to_path_buf,
         );
         if let Some(lib) = binary.and_then(|b| loaded_library(b, maps, exe)) {
+            let recorded = match Path::new(&lib) == path {
+                true => String::new(),
+                false => format!(" (recorded as {lib})"),
+            };
             return Err(Error::Input(format!(
-                "{}: this is {lib}, a library the trace loaded, not its executable; give the executable{} as BINARY, or leave BINARY out (the trace records where its objects are)",
+                "{}: a library the trace loaded{recorded}, not its executable; give the executable{} as BINARY, or leave BINARY out (the trace records where its objects are)",
                 path.display(),
                 meta.exe_path
                     .as_deref()

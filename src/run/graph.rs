@@ -151,7 +151,7 @@ fn wrote(opts: &GraphOptions, cg: &CallGraph, (nodes, edges): (usize, usize)) ->
 }
 
 /// The function named `name` (for `flag`), or of which `name` is the
-/// short form of exactly one (see [`is_short_for`]), as its id.
+/// short form of exactly one (see [`short_matches`]), as its id.
 fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<FuncId>> {
     let Some(name) = name else {
         return Ok(None);
@@ -160,14 +160,11 @@ fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<Fun
         return Ok(Some(id as FuncId));
     }
     // A short form of exactly one name is that name.
-    let mut short = names
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| is_short_for(name, &i.name));
-    if let (Some((id, _)), None) = (short.next(), short.next()) {
+    let matches = short_matches(names, name);
+    if let [id] = matches[..] {
         return Ok(Some(id as FuncId));
     }
-    let near = near_names(names, name);
+    let near = near_names(names, &matches);
     let hint = match near.is_empty() {
         true => String::new(),
         false => format!("; did you mean {}?", near.join(", ")),
@@ -178,27 +175,26 @@ fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<Fun
     ))
 }
 
-/// Whether `name` is a short form of `full`: `full` without its file
-/// suffix, parameters and templates (`--demangle simple`), or the end of
-/// that after a `::`.
-fn is_short_for(name: &str, full: &str) -> bool {
-    let short = crate::symbols::short_form(full);
-    short == name
-        || short.ends_with(&format!("::{name}"))
-        || crate::symbols::short_form(name) == short
+/// The ids of the functions whose name `name` is a short form of: the
+/// name without its file suffix, parameters and templates (`--demangle
+/// simple`), or the end of that after a `::` (`LZ4_read32` for
+/// `LZ4_read32 [lz4.c]`, `init0` for `hb_ot_shape_plan_t::init0(...)`).
+fn short_matches(names: &[FuncInfo], name: &str) -> Vec<usize> {
+    let (own, scoped) = (crate::symbols::short_form(name), format!("::{name}"));
+    let is_short_for = |full: &str| {
+        let short = crate::symbols::short_form(full);
+        short == name || short.ends_with(&scoped) || short == own
+    };
+    (0..names.len())
+        .filter(|&i| is_short_for(&names[i].name))
+        .collect()
 }
 
-/// The trace's names that `name` is a short form of (without the file
-/// suffix, the parameters, the templates or the scope: `LZ4_read32` for
-/// `LZ4_read32 [lz4.c]`, `init0` for `hb_ot_shape_plan_t::init0(...)`),
-/// quoted for the shell, at most five, sorted.
-fn near_names(names: &[FuncInfo], name: &str) -> Vec<String> {
+/// The names of the functions `matches` (see [`short_matches`]), quoted
+/// for the shell, at most five, sorted.
+fn near_names(names: &[FuncInfo], matches: &[usize]) -> Vec<String> {
     const SHOWN: usize = 5;
-    let mut near: Vec<&str> = names
-        .iter()
-        .map(|i| i.name.as_str())
-        .filter(|n| is_short_for(name, n))
-        .collect();
+    let mut near: Vec<&str> = matches.iter().map(|&i| names[i].name.as_str()).collect();
     near.sort_unstable();
     near.dedup();
     let more = near.len().saturating_sub(SHOWN);
@@ -259,7 +255,8 @@ mod tests {
         let mut with_quote = list.clone();
         with_quote.push("f [it's.c]".to_string());
         let refs: Vec<&str> = with_quote.iter().map(String::as_str).collect();
-        let near = near_names(&names(&refs), "f");
+        let names = names(&refs);
+        let near = near_names(&names, &short_matches(&names, "f"));
         assert_eq!(near.len(), 6, "{near:?}");
         assert_eq!(near[0], "'f [it'\\''s.c]'");
         assert_eq!(near[5], "and 4 more");

@@ -262,11 +262,6 @@ fn name_one(
     }
 }
 
-/// The file name of a recorded path (`libz.so.1` for `/lib/libz.so.1`).
-fn file_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
-}
-
 fn hex_info(addr: u64) -> FuncInfo {
     FuncInfo {
         name: format!("{addr:#x}"),
@@ -322,7 +317,11 @@ fn resolve_in_objects(
         // Unnamed, an address is named by its object and file offset, the
         // same in every run (the process address moves with ASLR).
         let in_object = || FuncInfo {
-            name: format!("{}+{:#x}", file_name(recorded), a - map.start + map.offset),
+            name: format!(
+                "{}+{:#x}",
+                objects::file_name(recorded),
+                a - map.start + map.offset
+            ),
             ..FuncInfo::default()
         };
         let Some((obj, probe)) = probe else {

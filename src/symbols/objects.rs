@@ -253,7 +253,7 @@ pub fn locate(path: &str, search_path: &[PathBuf]) -> Option<PathBuf> {
     candidates(path, search_path).into_iter().next()
 }
 
-fn file_name(path: &str) -> &str {
+pub(super) fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 

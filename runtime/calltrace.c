@@ -213,9 +213,11 @@ extern "C" {
 #define CT_WOUT_BYTES (512u * 1024u)  /* the writer thread's encode buffer */
 #define CT_WAKE_MS 50                 /* the writer writes what is buffered at least this often */
 #define CT_SPIN_US 100u               /* the writer polls check-ins this long before sleeping, */
-#define CT_SPIN_FAST_US 2000u         /* ... or this long while check-ins come within */
-#define CT_FAST_GAP_US 20u            /* this many microseconds of each other */
-#define CT_WAIT_SPIN_US 2000u         /* an owner whose ring is full polls this long before sleeping */
+#define CT_FAST_GAP_US 20u            /* ... or, while they come within this many microseconds */
+#define CT_FAST_GAPS 16u              /* of each other, this many times the last gap */
+#define CT_WAIT_SPIN_US 200u          /* an owner whose ring is full polls the busy writer this long */
+#define CT_PREEMPT_US 200u            /* a poll that lost its CPU this long: the CPUs are not free */
+#define CT_CROWDED_MS 100u            /* ... so nobody polls for this long */
 #define CT_HDR 4096u                  /* struct ct_thread, then the events */
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
@@ -273,6 +275,7 @@ struct ct_thread {
      * writer polls this while events flow, so that the owner's line does
      * not move between the two cores at every poll. */
     uint32_t pub __attribute__((aligned(64)));
+    int cpu;            /* the CPU it checked in on (-1: unknown) */
     /* The writer's line (ct_lock). */
     uint64_t last_time __attribute__((aligned(64))); /* last timestamp written (ns) */
     uint32_t wflushed;  /* a copy of flushed that polling reads */
@@ -626,26 +629,29 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
  * lines stay whole. */
 /* write() to a pipe or FIFO whose reader may have left (calltrace live
  * quit): with SIGPIPE blocked, so that the program gets EPIPE and goes on
- * untraced instead of being killed; a SIGPIPE this raised is taken back. */
+ * untraced instead of being killed; a SIGPIPE this raised is taken back.
+ * (A reader that leaves in the middle of a write raises SIGPIPE too, though
+ * the write returns the bytes it wrote before.) */
 static CT_NOINST ssize_t ct_write_pipe(const unsigned char *buf, size_t n)
 {
     sigset_t sigpipe, old, pending;
     ssize_t w;
-    int had;
+    int had, e;
     sigemptyset(&sigpipe);
     sigaddset(&sigpipe, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &sigpipe, &old);
     sigpending(&pending);
     had = sigismember(&pending, SIGPIPE);
     w = write(ct_fd, buf, n);
-    if (w < 0 && errno == EPIPE && !had) {
+    e = errno;
+    if (!had && (w < 0 ? e == EPIPE : (size_t)w < n) && sigpending(&pending) == 0 &&
+        sigismember(&pending, SIGPIPE)) {
         struct timespec now = {0, 0};
-        int e = errno;
         while (sigtimedwait(&sigpipe, NULL, &now) < 0 && errno == EINTR)
             ;
-        errno = e;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
     return w;
 }
 
@@ -1012,12 +1018,10 @@ static CT_NOINST void ct_flush_locked(struct ct_thread *t)
  * except by the fork handlers (ct_lock, then ct_wm). */
 static pthread_mutex_t ct_wm = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ct_wcond = PTHREAD_COND_INITIALIZER; /* wakes the writer; ct_wm */
-static pthread_cond_t ct_room = PTHREAD_COND_INITIALIZER;  /* wakes waiting owners; ct_wm */
 static int ct_writer_on;   /* a writer thread runs in this process */
 static int ct_writer_off;  /* CALLTRACE_WRITER=0 */
 static int ct_w_pending;   /* an owner asked the writer to write */
 static int ct_w_sleeping;  /* the writer waits on ct_wcond */
-static int ct_w_waiters;   /* owners waiting on ct_room */
 static unsigned char ct_wout[CT_WOUT_BYTES];
 
 /* Wake the writer if it sleeps. */
@@ -1052,11 +1056,21 @@ static CT_NOINST void ct_writer_sleep(long us)
     pthread_mutex_unlock(&ct_wm);
 }
 
-/* Poll until done(arg) or for `us` microseconds; returns whether done. */
-static CT_NOINST int ct_poll(int (*done)(const void *), const void *arg, uint32_t us)
+/* Until when (CLOCK_MONOTONIC ns) polling is off: a polling thread lost
+ * its CPU, so the CPUs are shared with other work. */
+static uint64_t ct_crowded_until;
+
+/* Poll until done(arg) or for `us` microseconds; returns whether done.
+ * It stops early when stuck(arg) says that the thread it waits for needs
+ * this CPU.  A poll that finds it lost its CPU for a while (other programs
+ * keep the CPUs busy) stops, and turns polling off for CT_CROWDED_MS: the
+ * thread it waits for may be waiting for this very CPU. */
+static CT_NOINST int ct_poll(int (*done)(const void *), int (*stuck)(const void *),
+                             const void *arg, uint32_t us)
 {
-    uint64_t until = ct_mono() + us * 1000ull;
+    uint64_t last = ct_mono(), until = last + us * 1000ull;
     for (;;) {
+        uint64_t now;
         int k;
         for (k = 0; k < 64; k++) {
             if (done(arg))
@@ -1065,29 +1079,38 @@ static CT_NOINST int ct_poll(int (*done)(const void *), const void *arg, uint32_
             __builtin_ia32_pause();
 #endif
         }
-        if (ct_mono() >= until)
+        now = ct_mono();
+        if (now - last >= CT_PREEMPT_US * 1000ull) {
+            __atomic_store_n(&ct_crowded_until, now + CT_CROWDED_MS * 1000000ull,
+                             __ATOMIC_RELAXED);
             return done(arg);
+        }
+        if (now >= until || stuck(arg))
+            return done(arg);
+        last = now;
     }
 }
 
 /* Whether polling instead of sleeping takes no CPU from anyone: every
- * traced thread and the writer can have a CPU of their own.  With more
- * threads than that, a polling thread would take turns from the very
- * thread it waits for, so both sleep as they did before polling. */
+ * traced thread and the writer can have a CPU of their own, and no poll
+ * lost its CPU lately.  With more threads than CPUs, or other programs
+ * busy on them, a polling thread would take turns from the very thread it
+ * waits for, so both sleep as they did before polling. */
 static CT_NOINST int ct_may_poll(void)
 {
-    return __atomic_load_n(&ct_nthreads, __ATOMIC_RELAXED) < ct_ncpu;
+    uint64_t until = __atomic_load_n(&ct_crowded_until, __ATOMIC_RELAXED);
+    return __atomic_load_n(&ct_nthreads, __ATOMIC_RELAXED) < ct_ncpu &&
+           (until == 0 || ct_mono() >= until);
 }
 
 /* Whether some thread has checked in events that are not written yet, or
- * someone waits for the writer.  Reads only the lines that owners write at
+ * the final flush began.  Reads only the lines that owners write at
  * check-ins (pub), never the line they write at every event. */
 static CT_NOINST int ct_writer_due(const void *unused)
 {
     struct ct_thread *t;
     (void)unused;
-    if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE) ||
-        __atomic_load_n(&ct_w_waiters, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
         return 1;
     for (t = __atomic_load_n(&ct_threads, __ATOMIC_ACQUIRE); t;
          t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
@@ -1097,13 +1120,43 @@ static CT_NOINST int ct_writer_due(const void *unused)
     return 0;
 }
 
+/* The CPU the writer last polled on (-1: unknown). */
+static int ct_w_cpu = -1;
+
+/* Whether the writer should stop polling: a traced thread last checked in
+ * on the writer's CPU, so it may be waiting for the CPU that the writer
+ * polls on while the other CPUs are busy. */
+static CT_NOINST int ct_writer_stuck(const void *unused)
+{
+    struct ct_thread *t;
+    int me = sched_getcpu();
+    (void)unused;
+    __atomic_store_n(&ct_w_cpu, me, __ATOMIC_RELAXED);
+    if (me < 0)
+        return 0;
+    for (t = __atomic_load_n(&ct_threads, __ATOMIC_ACQUIRE); t;
+         t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+        if (__atomic_load_n(&t->cpu, __ATOMIC_RELAXED) == me)
+            return 1;
+    return 0;
+}
+
+/* Whether an owner waiting for room should stop polling: the writer last
+ * polled on this CPU, so it may be waiting for it. */
+static CT_NOINST int ct_owner_stuck(const void *unused)
+{
+    int w = __atomic_load_n(&ct_w_cpu, __ATOMIC_RELAXED);
+    (void)unused;
+    return w >= 0 && w == sched_getcpu();
+}
+
 /* While events flow, wait for the next check-in without sleeping, for up
  * to `us` microseconds.  Returns 1 if one came.  (The list is walked
  * without ct_lock: a state is only ever moved to ct_free, never unmapped,
  * so its pub and wflushed stay readable.) */
 static CT_NOINST int ct_writer_spin(uint32_t us)
 {
-    return ct_poll(ct_writer_due, NULL, us);
+    return ct_poll(ct_writer_due, ct_writer_stuck, NULL, us);
 }
 
 /* One pass over the threads: write their events up to their last check-in
@@ -1124,11 +1177,6 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
         ct_flush_upto(t, to, ct_wout, sizeof ct_wout);
     }
     pthread_mutex_unlock(&ct_lock);
-    if (__atomic_load_n(&ct_w_waiters, __ATOMIC_SEQ_CST)) {
-        pthread_mutex_lock(&ct_wm);
-        pthread_cond_broadcast(&ct_room);
-        pthread_mutex_unlock(&ct_wm);
-    }
     return most;
 }
 
@@ -1153,13 +1201,18 @@ static CT_NOINST void *ct_writer_main(void *arg)
             uint32_t window = CT_SPIN_US;
             nap = 0;
             for (;;) {
-                uint64_t since = ct_mono();
+                uint64_t since = ct_mono(), gap;
                 if (!ct_may_poll() || !ct_writer_spin(window) ||
                     __atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
                     break;
                 /* check-ins come fast: the ring would fill before a sleeping
-                 * writer ran again, so wait longer for the next one */
-                window = ct_mono() - since < CT_FAST_GAP_US * 1000ull ? CT_SPIN_FAST_US : CT_SPIN_US;
+                 * writer ran again, so wait longer for the next one (but
+                 * not much longer than they take to come: an owner that
+                 * lost its CPU may need the writer's) */
+                gap = ct_mono() - since;
+                window = gap < CT_FAST_GAP_US * 1000ull && gap * CT_FAST_GAPS / 1000 > CT_SPIN_US
+                             ? (uint32_t)(gap * CT_FAST_GAPS / 1000)
+                             : CT_SPIN_US;
                 (void)ct_writer_pass(1);
             }
             if (__atomic_load_n(&ct_final, __ATOMIC_ACQUIRE))
@@ -1215,24 +1268,32 @@ static CT_NOINST int ct_has_room(const void *t)
     return !ct_full((const struct ct_thread *)t);
 }
 
-/* Wait until the writer has made room in t's ring for CT_STEP events. */
+/* Write t's own ring, if it is still full (ct_lock held). */
+static CT_NOINST void ct_help_locked(struct ct_thread *t)
+{
+    if (ct_full(t))
+        ct_flush_into(t, CT_OUTP(t), CT_OUT_BYTES);
+}
+
+/* Make room in t's ring for CT_STEP events: the writer is behind.  If it
+ * is not writing just now (ct_lock is free), the owner writes its ring
+ * itself rather than wait for it: the writer may be waiting for a CPU,
+ * perhaps this one, while other programs keep the others busy, and a
+ * thread that waited for it (polling, or asleep until it ran) made the
+ * traced program several times slower on a loaded machine.  If the writer
+ * is writing, the owner polls for the room it makes (a sleeping thread
+ * can take a millisecond to run again in a virtual machine, and this
+ * ring fills in well under that), then waits for the lock and writes
+ * what is left itself. */
 static CT_NOINST void ct_wait_room(struct ct_thread *t)
 {
-    /* Wake the writer if it sleeps and wait for it without sleeping: in a
-     * virtual machine a sleeping thread can take a millisecond to run again,
-     * and this ring fills in well under that.  Sleep only if the writer
-     * stays behind (a slow disk, a pipe's reader). */
-    ct_wake();
-    if (ct_may_poll() && ct_poll(ct_has_room, t, CT_WAIT_SPIN_US))
-        return;
-    pthread_mutex_lock(&ct_wm);
-    __atomic_add_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&ct_w_pending, 1, __ATOMIC_SEQ_CST);
-    pthread_cond_signal(&ct_wcond);
-    while (ct_full(t))
-        pthread_cond_wait(&ct_room, &ct_wm);
-    __atomic_sub_fetch(&ct_w_waiters, 1, __ATOMIC_SEQ_CST);
-    pthread_mutex_unlock(&ct_wm);
+    if (pthread_mutex_trylock(&ct_lock) != 0) {
+        if (ct_may_poll() && ct_poll(ct_has_room, ct_owner_stuck, t, CT_WAIT_SPIN_US))
+            return;
+        pthread_mutex_lock(&ct_lock);
+    }
+    ct_help_locked(t);
+    pthread_mutex_unlock(&ct_lock);
 }
 
 /* ct_checkpoint's work. */
@@ -1241,6 +1302,7 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
     __atomic_store_n(&t->pub, len, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->cpu, sched_getcpu(), __ATOMIC_RELAXED);
     if (t->side_len) /* never leave signal handlers' events behind */
         ct_t.gate |= CT_GATE_SIDE;
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
@@ -1863,6 +1925,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
         return NULL;
     t->len = 0;
     t->pub = 0;
+    t->cpu = -1;
     t->flushed = t->wflushed = 0;
     t->last_time = 0;
     t->side_len = t->side_open = t->side_skip = 0;
@@ -2337,10 +2400,9 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_msg("events dropped (nested signal handlers interrupted the tracer): ", (char *)num);
     }
     pthread_mutex_unlock(&ct_lock);
-    /* The writer stops; owners waiting for room write their own rings. */
+    /* The writer stops. */
     pthread_mutex_lock(&ct_wm);
     pthread_cond_broadcast(&ct_wcond);
-    pthread_cond_broadcast(&ct_room);
     pthread_mutex_unlock(&ct_wm);
     CT_BARRIER();
     ct_t.gate--;
@@ -2372,8 +2434,9 @@ static CT_NOINST void ct_atfork_child(void)
     pthread_mutex_init(&ct_lock, NULL);
     pthread_mutex_init(&ct_wm, NULL);
     pthread_cond_init(&ct_wcond, NULL);
-    pthread_cond_init(&ct_room, NULL);
-    ct_writer_on = ct_w_pending = ct_w_sleeping = ct_w_waiters = 0; /* no writer here yet */
+    ct_writer_on = ct_w_pending = ct_w_sleeping = 0; /* no writer here yet */
+    ct_w_cpu = -1;
+    ct_crowded_until = 0;
     ct_t.tid = ct_gettid();
     ct_pid = getpid();
     ct_own_name = 1; /* never share the parent's file */

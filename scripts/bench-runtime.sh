@@ -50,7 +50,8 @@
 #
 # Rows: target  what  ours  cpu  reference  ratio  peak RSS  result
 # (target 2: binary with timestamps <= 2x, CALLTRACE_CLOCK=none <= 1.5x;
-# target 4: text <= 4x). Traces go to a temporary directory (BENCH_TMP,
+# target 4: text <= 4x; load: binary traces with the other CPUs busy, against
+# the same without the writer thread, <= 1.25x). Traces go to a temporary directory (BENCH_TMP,
 # default $TMPDIR or /tmp), deleted at exit.
 #
 # Environment: BENCH_SMOKE, BENCH_RUNS, BENCH_BASIS (wall or cpu),
@@ -71,7 +72,8 @@ else
     programs=${BENCH_PROGRAMS:-zlib zstd zstd-mt sqlite}
 fi
 tmp=$(mktemp -d "${BENCH_TMP:-${TMPDIR:-/tmp}}/calltrace-rtbench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+spin=() # busy processes of the loaded rows, killed at exit whatever happens
+trap 'kill "${spin[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 if [[ ! -x /usr/bin/time ]]; then
     echo "bench-runtime.sh: /usr/bin/time is needed (apt-get install time)" >&2
@@ -363,6 +365,38 @@ trace() {
     fi
 }
 
+# loaded NAME CLOCK LABEL: the traced program (binary trace) on a machine
+# whose other CPUs are busy: one spinning process for every CPU but one, so
+# that the traced thread and the writer share one CPU. The reference is the
+# same run with CALLTRACE_WRITER=0 (each thread writes its own ring): the
+# writer thread must never make a loaded machine slower than doing without
+# it (a traced thread that waited for a writer without a CPU made zstd 10x
+# slower here once). Target: within 1.25x of that reference.
+loaded() {
+    local name=$1 clock=$2 label=$3 i n ours ours_cpu ours_rss
+    n=$(($(nproc) - 1))
+    ((n >= 1)) || { row - "$label" - - - - - "(one CPU: nothing to share)"; return; }
+    for ((i = 0; i < n; i++)); do
+        sh -c 'while :; do :; done' &
+        spin+=($!)
+    done
+    fresh=$tmp/trace.$name
+    measure "$name" env CALLTRACE_FORMAT=binary CALLTRACE_CLOCK="$clock" \
+        CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "${prog_args[@]}"
+    ours=$secs ours_cpu=$cpu ours_rss=$rss_kb
+    measure "$name-w0" env CALLTRACE_WRITER=0 CALLTRACE_FORMAT=binary CALLTRACE_CLOCK="$clock" \
+        CALLTRACE_OUT="$tmp/trace.$name" "$prog_dir/traced.exe" "${prog_args[@]}"
+    fresh=
+    kill "${spin[@]}" 2>/dev/null
+    wait "${spin[@]}" 2>/dev/null || true
+    spin=()
+    rm -f "$tmp/trace.$name"
+    local r
+    r=$(ratio "$ours" "$secs")
+    row load "$label" "${ours} s" "${ours_cpu} s" "no writer ${secs} s" "${r}x" "$(mib "$ours_rss")" \
+        "$(verdict "$r" 1.25) (<= 1.25x)"
+}
+
 echo "rdtsc: ${rdtsc_ns} ns a read; times: ${basis} seconds, best of $runs"
 row target what ours cpu reference ratio "peak RSS" result
 for p in $programs; do
@@ -382,6 +416,8 @@ for p in $programs; do
     trace binary binary auto 2 "$p: binary, timestamps" 2
     trace none binary none 1.5 "$p: binary, CALLTRACE_CLOCK=none" 2
     trace text text auto 4 "$p: text, timestamps" 4
+    loaded loaded auto "$p: binary, timestamps, other CPUs busy"
+    loaded loaded-none none "$p: binary, untimed, other CPUs busy"
     if command -v uftrace >/dev/null; then
         fresh=$tmp/uftrace.data
         measure uftrace uftrace record -d "$tmp/uftrace.data" "$prog_dir/bare.exe" "${prog_args[@]}"

@@ -62,11 +62,11 @@ pub struct Elf {
     /// Without a `.symtab` (stripped): only exported functions have names,
     /// and the function starts are too few to check addresses against.
     pub stripped: bool,
-    /// Indexes into `symbols` of the names that several functions share
-    /// (at different addresses: the copies of a header's `static inline`
-    /// function, same-named statics of several files), sorted by name and
-    /// address.
-    pub(super) shared: Vec<usize>,
+    /// Indexes into `symbols` sorted by name and address, one per function
+    /// (a function listed in `.symtab` and `.dynsym` once): the functions
+    /// of one name, such as the copies of a header's `static inline`
+    /// function or same-named statics of several files, are neighbours.
+    pub(super) by_name: Vec<usize>,
 }
 
 impl Elf {
@@ -117,7 +117,7 @@ impl Elf {
         let mut func_starts: Vec<u64> = symbols.iter().map(|s| s.addr).collect();
         func_starts.dedup();
         let build_id = file.build_id().ok().flatten().map(hex);
-        let shared = shared_names(&symbols);
+        let by_name = by_name(&symbols);
         Ok(Elf {
             min_vaddr: segments.iter().map(|s| s.vaddr).min().unwrap_or(0),
             max_vaddr: segments
@@ -130,22 +130,27 @@ impl Elf {
             symbols,
             build_id,
             stripped: file.symbol_table().is_none(),
-            shared,
+            by_name,
         })
     }
 
     /// The addresses of the other functions named `name` in this object
     /// (empty for a name only one function has).
     pub fn namesakes<'s>(&'s self, name: &'s str, addr: u64) -> impl Iterator<Item = u64> + 's {
+        self.functions_named(name).filter(move |&a| a != addr)
+    }
+
+    /// The addresses of the functions named `name` (a linkage name) in this
+    /// object, in address order.
+    pub fn functions_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = u64> + 's {
         let first = self
-            .shared
+            .by_name
             .partition_point(|&i| self.symbols[i].name.as_str() < name);
-        self.shared[first..]
+        self.by_name[first..]
             .iter()
             .map(|&i| &self.symbols[i])
             .take_while(move |s| s.name == name)
             .map(|s| s.addr)
-            .filter(move |&a| a != addr)
     }
 
     /// True when `addr` (a file address) is the start of a function.
@@ -200,7 +205,7 @@ pub fn build_id_of(path: &Path) -> Option<String> {
 
 /// The indexes of the symbols whose name other functions (at other
 /// addresses) have too, sorted by name and address, one per address.
-fn shared_names(symbols: &[Symbol]) -> Vec<usize> {
+fn by_name(symbols: &[Symbol]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..symbols.len()).collect();
     order.sort_by(|&a, &b| {
         let (a, b) = (&symbols[a], &symbols[b]);
@@ -209,13 +214,7 @@ fn shared_names(symbols: &[Symbol]) -> Vec<usize> {
     order.dedup_by(|a, b| {
         symbols[*a].name == symbols[*b].name && symbols[*a].addr == symbols[*b].addr
     });
-    let mut shared = Vec::new();
-    for run in order.chunk_by(|&a, &b| symbols[a].name == symbols[b].name) {
-        if run.len() > 1 {
-            shared.extend_from_slice(run);
-        }
-    }
-    shared
+    order
 }
 
 /// The function symbol `s` defines, if it is one (without its unit).
@@ -302,7 +301,7 @@ mod tests {
             sym(0x40, "zzz"),
         ];
         let e = Elf {
-            shared: shared_names(&symbols),
+            by_name: by_name(&symbols),
             symbols,
             ..Elf::default()
         };
@@ -311,6 +310,12 @@ mod tests {
         assert_eq!(e.namesakes("main", 0x20).count(), 0);
         assert_eq!(e.namesakes("zzz", 0x40).count(), 0);
         assert_eq!(e.namesakes("nothing", 0x50).count(), 0);
+        assert_eq!(
+            e.functions_named("read32").collect::<Vec<_>>(),
+            [0x10, 0x30]
+        );
+        assert_eq!(e.functions_named("main").collect::<Vec<_>>(), [0x20]);
+        assert_eq!(e.functions_named("mai").count(), 0);
     }
 
     #[test]

@@ -171,18 +171,71 @@ impl Namesakes {
     /// `object`-th.
     fn add(&mut self, obj: &objects::Object, object: usize, probe: u64, style: Demangle) {
         for addr in obj.namesakes(probe) {
-            if !self.seen.insert((object, addr)) {
+            self.push(obj, object, addr, style);
+        }
+    }
+
+    /// Adds the function at `addr` of `obj`, the `object`-th, once.
+    fn push(&mut self, obj: &objects::Object, object: usize, addr: u64, style: Demangle) {
+        if !self.seen.insert((object, addr)) {
+            return;
+        }
+        if let Some(named) = obj.lookup(addr, style) {
+            let id = Identity {
+                object,
+                addr,
+                runtime: 0,
+                local: named.local,
+                unit: named.unit,
+            };
+            self.found.push((named.info, id));
+        }
+    }
+}
+
+/// An object that holds traced functions, as `Objects::get` finds it.
+struct Opened {
+    object: usize,
+    recorded: String,
+    build_id: Option<String>,
+    is_exe: bool,
+}
+
+/// Adds the namesakes of the traced functions (`ids`) in the other objects
+/// that hold traced functions: bzip2's own static `myfeof` and
+/// libbz2.so's were `myfeof` in a run that called one and `myfeof
+/// [bzip2.c]` in a run that called both, so `compare` took one function for
+/// two. (Objects the run called nothing in are not read: most are system
+/// libraries.)
+fn namesakes_elsewhere(
+    objects: &mut Objects,
+    opened: &[Opened],
+    ids: &[Option<Identity>],
+    style: Demangle,
+    namesakes: &mut Namesakes,
+) {
+    if opened.len() < 2 {
+        return;
+    }
+    let mut done = std::collections::HashSet::new();
+    for id in ids.iter().flatten() {
+        let Some(from) = opened.iter().find(|o| o.object == id.object) else {
+            continue;
+        };
+        let name = objects
+            .get(&from.recorded, from.build_id.as_deref(), from.is_exe)
+            .and_then(|o| o.elf.symbol_at(id.addr))
+            .map(|s| s.name.clone());
+        let Some(name) = name else { continue };
+        for to in opened.iter().filter(|o| o.object != id.object) {
+            if !done.insert((to.object, name.clone())) {
                 continue;
             }
-            if let Some(named) = obj.lookup(addr, style) {
-                let id = Identity {
-                    object,
-                    addr,
-                    runtime: 0,
-                    local: named.local,
-                    unit: named.unit,
-                };
-                self.found.push((named.info, id));
+            if let Some(obj) = objects.get(&to.recorded, to.build_id.as_deref(), to.is_exe) {
+                let addrs: Vec<u64> = obj.elf.functions_named(&name).collect();
+                for addr in addrs {
+                    namesakes.push(obj, to.object, addr, style);
+                }
             }
         }
     }
@@ -287,6 +340,7 @@ fn resolve_in_objects(
     let mut infos = Vec::with_capacity(funcs.len());
     let mut ids = Vec::with_capacity(funcs.len());
     let mut namesakes = Namesakes::default();
+    let mut opened: Vec<Opened> = Vec::new();
     for key in funcs.keys() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
@@ -334,6 +388,14 @@ fn resolve_in_objects(
             exe_addrs += 1;
             exe_starts += usize::from(obj.elf.is_func_start(probe));
         }
+        if !opened.iter().any(|o| o.object == object) {
+            opened.push(Opened {
+                object,
+                recorded: recorded.to_string(),
+                build_id: map.build_id.clone(),
+                is_exe,
+            });
+        }
         let no_starts = is_exe && obj.elf.stripped;
         let (info, id) = name_one(
             obj,
@@ -369,6 +431,7 @@ fn resolve_in_objects(
         }
         return Err(mismatch(&path, None, meta.exe_path.as_deref()));
     }
+    namesakes_elsewhere(&mut objects, &opened, &ids, opts.demangle, &mut namesakes);
     stats.warnings = objects.warnings;
     Ok((infos, ids, namesakes.found, stats))
 }

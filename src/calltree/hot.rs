@@ -58,9 +58,11 @@ pub fn func_stats(tree: &Tree, funcs: &FuncTable) -> Vec<FuncStats> {
 /// of the total and edges with at least 0.1% (gprof2dot's defaults).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PruneOptions {
-    /// Leave out functions under this percentage of the total. Default is 0.5.
+    /// Leave out functions under this percentage of the total (of the
+    /// root or focus function's, when given). Default is 0.5.
     pub min_total: f64,
-    /// Leave out edges under this percentage of the total. Default is 0.1.
+    /// Leave out edges under this percentage of the total (of the root
+    /// or focus function's, when given). Default is 0.1.
     pub min_edge: f64,
     /// Keep only the paths through this function. Default is none.
     pub focus: Option<FuncId>,
@@ -102,7 +104,9 @@ impl Pruned {
 
 /// Prunes `cg` (whose run weighs `whole`) by `opts`; `tops` are the
 /// functions called at the top of a thread, where `--depth` starts
-/// without `--root` or `--focus`.
+/// without `--root` or `--focus`. With a root or focus function the
+/// percentages are of its total, not the run's: a function of 0.01% of
+/// the run is drawn with its callers and callees, not as an empty graph.
 pub fn prune(
     cg: &CallGraph,
     stats: &[FuncStats],
@@ -111,7 +115,11 @@ pub fn prune(
     opts: &PruneOptions,
 ) -> Pruned {
     let g = &cg.graph;
-    let pct = |v: u64| 100.0 * v as f64 / whole.max(1) as f64;
+    let base = match opts.focus.or(opts.root) {
+        Some(f) => stats.get(f as usize).map_or(whole, |s| s.total),
+        None => whole,
+    };
+    let pct = |v: u64| 100.0 * v as f64 / base.max(1) as f64;
     let mut node: Vec<bool> = g
         .node_indices()
         .map(|n| pct(stats[g[n] as usize].total) >= opts.min_total)
@@ -274,5 +282,37 @@ mod tests {
             ..none
         };
         assert_eq!(run(depth), ["main", "a", "d"]);
+    }
+
+    /// With `--focus` or `--root` the thresholds are shares of that
+    /// function's total: `fact` (2% of the run) under a 3% threshold is
+    /// drawn with its callers, not as an empty graph.
+    #[test]
+    fn a_cold_focus_is_drawn_with_its_callers_and_callees() {
+        let (tree, funcs, cg, stats) = setup();
+        let tops = top_level(&tree, &funcs);
+        let run = |o: PruneOptions| {
+            let p = prune(&cg, &stats, tree.total(0), &tops, &o);
+            kept(&cg, &funcs, &p)
+        };
+        let cold = PruneOptions {
+            min_total: 3.0,
+            focus: Some(id(&funcs, "fact")),
+            ..Default::default()
+        };
+        assert_eq!(run(cold), ["main", "a", "fact"]);
+        // b is 6% of the run; its callee c two thirds of b.
+        let root = PruneOptions {
+            min_total: 50.0,
+            root: Some(id(&funcs, "b")),
+            ..Default::default()
+        };
+        assert_eq!(run(root), ["b", "c"]);
+        let too_high = PruneOptions {
+            min_total: 70.0,
+            root: Some(id(&funcs, "b")),
+            ..Default::default()
+        };
+        assert_eq!(run(too_high), ["b"]);
     }
 }

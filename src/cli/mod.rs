@@ -270,10 +270,10 @@ pub struct GraphArgs {
     /// Drawing: the hot graph (shares of time, colours, pruning) or pvtrace's plain graph
     #[arg(long, value_enum, default_value = "hot")]
     pub style: StyleArg,
-    /// Leave out functions under P% of the run's total (gprof2dot -n)
+    /// Leave out functions under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -n)
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     pub min_total: f64,
-    /// Leave out edges under P% of the run's total (gprof2dot -e)
+    /// Leave out edges under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -e)
     #[arg(long, value_name = "P", default_value_t = 0.1)]
     pub min_edge: f64,
     /// Keep only the paths through FUNC (its callers and callees)

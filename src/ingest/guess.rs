@@ -76,6 +76,15 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     })
 }
 
+/// Whether a file that begins with `head` (its first [`HEAD`] bytes) may
+/// be a trace: some format reads it, or it holds no lines to tell (an
+/// empty trace, which its reader reports).
+pub fn may_be_trace(head: &[u8]) -> bool {
+    head.starts_with(super::binary::MAGIC)
+        || meaningful_lines(head).next().is_none()
+        || formats().into_iter().any(|f| f.sniff(head))
+}
+
 /// What a file that no format reads is instead, when its first bytes say
 /// so: a program given as the trace, a compressed trace, other binary data.
 pub(crate) fn not_a_trace(head: &[u8]) -> Option<String> {

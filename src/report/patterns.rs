@@ -1,8 +1,9 @@
 //! Which traces are the test patterns, and what they are called. Each
 //! `TRACE` argument is one pattern named by its file stem, or `NAME=PATH`;
 //! a directory stands for every trace in it (regular, non-hidden files
-//! that are not executables, so the traced binary may sit beside its
-//! traces). The list comes back sorted by name, names unique.
+//! that a trace format reads, so the traced binary, a README or a script
+//! may sit beside the traces: [`skipped`] lists them). The list comes back
+//! sorted by name, names unique.
 
 use std::path::{Path, PathBuf};
 
@@ -77,7 +78,7 @@ fn dir_patterns(dir: &Path) -> Result<Vec<Pattern>> {
     let mut out = Vec::new();
     for entry in entries {
         let path = entry.map_err(|e| Error::io(dir, e))?.path();
-        if is_trace_file(&path) {
+        if is_trace_file(&path) && may_be_trace(&path) {
             out.push(Pattern {
                 name: stem(&path),
                 path,
@@ -99,6 +100,47 @@ fn is_trace_file(path: &Path) -> bool {
         .file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with('.'));
     !hidden && path.is_file() && !is_elf(path)
+}
+
+/// Whether the file's first bytes may be a trace's (see
+/// [`crate::ingest::guess::may_be_trace`]); unreadable files are left to
+/// the reader to report.
+fn may_be_trace(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(crate::ingest::guess::HEAD);
+    match std::fs::File::open(path) {
+        Ok(f) => match f
+            .take(crate::ingest::guess::HEAD as u64)
+            .read_to_end(&mut head)
+        {
+            Ok(_) => crate::ingest::guess::may_be_trace(&head),
+            Err(_) => true,
+        },
+        Err(_) => true,
+    }
+}
+
+/// The files of the directories among `args` that are left out as not
+/// traces (regular, non-hidden, not executables, but no format reads
+/// them), sorted.
+pub fn skipped<S: AsRef<str>>(args: &[S]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for arg in args {
+        let dir = Path::new(arg.as_ref());
+        if split_named(arg.as_ref()).is_some() || !dir.is_dir() {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        out.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| is_trace_file(p) && !may_be_trace(p)),
+        );
+    }
+    out.sort();
+    out
 }
 
 fn is_elf(path: &Path) -> bool {
@@ -170,8 +212,31 @@ mod tests {
         std::fs::write(dir.path().join("app"), b"\x7fELF\x02\x01").unwrap();
         std::fs::write(dir.path().join(".hidden"), "x").unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        let p = from_args(&[dir.path().to_str().unwrap()]).unwrap();
-        assert_eq!(names(&p), ["a", "b"]);
+        // A README and a script beside the traces are not patterns; an
+        // empty file is (its reader says it is empty).
+        std::fs::write(
+            dir.path().join("README.md"),
+            "# Runs
+One per test.
+",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("run.sh"),
+            "#!/bin/sh
+./app > out
+",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("c.txt"), "").unwrap();
+        let arg = dir.path().to_str().unwrap();
+        let p = from_args(&[arg]).unwrap();
+        assert_eq!(names(&p), ["a", "b", "c"]);
+        assert_eq!(
+            skipped(&[arg]),
+            [dir.path().join("README.md"), dir.path().join("run.sh")]
+        );
+        assert!(skipped(&["x=y", "a/copy.trace"]).is_empty());
         let empty = tempfile::tempdir().unwrap();
         let err = from_args(&[empty.path().to_str().unwrap()])
             .unwrap_err()

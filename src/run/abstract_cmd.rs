@@ -115,14 +115,17 @@ fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) ->
     emit::write_atomic(path, &dot)?;
     let chains = drawn.hidden.iter().filter(|h| !h.is_empty()).count();
     let chain_note = if chains > 0 {
-        format!(", {chains} chains drawn as one node")
+        format!(
+            ", {} drawn as one node",
+            super::counted(chains, "chain", "chains")
+        )
     } else {
         String::new()
     };
     Ok(format!(
-        "wrote {} ({} nodes drawn{chain_note})",
+        "wrote {} ({} drawn{chain_note})",
         path.display(),
-        drawn.tree.call_nodes(funcs)
+        super::counted(drawn.tree.call_nodes(funcs), "node", "nodes")
     ))
 }
 

@@ -94,6 +94,14 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     write_all(&opts.out_dir, &files)?;
     emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
     let mut notes = Vec::new();
+    let skipped = report::patterns::skipped(&opts.traces);
+    if !skipped.is_empty() {
+        let shown: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
+        notes.push(format!(
+            "left out (no trace format reads them): {}",
+            shown.join(", ")
+        ));
+    }
     if opts.modules.is_none() {
         notes.push(ONE_MODULE_NOTE.to_string());
     }

@@ -142,11 +142,16 @@ fn wrote(opts: &GraphOptions, cg: &CallGraph, (nodes, edges): (usize, usize)) ->
     let all = cg.graph.node_count();
     let left_out = match all - nodes {
         0 => String::new(),
-        n => format!("; {n} of {all} functions left out"),
+        n => format!(
+            "; {n} of {} left out",
+            super::counted(all, "function", "functions")
+        ),
     };
     format!(
-        "wrote {} ({nodes} functions, {edges} edges{left_out})",
-        opts.output.display()
+        "wrote {} ({}, {}{left_out})",
+        opts.output.display(),
+        super::counted(nodes, "function", "functions"),
+        super::counted(edges, "edge", "edges")
     )
 }
 
@@ -180,14 +185,26 @@ fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<Fun
 /// simple`), or the end of that after a `::` (`LZ4_read32` for
 /// `LZ4_read32 [lz4.c]`, `init0` for `hb_ot_shape_plan_t::init0(...)`).
 fn short_matches(names: &[FuncInfo], name: &str) -> Vec<usize> {
-    let (own, scoped) = (crate::symbols::short_form(name), format!("::{name}"));
+    // A namesake's suffix, if given, must be the function's own
+    // (`BeginPtr [dfa.cc]` for `re2::BeginPtr(re2::StringPiece const&) [dfa.cc]`).
+    let want = namesake_suffix(name);
+    let base = want.map_or(name, |s| &name[..name.len() - s.len()]);
+    let (own, scoped) = (crate::symbols::short_form(base), format!("::{base}"));
     let is_short_for = |full: &str| {
         let short = crate::symbols::short_form(full);
-        short == name || short.ends_with(&scoped) || short == own
+        (short == base || short.ends_with(&scoped) || short == own)
+            && (want.is_none() || namesake_suffix(full) == want)
     };
     (0..names.len())
         .filter(|&i| is_short_for(&names[i].name))
         .collect()
+}
+
+/// The ` [a.c]` that tells a name's namesakes apart, if it has one.
+fn namesake_suffix(name: &str) -> Option<&str> {
+    name.rfind(" [")
+        .filter(|_| name.ends_with(']'))
+        .map(|i| &name[i..])
 }
 
 /// The names of the functions `matches` (see [`short_matches`]), quoted
@@ -230,6 +247,8 @@ mod tests {
             "read32 [b.c]",
             "ns::Plan::init(int, char const*)",
             "it's",
+            "re2::BeginPtr(re2::StringPiece const&) [dfa.cc]",
+            "re2::BeginPtr(re2::StringPiece const&) [nfa.cc]",
         ]);
         let find = |name| find(&names, "--focus", Some(name));
         assert_eq!(find("main").unwrap(), Some(0));
@@ -245,6 +264,11 @@ mod tests {
         let err = find("nothing").unwrap_err().to_string();
         assert!(err.ends_with("found `nothing`"), "{err}");
         assert_eq!(find("it's").unwrap(), Some(4));
+        // A short form with the namesake's suffix.
+        assert_eq!(find("BeginPtr [nfa.cc]").unwrap(), Some(6));
+        assert_eq!(find("re2::BeginPtr [dfa.cc]").unwrap(), Some(5));
+        assert!(find("BeginPtr [x.cc]").is_err());
+        assert!(find("BeginPtr").is_err(), "two of them");
         assert!(!find("ain").unwrap_err().to_string().contains("did you"));
         assert_eq!(super::find(&names, "--root", None).unwrap(), None);
     }

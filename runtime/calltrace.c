@@ -30,12 +30,15 @@
  *
  *   CALLTRACE_OUT     output file, default "trace.txt" in the current
  *                     directory; created or truncated.  "%p" is replaced by
- *                     the process id; "%%" is a "%".  The processes of one
- *                     run never share a file: without "%p", a forked child,
- *                     and a traced program started by a traced process that
- *                     would open the same file, write NAME.<pid>.EXT instead
- *                     (trace.1234.txt).  For this the runtime sets
- *                     CALLTRACE_OUT_TAKEN to the absolute path of its file.
+ *                     the process id; "%%" is a "%".  Traced processes never
+ *                     share a file: without "%p", a forked child, a traced
+ *                     program started by a traced process that would open
+ *                     the same file, and a program whose file another live
+ *                     traced process writes (./a | ./b) write NAME.<pid>.EXT
+ *                     instead (trace.1234.txt).  For the second the runtime
+ *                     sets CALLTRACE_OUT_TAKEN to the absolute path of its
+ *                     file; for the third each process holds a flock() on
+ *                     its regular file (see ct_claim).
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
@@ -184,6 +187,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1624,6 +1628,27 @@ static CT_NOINST void ct_abs_name(char *dst, size_t cap)
     dst[n] = 0;
 }
 
+/* Take a regular trace file for this process: an exclusive flock() on its
+ * open file, then empty it.  Another traced process that writes the file
+ * (started at the same time with the same name: ./a | ./b) holds the lock,
+ * and must not lose its trace.  The kernel drops the lock with the last
+ * descriptor of the open file, so at the latest when the process dies: a
+ * killed run leaves no stale lock, and its file is reused.  (A forked child
+ * closing its inherited copy does not drop the parent's lock.)  Where
+ * flock() is not supported (ENOLCK, EOPNOTSUPP on some network filesystems)
+ * the file is taken as before.  Returns 0 when the file is ours, 1 when
+ * another process holds it, -1 when it cannot be emptied. */
+static CT_NOINST int ct_claim(int fd)
+{
+    int r;
+    do
+        r = flock(fd, LOCK_EX | LOCK_NB);
+    while (r != 0 && errno == EINTR);
+    if (r != 0 && errno == EWOULDBLOCK)
+        return 1;
+    return ftruncate(fd, 0) == 0 ? 0 : -1;
+}
+
 /* Open the output file and write the header.  ct_lock held (or the only
  * thread).  Returns 0 on success. */
 static CT_NOINST int ct_open_output(void)
@@ -1647,11 +1672,12 @@ static CT_NOINST int ct_open_output(void)
             fd = -1;
         }
     }
-    /* Read-write: binary traces map the thread buffers from the file. */
+    /* Read-write: binary traces map the thread buffers from the file.  Not
+     * O_TRUNC: the file may be another live process's trace (ct_claim). */
     if (fd < 0)
-        fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0 && errno == EACCES) /* write-only: buffers in memory then */
-        fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) {
         ct_msg("cannot open trace file, tracing disabled: ", name);
         return -1;
@@ -1670,6 +1696,23 @@ static CT_NOINST int ct_open_output(void)
             close(fd);
             ct_msg("cannot stat trace file, tracing disabled: ", name);
             return -1;
+        }
+        if (S_ISREG(st.st_mode)) { /* not FIFOs, /dev/null, terminals */
+            int claim = ct_claim(fd);
+            if (claim != 0)
+                close(fd);
+            if (claim > 0 && !ct_own_name && !ct_path_has_pid) {
+                ct_own_name = 1; /* as a forked child: NAME.<pid>.EXT */
+                return ct_open_output();
+            }
+            if (claim > 0) {
+                ct_msg("another process writes the trace file, tracing disabled: ", name);
+                return -1;
+            }
+            if (claim < 0) {
+                ct_msg("cannot truncate trace file, tracing disabled: ", name);
+                return -1;
+            }
         }
         ct_fd_dev = st.st_dev;
         ct_fd_ino = st.st_ino;

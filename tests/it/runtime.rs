@@ -427,6 +427,141 @@ fn forked_and_started_processes_write_their_own_trace_files() {
     }
 }
 
+/// Run with `hold`, it calls `holder`, says so on stdout and keeps its
+/// trace open until its stdin ends; run without, it calls `newcomer`.
+const HOLDS: &str = r#"
+#include <stdio.h>
+#include <string.h>
+static int holder(int x) { return x + 1; }
+static int newcomer(int x) { return x * 2; }
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "hold") == 0) {
+        printf("%d\n", holder(1));
+        fflush(stdout);
+        while (getchar() != EOF)
+            ;
+        return holder(2) == 3 ? 0 : 1;
+    }
+    printf("%d\n", newcomer(3));
+    return 0;
+}
+"#;
+
+/// Starts `exe hold` writing `trace` in `dir`; returns once it traces.
+fn start_holder(exe: &Path, dir: &Path, trace: &str, format: &str) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = Command::new(exe)
+        .arg("hold")
+        .current_dir(dir)
+        .env("CALLTRACE_OUT", trace)
+        .env("CALLTRACE_FORMAT", format)
+        .env_remove("CALLTRACE_OUT_TAKEN")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the program");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line, "2\n");
+    child
+}
+
+/// Runs `exe` (the newcomer) writing `trace` in `dir`; returns its pid.
+fn run_newcomer(exe: &Path, dir: &Path, trace: &str, format: &str) -> u32 {
+    let child = Command::new(exe)
+        .current_dir(dir)
+        .env("CALLTRACE_OUT", trace)
+        .env("CALLTRACE_FORMAT", format)
+        .env_remove("CALLTRACE_OUT_TAKEN")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the program");
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.stdout, b"6\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    pid
+}
+
+/// The `trace.*` files of `dir` with extension `ext`, sorted.
+fn trace_files(dir: &Path, ext: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("trace.") && n.ends_with(&format!(".{ext}")))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Two unrelated traced programs running at the same time with the same
+/// output name (`./a | ./b`) used to write into one file, each from its own
+/// offset: a damaged binary trace, mixed text lines.
+#[test]
+fn two_programs_running_at_once_with_one_output_name_write_separate_traces() {
+    let dir = work("same-name-at-once");
+    let exe = build(&dir, "holds", HOLDS, &[]);
+    for (format, ext) in [("text", "txt"), ("binary", "bin")] {
+        let trace = format!("trace.{ext}");
+        let mut holder = start_holder(&exe, &dir, &trace, format);
+        let pid = run_newcomer(&exe, &dir, &trace, format);
+        drop(holder.stdin.take());
+        assert!(holder.wait().unwrap().success());
+        let own = format!("trace.{pid}.{ext}");
+        assert_eq!(trace_files(&dir, ext), [own.as_str(), trace.as_str()]);
+        for (name, mine, other) in [(&trace, "holder", "newcomer"), (&own, "newcomer", "holder")] {
+            let tree = super::util::tree(exe.to_str().unwrap(), &dir.join(name), &["-o", "-"]);
+            assert!(
+                tree.contains(mine) && !tree.contains(other),
+                "{format} {name}:\n{tree}"
+            );
+        }
+        for f in trace_files(&dir, ext) {
+            std::fs::remove_file(dir.join(f)).unwrap();
+        }
+    }
+}
+
+/// The file of an earlier run, here one whose program was killed while it
+/// wrote (a lock dies with its process), is taken over in place: same file,
+/// old content gone, no `NAME.<pid>.EXT`.
+#[test]
+fn a_trace_left_by_an_earlier_killed_run_is_overwritten_in_place() {
+    use std::io::Write;
+    use std::os::unix::fs::MetadataExt;
+    let dir = work("stale-trace");
+    let exe = build(&dir, "holds", HOLDS, &[]);
+    for (format, ext) in [("text", "txt"), ("binary", "bin")] {
+        let trace = format!("trace.{ext}");
+        let path = dir.join(&trace);
+        let mut killed = start_holder(&exe, &dir, &trace, format);
+        killed.kill().unwrap();
+        killed.wait().unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&b"stale junk\n".repeat(100_000)).unwrap();
+        drop(f);
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        run_newcomer(&exe, &dir, &trace, format);
+        assert_eq!(trace_files(&dir, ext), [trace.as_str()]);
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(!bytes.windows(10).any(|w| w == b"stale junk"), "{format}");
+        let tree = super::util::tree(exe.to_str().unwrap(), &path, &["-o", "-"]);
+        assert!(
+            tree.contains("newcomer") && !tree.contains("holder"),
+            "{format}:\n{tree}"
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
 /// Its first traced call comes from `.preinit_array`, before libc has set
 /// up the environment.
 const PREINIT: &str = r#"

@@ -71,7 +71,8 @@ uftrace replay -d "$dir/uftrace.data" -f addr --demangle no --no-pager |
   awk -F ' [|] ' 'NF >= 2 { f = $2; sub(/^ +/, "", f)
       if (f !~ /^linux:/ && sub(/\(\) *(\{|;)$/, "", f)) { sub(/\.localalias$/, "", f); print $1 "\t" f } }' |
   sort | uniq -c | awk '{ print $2 "\t" $3 "\t" $1 }' > "$dir/uftrace.calls"
-# Names held by more than one address (or that calltrace tells apart) get
+# Names held by more than one address (or that calltrace tells apart), if
+# one of them is a local function, get
 # what calltrace tells them apart by, the first that does: the compilation
 # unit of the address's symbol (the FILE symbol before it in `readelf -s`;
 # copies of a header's static inline function share the header as their
@@ -115,10 +116,19 @@ awk -F '\t' '
     }
     return 1
   }
+  # Whether some address of `name` is a local function of its unit: global
+  # ones (a template instance in the program and in a library, also one
+  # that a version script made local, after an empty FILE symbol) are one
+  # function to calltrace, as to the dynamic linker.
+  function local(name,   n, a, i) {
+    n = split(addrs[name], a, " ")
+    for (i = 1; i <= n; i++) if (unit[a[i]] != "") return 1
+    return 0
+  }
   END {
     for (k in calls) {
       split(k, f, "\t"); addr = f[1]; name = f[2]
-      if (addr in file) {
+      if (addr in file && local(name)) {
         t = tells(name, 1) ? 1 : tells(name, 2) ? 2 : 3
         name = name " [" (t == 1 ? unit[addr] : t == 2 ? file[addr] : off[addr]) "]"
       }

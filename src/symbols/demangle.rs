@@ -80,11 +80,28 @@ fn cxa_demangle(raw: &str) -> Option<String> {
     }
 }
 
+/// The demangler's words for functions it makes itself, kept before the
+/// simple name of what they are for: `TLS wrapper function for
+/// ns::counter` is not the variable `ns::counter`.
+const SPECIAL: [&str; 6] = [
+    "TLS wrapper function for ",
+    "TLS init function for ",
+    "non-virtual thunk to ",
+    "virtual thunk to ",
+    "covariant return thunk to ",
+    "transaction clone for ",
+];
+
 /// A full name without return type, template arguments and parameter
 /// lists (and the qualifiers after them): `int ns::Box<int>::get() const`
-/// becomes `ns::Box::get`. Operator names, `(anonymous namespace)` and
-/// `{lambda(int)#1}` stay as they are.
+/// becomes `ns::Box::get`. Operator names and `(anonymous namespace)` stay
+/// as they are, a lambda is `{lambda#1}` (its parameters left out), a
+/// conversion operator names its type without template arguments
+/// (`operator std::basic_string_view`).
 pub fn simplify(full: &str) -> String {
+    if let Some(prefix) = SPECIAL.iter().find(|p| full.starts_with(*p)) {
+        return format!("{prefix}{}", simplify(&full[prefix.len()..]));
+    }
     let b = full.as_bytes();
     let mut out = String::with_capacity(full.len());
     let mut i = 0;
@@ -92,8 +109,18 @@ pub fn simplify(full: &str) -> String {
         let rest = &full[i..];
         if rest.starts_with("operator") && !ident_before(b, i) {
             let n = 8 + operator_len(&rest[8..]);
-            out.push_str(&rest[..n]);
+            out.push_str(&without_templates(&rest[..n]));
             i += n;
+            continue;
+        }
+        if rest.starts_with("{lambda(") {
+            // `{lambda(std::pair<...> const&, ...)#1}`: the number tells
+            // a scope's lambdas apart, the parameters only make it long.
+            let end = skip_balanced(b, i);
+            let params = skip_balanced(b, i + "{lambda".len());
+            out.push_str("{lambda");
+            out.push_str(&full[params.min(end)..end]);
+            i = end;
             continue;
         }
         if rest.starts_with("decltype") && !ident_before(b, i) {
@@ -154,6 +181,28 @@ pub fn simplify(full: &str) -> String {
 /// and `--focus` match it when the full name does not match.
 pub fn short_form(name: &str) -> String {
     simplify(name.split(" [").next().unwrap_or(name))
+}
+
+/// `text` without its template argument lists (`<...>`, balanced), for a
+/// conversion operator's type; operator tokens (`operator<<=`) and
+/// `operator< <int>`'s list, which the caller handles, pass unchanged.
+fn without_templates(text: &str) -> String {
+    if !text.starts_with("operator ") {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<' {
+            i = skip_balanced(b, i);
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out.trim_end().to_string()
 }
 
 /// Whether the byte before `i` continues an identifier (`myoperator`).
@@ -300,7 +349,32 @@ mod tests {
             ),
             (
                 "main::{lambda(int)#1}::operator()(int) const",
-                "main::{lambda(int)#1}::operator()",
+                "main::{lambda#1}::operator()",
+            ),
+            (
+                "re2::RE2::Set::Compile(re2::Prog**)::{lambda(std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, re2::Regexp*> const&, std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, re2::Regexp*> const&)#1}::operator()(std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, re2::Regexp*> const&, std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, re2::Regexp*> const&) const",
+                "re2::RE2::Set::Compile::{lambda#1}::operator()",
+            ),
+            (
+                "f()::{lambda()#2}::operator()() const",
+                "f::{lambda#2}::operator()",
+            ),
+            ("g()::{unnamed type#1}::run()", "g::{unnamed type#1}::run"),
+            (
+                "TLS wrapper function for re2::hooks::context",
+                "TLS wrapper function for re2::hooks::context",
+            ),
+            (
+                "non-virtual thunk to ns::Derived::run(int)",
+                "non-virtual thunk to ns::Derived::run",
+            ),
+            (
+                "re2::StringPiece::operator std::basic_string_view<char, std::char_traits<char> >() const",
+                "re2::StringPiece::operator std::basic_string_view",
+            ),
+            (
+                "ns::Wrap<int>::operator std::vector<int, std::allocator<int> > const&() const",
+                "ns::Wrap::operator std::vector const&",
             ),
             (
                 "ns::operator<<(ns::Printer&, ns::Point const&)",

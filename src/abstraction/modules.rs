@@ -145,11 +145,15 @@ impl ModuleSource {
             let name = match self {
                 ModuleSource::Single => "(all)".to_string(),
                 ModuleSource::Table(t) => t.module_of(&info.name).unwrap_or(UNASSIGNED).to_string(),
-                ModuleSource::AutoFile => info.file.clone().unwrap_or_else(|| UNASSIGNED.into()),
+                ModuleSource::AutoFile => info
+                    .file
+                    .as_deref()
+                    .map(source_file_module)
+                    .unwrap_or_else(|| UNASSIGNED.into()),
                 ModuleSource::AutoDir => info
                     .file
                     .as_deref()
-                    .map(parent_dir)
+                    .map(source_dir_module)
                     .unwrap_or_else(|| UNASSIGNED.into()),
                 ModuleSource::AutoPrefix | ModuleSource::Auto => unreachable!("handled above"),
             };
@@ -165,6 +169,43 @@ fn parent_dir(file: &str) -> String {
         Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
         _ => ".".to_string(),
     }
+}
+
+/// The `auto:file` module of a function from source file `file`: the file,
+/// or the system library whose header it is (see [`system_library`]).
+pub(crate) fn source_file_module(file: &str) -> String {
+    system_library(file).unwrap_or_else(|| file.to_string())
+}
+
+/// The `auto:dir` module of a function from source file `file`: its
+/// directory, or the system library whose header it is.
+pub(crate) fn source_dir_module(file: &str) -> String {
+    system_library(file).unwrap_or_else(|| parent_dir(file))
+}
+
+/// The library a system header belongs to, as one module: every header of
+/// the C++ standard library (`/usr/include/c++/12/bits/stl_vector.h` is
+/// `/usr/include/c++/12`), the compiler's own headers, the other system
+/// headers (`/usr/include`). Optimised C++ calls the standard library's
+/// accessors and iterators everywhere; as a module per header they made
+/// `auto:file` abstractions of RE2 hundreds of nodes of accessor chains
+/// (`std::unique_ptr::get` into `std::get` into `std::__get_helper`).
+pub(crate) fn system_library(file: &str) -> Option<String> {
+    if let Some(at) = file.find("/include/c++/") {
+        let version = &file[at + "/include/c++/".len()..];
+        let end = version.find('/').unwrap_or(version.len());
+        return Some(file[..at + "/include/c++/".len() + end].to_string());
+    }
+    ["/usr/lib/gcc/", "/usr/include/", "/usr/local/include/"]
+        .iter()
+        .find(|root| file.starts_with(*root))
+        .map(|root| {
+            // The compiler's headers: /usr/lib/gcc/<target>/<version>/include.
+            match (*root, file.find("/include/")) {
+                ("/usr/lib/gcc/", Some(i)) => file[..i + "/include".len()].to_string(),
+                _ => root.trim_end_matches('/').to_string(),
+            }
+        })
 }
 
 impl Modules {
@@ -421,6 +462,42 @@ mod tests {
     fn module_of(globs: &str, name: &str) -> Option<String> {
         let t = ModuleTable::parse("m.csv", globs).unwrap();
         t.module_of(name).map(str::to_string)
+    }
+
+    #[test]
+    fn system_headers_are_one_module_per_library() {
+        let cases = [
+            (
+                "/usr/include/c++/12/bits/stl_vector.h",
+                "/usr/include/c++/12",
+            ),
+            (
+                "/usr/include/c++/12/ext/new_allocator.h",
+                "/usr/include/c++/12",
+            ),
+            (
+                "/opt/gcc-14/include/c++/14.1.0/tuple",
+                "/opt/gcc-14/include/c++/14.1.0",
+            ),
+            (
+                "/usr/include/x86_64-linux-gnu/bits/byteswap.h",
+                "/usr/include",
+            ),
+            (
+                "/usr/lib/gcc/x86_64-linux-gnu/12/include/xmmintrin.h",
+                "/usr/lib/gcc/x86_64-linux-gnu/12/include",
+            ),
+            ("/usr/local/include/zlib.h", "/usr/local/include"),
+        ];
+        for (file, library) in cases {
+            assert_eq!(system_library(file).as_deref(), Some(library), "{file}");
+            assert_eq!(source_file_module(file), library);
+            assert_eq!(source_dir_module(file), library);
+        }
+        assert_eq!(system_library("/home/me/re2/re2/re2.cc"), None);
+        assert_eq!(source_file_module("re2/re2.cc"), "re2/re2.cc");
+        assert_eq!(source_dir_module("re2/re2.cc"), "re2");
+        assert_eq!(source_dir_module("/usr/src/app/main.c"), "/usr/src/app");
     }
 
     #[test]

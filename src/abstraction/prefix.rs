@@ -10,7 +10,6 @@
 //! function is its own module (merging then changes nothing).
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use super::modules::Modules;
 use crate::ingest::FuncTable;
@@ -130,7 +129,13 @@ pub fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
     let has_files = names.iter().any(|n| n.file.is_some());
     let mut tried = Vec::new();
     if has_files {
-        for (what, f) in [("file", file_of as fn(&str) -> String), ("dir", dir_of)] {
+        for (what, f) in [
+            (
+                "file",
+                super::modules::source_file_module as fn(&str) -> String,
+            ),
+            ("dir", super::modules::source_dir_module),
+        ] {
             let m = Modules::from_names(names.iter().enumerate().map(|(i, n)| {
                 (!funcs.is_synthetic(i as u32)).then(|| {
                     n.file
@@ -172,17 +177,6 @@ pub fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
 fn picked(mut m: Modules, note: String) -> Modules {
     m.picked = Some(note);
     m
-}
-
-fn file_of(f: &str) -> String {
-    f.to_string()
-}
-
-fn dir_of(f: &str) -> String {
-    match Path::new(f).parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
-        _ => ".".to_string(),
-    }
 }
 
 fn sizes(m: &Modules) -> Vec<usize> {

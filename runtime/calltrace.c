@@ -2489,6 +2489,13 @@ static CT_NOINST void ct_atfork_child(void)
             close(old);
             __atomic_store_n(&ct_nmaps, 0, __ATOMIC_RELEASE);
             ct_scan_maps();
+        } else {
+            /* No file of its own ("tracing disabled" said why): never go
+             * on writing into the parent's. */
+            close(old);
+            ct_fd = -1;
+            __atomic_store_n(&ct_state, -1, __ATOMIC_RELEASE);
+            self = NULL;
         }
         ct_write_error = 0;
     }
@@ -2531,7 +2538,8 @@ static CT_NOINST void ct_atfork_child(void)
     ct_fast_path(mine);
     if (self && !mine)
         ct_t.dead = 1;
-    ct_writer_start();
+    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) > 0)
+        ct_writer_start();
     CT_BARRIER();
     ct_t.gate--;
 }

@@ -427,6 +427,40 @@ fn forked_and_started_processes_write_their_own_trace_files() {
     }
 }
 
+/// A forked child that cannot open a file of its own (its name,
+/// `NAME.<pid>.EXT`, is too long where the parent's is not) goes
+/// untraced: it used to go on writing into the parent's file, so the
+/// parent's trace held the child's calls.
+#[test]
+fn a_forked_child_without_a_file_of_its_own_leaves_the_parents_trace_alone() {
+    let dir = work("fork-no-file");
+    let exe = build(&dir, "forks", FORKS, &[]);
+    for (format, ext) in [("text", "txt"), ("binary", "bin")] {
+        // 250 bytes: NAME.<pid>.EXT passes the 255 a file name may have.
+        let name = format!("{}.{ext}", "t".repeat(250 - ext.len() - 1));
+        let out = Command::new(&exe)
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", &name)
+            .env("CALLTRACE_FORMAT", format)
+            .env_remove("CALLTRACE_OUT_TAKEN")
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "0 10\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("cannot open trace file, tracing disabled"),
+            "{format}: {stderr}"
+        );
+        let tree = super::util::tree(exe.to_str().unwrap(), &dir.join(&name), &["-o", "-"]);
+        assert_eq!(
+            super::util::shape(&tree),
+            "main\n  spawn\n  spawn\n  leaf\n",
+            "{format}: {tree}"
+        );
+        std::fs::remove_file(dir.join(&name)).unwrap();
+    }
+}
+
 /// Run with `hold`, it calls `holder`, says so on stdout and keeps its
 /// trace open until its stdin ends; run without, it calls `newcomer`.
 const HOLDS: &str = r#"

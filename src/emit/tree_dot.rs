@@ -2,7 +2,10 @@
 //! Identical call paths are drawn once (`xN` calls, total and self time);
 //! each node is filled with its module's colour (legend at the bottom), and
 //! nodes holding more of the total time get thicker borders and bold names.
-//! The top-level call sits at the top; thread nodes are drawn as ellipses.
+//! The top-level call sits at the top, or at the left when some level of
+//! the tree is wider than [`WIDE_LEVEL`] nodes (a picture dozens of boxes
+//! wide cannot be read on a screen; one that long can be scrolled); thread
+//! nodes are drawn as ellipses.
 //! A node that stands for a folded chain (see `abstraction::chains`) is
 //! labelled `a → … → b`, the whole chain in its tooltip.
 
@@ -23,6 +26,27 @@ const PALETTE: [&str; 28] = [
     "#ffffcc", "#e5d8bd", "#fddaec", "#f2f2f2", "#b3e2cd", "#fdcdac", "#cbd5e8", "#f4cae4",
     "#e6f5c9", "#fff2ae", "#f1e2cc", "#cccccc",
 ];
+
+/// Above this many nodes at one depth the tree is drawn left to right.
+pub const WIDE_LEVEL: usize = 12;
+
+/// `TB`, or `LR` for a tree with more than [`WIDE_LEVEL`] nodes at one
+/// depth (RE2's abstraction: 64 nodes at depth 3, 18,000 pixels wide top
+/// to bottom, 4,200 left to right).
+fn rank_direction(tree: &Tree) -> &'static str {
+    let mut at_depth: Vec<usize> = Vec::new();
+    for d in tree.depths().into_iter().skip(1) {
+        let d = d as usize;
+        if at_depth.len() <= d {
+            at_depth.resize(d + 1, 0);
+        }
+        at_depth[d] += 1;
+    }
+    match at_depth.iter().any(|&k| k > WIDE_LEVEL) {
+        true => "LR",
+        false => "TB",
+    }
+}
 
 /// Renders `tree` (already path-folded) as DOT.
 pub fn tree_dot(
@@ -49,7 +73,8 @@ pub fn tree_dot_chains(
     out.push_str("digraph calltree {\n");
     let _ = writeln!(
         out,
-        "  graph [rankdir=TB, ranksep=0.3, nodesep=0.2, labelloc=t, fontname=\"Helvetica\", label=\"{}\"];",
+        "  graph [rankdir={}, ranksep=0.3, nodesep=0.2, labelloc=t, fontname=\"Helvetica\", label=\"{}\"];",
+        rank_direction(tree),
         dot_escape(title)
     );
     out.push_str(
@@ -164,8 +189,10 @@ fn color(fills: &[&'static str], module: u32) -> &'static str {
 
 /// Module names as the legend shows them: paths (`auto:file`, `auto:dir`)
 /// cut to their last components, as few as keep them all apart
-/// (`enc/encode.c` for `/root/.cargo/.../brotli/enc/encode.c`); other
-/// names as they are. The full path is the legend entry's tooltip.
+/// (`enc/encode.c` for `/root/.cargo/.../brotli/enc/encode.c`), and one
+/// more where the last says nothing alone (`c++/12` for the standard
+/// library's `/usr/include/c++/12`); other names as they are. The full
+/// path is the legend entry's tooltip.
 fn short_paths(names: &[&str]) -> Vec<String> {
     let parts: Vec<Vec<&str>> = names
         .iter()
@@ -186,9 +213,16 @@ fn short_paths(names: &[&str]) -> Vec<String> {
     names
         .iter()
         .zip(&parts)
-        .map(|(n, p)| match p.len() > cut {
-            true => format!(".../{}", tail(p, cut)),
-            false => n.to_string(),
+        .map(|(n, p)| {
+            // A version number (`12`, `14.1.0`) names no module.
+            let bare = p
+                .last()
+                .is_some_and(|l| !l.chars().any(|c| c.is_alphabetic()));
+            let k = cut + usize::from(bare);
+            match p.len() > k {
+                true => format!(".../{}", tail(p, k)),
+                false => n.to_string(),
+            }
         })
         .collect()
 }
@@ -250,5 +284,7 @@ mod tests {
             [".../enc/port.h", ".../dec/port.h", "/b/x.c"]
         );
         assert_eq!(short_paths(&["/x.c", "core"]), ["/x.c", "core"]);
+        let std = ["/usr/include/c++/12", "/src/re2/re2.cc"];
+        assert_eq!(short_paths(&std), [".../c++/12", ".../re2.cc"]);
     }
 }

@@ -1,6 +1,6 @@
 //! Graphviz DOT of an (abstracted) call tree, for `calltrace abstract -o`.
 //! Identical call paths are drawn once (`xN` calls, total and self time);
-//! each node is filled with its module's colour (legend at the bottom), and
+//! each node is filled with its module's colour (a legend lists them), and
 //! nodes holding more of the total time get thicker borders and bold names.
 //! The top-level call sits at the top, or at the left when some level of
 //! the tree is wider than [`WIDE_LEVEL`] nodes (a picture dozens of boxes

@@ -9,7 +9,8 @@
 //! Beyond the paper, every method is a [`pass::Pass`] (recursion folding,
 //! the whole-trace threshold `--min-total`, the node budget `--max-nodes`),
 //! composed by [`pipeline::Options`] and listed for `compare` in
-//! [`registry`]; [`chains`] folds single-callee chains for drawings.
+//! [`registry`], whose methods [`shared`] runs with their common leading
+//! passes done once; [`chains`] folds single-callee chains for drawings.
 
 pub mod budget;
 pub mod chains;
@@ -21,6 +22,7 @@ pub mod pipeline;
 pub mod prefix;
 pub mod recursion;
 pub mod registry;
+pub mod shared;
 pub mod threshold;
 pub mod trace;
 

@@ -108,6 +108,78 @@ fn choose(tree: &Tree, p: NodeId, inter: &[bool], t: f64) -> Vec<NodeId> {
     chosen
 }
 
+/// Method 1 at every threshold of `points` (ascending) at once: for every
+/// node, the index of the first point at which [`select`] keeps it, or
+/// `points.len()` when it keeps it at none. A child that [`choose`] keeps
+/// at threshold t it keeps at every higher one (the kept children are a
+/// prefix of one order, cut where their sum reaches t x total), and a node
+/// is kept when its parent and its choice are, so a node's level is the
+/// larger of its parent's and the first point its parent chooses it at.
+/// A sweep then sorts each node's children once instead of once a point.
+pub fn levels(tree: &Tree, funcs: &FuncTable, inter: &[bool], points: &[f64]) -> Vec<u16> {
+    assert!(points.len() < u16::MAX as usize, "too many sweep points");
+    let never = points.len() as u16;
+    let mut level = vec![never; tree.len()];
+    level[0] = 0;
+    let mut others: Vec<NodeId> = Vec::new();
+    for n in 0..tree.len() as NodeId {
+        let l = level[n as usize];
+        if l == never {
+            continue;
+        }
+        if funcs.is_synthetic(tree.func(n)) {
+            tree.children(n).for_each(|c| level[c as usize] = l);
+            continue;
+        }
+        others.clear();
+        let mut acc: u64 = 0;
+        for c in tree.children(n) {
+            if inter[c as usize] {
+                level[c as usize] = l;
+                acc += tree.total(c);
+            } else {
+                others.push(c);
+            }
+        }
+        others.sort_by_key(|&c| std::cmp::Reverse(tree.total(c)));
+        let total = tree.total(n) as f64;
+        for &c in &others {
+            // The same comparison as `choose`: kept while the sum so far is below the goal.
+            let first = points.partition_point(|&t| acc as f64 >= t * total);
+            if first == points.len() {
+                break;
+            }
+            level[c as usize] = l.max(first as u16);
+            acc += tree.total(c);
+        }
+    }
+    level
+}
+
+/// Kept call nodes (synthetic nodes excluded) at each of the `points.len()`
+/// points, from [`levels`].
+pub fn kept_calls_per_point(
+    tree: &Tree,
+    funcs: &FuncTable,
+    levels: &[u16],
+    points: usize,
+) -> Vec<usize> {
+    let mut at = vec![0usize; points + 1];
+    for n in 0..tree.len() as NodeId {
+        if !funcs.is_synthetic(tree.func(n)) {
+            at[levels[n as usize] as usize] += 1;
+        }
+    }
+    at.truncate(points);
+    // A node kept from point i on counts at i and every later point.
+    let mut sum = 0;
+    for k in &mut at {
+        sum += *k;
+        *k = sum;
+    }
+    at
+}
+
 /// For every node: does some node strictly below it belong to another module?
 pub fn intermediate(tree: &Tree, modules: &Modules) -> Vec<bool> {
     // uniform[n]: the one module of n's whole subtree, or None when mixed.
@@ -120,4 +192,108 @@ pub fn intermediate(tree: &Tree, modules: &Modules) -> Vec<bool> {
         uniform[n as usize] = (!mixed_below).then_some(m);
     }
     inter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abstraction::{ModuleSource, ModuleTable};
+    use proptest::prelude::*;
+
+    /// A random tree: `threads` synthetic thread nodes (none: calls hang
+    /// below the root), each over a share of `rows` given as (levels up
+    /// from the last node's child, function 0..6, self weight). Small self
+    /// weights give equal totals, which `choose` orders by trace order.
+    fn random_tree(rows: &[(u32, u8, u64)], threads: usize) -> (Tree, FuncTable) {
+        let mut funcs = FuncTable::default();
+        let mut t = Tree::empty(true, 0);
+        t.push(FuncTable::ROOT, 0, 0, None);
+        let mut depths = vec![0];
+        let share = rows.len().div_ceil(threads.max(1));
+        for (i, chunk) in rows.chunks(share).enumerate() {
+            let base: u32 = if threads == 0 { 1 } else { 2 };
+            if threads > 0 {
+                t.push(funcs.thread(i as u64), 0, 0, None);
+                depths.push(1);
+            }
+            let mut depth = base;
+            for (j, &(up, f, s)) in chunk.iter().enumerate() {
+                depth = if j == 0 {
+                    base
+                } else {
+                    (depth + 1).saturating_sub(up).max(base)
+                };
+                t.push(funcs.name(&format!("f{f}")), s, s, None);
+                depths.push(depth);
+            }
+        }
+        t.set_sizes_from_depths(&depths);
+        for n in (0..t.len() as NodeId).rev() {
+            let below: u64 = t.children(n).map(|c| t.total(c)).sum();
+            t.total[n as usize] += below;
+        }
+        (t, funcs)
+    }
+
+    fn modules(funcs: &FuncTable, table: &str) -> Modules {
+        let names = crate::symbols::names_without_binary(funcs);
+        ModuleSource::Table(ModuleTable::parse("m.csv", table).unwrap())
+            .assign(funcs, &names)
+            .unwrap()
+    }
+
+    /// Ascending thresholds: on a grid of twentieths (exact ties with
+    /// round totals) or anywhere in [0, 1], repeats allowed.
+    fn arb_points() -> impl Strategy<Value = Vec<f64>> {
+        let grid = prop::collection::vec((0u32..=20).prop_map(|k| k as f64 / 20.0), 1..25);
+        let any = prop::collection::vec(0.0f64..=1.0, 1..25);
+        prop_oneof![grid, any].prop_map(|mut p| {
+            p.sort_by(f64::total_cmp);
+            p
+        })
+    }
+
+    const TABLES: [&str; 3] = [
+        "f0,a\nf1,a\nf2,a\nf3,b\nf4,b\nf5,b\n",
+        "*,one\n",
+        "f0,m0\nf1,m1\nf2,m2\nf3,m3\nf4,m4\nf5,m5\n",
+    ];
+
+    proptest! {
+        /// The one-pass sweep against `select` run at each point.
+        #[test]
+        fn levels_agree_with_selecting_at_every_point(
+            rows in prop::collection::vec((0u32..4, 0u8..6, 0u64..12), 1..60),
+            threads in 0usize..3,
+            table in 0usize..3,
+            points in arb_points(),
+        ) {
+            let (t, funcs) = random_tree(&rows, threads);
+            let inter = intermediate(&t, &modules(&funcs, TABLES[table]));
+            let levels = levels(&t, &funcs, &inter, &points);
+            let mut counts = Vec::new();
+            for (i, &p) in points.iter().enumerate() {
+                let sel = select(&t, &funcs, &inter, p);
+                let from_levels: Vec<bool> = levels.iter().map(|&l| (l as usize) <= i).collect();
+                prop_assert_eq!(&from_levels, &sel.keep, "threshold {}", p);
+                counts.push(sel.kept_calls(&t, &funcs));
+            }
+            prop_assert_eq!(kept_calls_per_point(&t, &funcs, &levels, points.len()), counts);
+        }
+    }
+
+    #[test]
+    fn a_child_at_the_exact_goal_is_left_out_from_that_threshold_on() {
+        // main (total 20) calls a (10) then b (10): at 0.5 the goal is 10,
+        // reached by a alone, so b is kept only above 0.5.
+        let rows = [(0, 0, 0), (0, 1, 10), (1, 2, 10)];
+        let (t, funcs) = random_tree(&rows, 0);
+        let inter = intermediate(&t, &modules(&funcs, TABLES[1]));
+        let points = [0.0, 0.5, 0.55, 1.0];
+        assert_eq!(levels(&t, &funcs, &inter, &points), [0, 0, 1, 2]);
+        assert_eq!(
+            kept_calls_per_point(&t, &funcs, &levels(&t, &funcs, &inter, &points), 4),
+            [1, 2, 3, 3]
+        );
+    }
 }

@@ -1,10 +1,15 @@
 //! One pattern, start to finish: load its trace, abstract the tree by each
 //! registered method ([`super::Rate`]; `protect` names functions every
-//! method must keep), run method 1 alone
-//! and after merging at every sweep point, and keep the distinct function
-//! names of each stage's tree. Only these numbers and names leave this
-//! module; the trees are dropped when [`pattern`] returns, so a worker holds
-//! one pattern's trees at a time.
+//! method must keep), run method 1 alone and after merging at every sweep
+//! point, and keep the distinct function names of each stage's tree. Only
+//! these numbers and names leave this module; the trees are dropped when
+//! [`pattern`] returns, so a worker holds one pattern's trees at a time.
+//!
+//! Nothing is computed twice on the full per-call tree: the methods share
+//! their leading passes ([`shared`]: one merge for four methods), the sweep
+//! finds every point's node count in one pass per tree
+//! ([`threshold::levels`]), and with nothing protected it sweeps the tree
+//! method `merge` made.
 
 use std::collections::BTreeSet;
 
@@ -12,8 +17,8 @@ use super::{
     Config, Pattern, PatternReport, Rate, Stage, SweepPoint, TOP_FUNCTIONS, TopFunction, ratio,
 };
 use crate::abstraction::pass::Context;
-use crate::abstraction::pipeline::{Parameters, run as run_passes};
-use crate::abstraction::{Abstracted, Modules, Summary, merge, threshold};
+use crate::abstraction::registry::{MethodParams, MethodSpec};
+use crate::abstraction::{Abstracted, Modules, Summary, merge, shared, threshold};
 use crate::calltree::Tree;
 use crate::error::Result;
 use crate::ingest::FuncTable;
@@ -56,18 +61,16 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
     };
     let mut functions: [BTreeSet<String>; Stage::COUNT] = Default::default();
     functions[Stage::BEFORE.index()] = function_set(tree, &s);
-    let mut rates = Vec::with_capacity(Stage::COUNT - 1);
-    for stage in Stage::methods() {
-        let (rate, after) = rate(&s, stage, config);
-        functions[stage.index()] = function_set(&after, &s);
-        rates.push(rate);
-    }
+    let points = config.sweep.points();
+    let mut sweep = sweep_of(&s, Stage::threshold(), tree, &points);
+    let (rates, merged_sweep) = methods(&s, config, &points, &mut functions);
+    sweep.extend(merged_sweep);
     Ok(PatternReport {
         name: p.name.clone(),
         path: p.path.clone(),
         nodes_before: tree.call_nodes(funcs),
         rates,
-        sweep: sweep(&s, &config.sweep.points()),
+        sweep,
         functions,
         warnings: loaded.warnings,
         top: top_functions(&s),
@@ -94,52 +97,74 @@ fn top_functions(s: &Subject) -> Vec<TopFunction> {
     top
 }
 
-/// Runs method `stage`; returns its rate and tree.
-fn rate(s: &Subject, stage: Stage, config: &Config) -> (Rate, Tree) {
-    let spec = stage.spec().expect("a method stage");
+/// Runs every method, filling in the function sets of their stages;
+/// returns their rates and the sweep of merge+threshold.
+fn methods(
+    s: &Subject,
+    config: &Config,
+    points: &[f64],
+    functions: &mut [BTreeSet<String>; Stage::COUNT],
+) -> (Vec<Rate>, Vec<SweepPoint>) {
     let params = config.params();
+    let stages: Vec<Stage> = Stage::methods().collect();
+    let lists: Vec<_> = stages
+        .iter()
+        .map(|&st| (spec(st).passes)(&params))
+        .collect();
     let cx = Context {
         funcs: s.funcs,
         modules: s.modules,
         protected: &s.protected,
     };
-    let run = run_passes(s.tree, &cx, &(spec.passes)(&params), Parameters::default());
-    let out = Abstracted {
-        tree: run.tree,
-        eliminated: run.stats.absorbed_weight,
-    };
-    let summary = Summary::of(s.tree, &out, s.funcs);
-    let rate = Rate {
+    // The sweep merges with nothing protected and without folding paths:
+    // with no protection on a tree of calls, method `merge` gives that tree.
+    let plain = !s.protected.contains(&true) && !s.tree.has_call_counts();
+    let mut rates = Vec::with_capacity(stages.len());
+    let mut merged_sweep = None;
+    shared::run_each(s.tree, &cx, &lists, |i, after| {
+        functions[stages[i].index()] = function_set(&after.tree, s);
+        rates.push(rate(s, stages[i], &params, after));
+        if plain && stages[i] == Stage::merge() {
+            merged_sweep = Some(sweep_of(s, Stage::merge_threshold(), &after.tree, points));
+        }
+    });
+    let merged_sweep = merged_sweep.unwrap_or_else(|| {
+        let merged = merge::merge(s.tree, s.funcs, s.modules);
+        sweep_of(s, Stage::merge_threshold(), &merged, points)
+    });
+    (rates, merged_sweep)
+}
+
+fn spec(stage: Stage) -> &'static MethodSpec {
+    stage.spec().expect("a method stage")
+}
+
+/// The rate of method `stage`, which gave `after`.
+fn rate(s: &Subject, stage: Stage, params: &MethodParams, after: &Abstracted) -> Rate {
+    let summary = Summary::of(s.tree, after, s.funcs);
+    Rate {
         stage,
-        threshold: spec.shown_value(&params),
+        threshold: spec(stage).shown_value(params),
         nodes_before: summary.nodes_before,
         nodes_after: summary.nodes_after,
         time_explained: summary.time_explained,
-    };
-    (rate, out.tree)
+    }
 }
 
-/// Method 1 alone, then after merging, at every threshold of `points`.
-fn sweep(s: &Subject, points: &[f64]) -> Vec<SweepPoint> {
+/// Method 1 on `input` at every threshold of `points`, as the sweep of `stage`.
+fn sweep_of(s: &Subject, stage: Stage, input: &Tree, points: &[f64]) -> Vec<SweepPoint> {
     let before = s.tree.call_nodes(s.funcs);
-    let merged = merge::merge(s.tree, s.funcs, s.modules);
-    let mut out = Vec::with_capacity(2 * points.len());
-    for (stage, input) in [
-        (Stage::threshold(), s.tree),
-        (Stage::merge_threshold(), &merged),
-    ] {
-        let inter = threshold::intermediate(input, s.modules);
-        out.extend(points.iter().map(|&t| {
-            let after = threshold::select(input, s.funcs, &inter, t).kept_calls(input, s.funcs);
-            SweepPoint {
-                stage,
-                threshold: t,
-                nodes_after: after,
-                kept_ratio: ratio(after, before),
-            }
-        }));
-    }
-    out
+    let inter = threshold::intermediate(input, s.modules);
+    let levels = threshold::levels(input, s.funcs, &inter, points);
+    let kept = threshold::kept_calls_per_point(input, s.funcs, &levels, points.len());
+    let at = points.iter().zip(kept);
+    at.map(|(&t, after)| SweepPoint {
+        stage,
+        threshold: t,
+        nodes_after: after,
+        kept_ratio: ratio(after, before),
+    })
+    .collect()
 }
 
 /// The distinct names of the call nodes' functions in `tree`.

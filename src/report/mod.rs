@@ -61,6 +61,11 @@ impl Stage {
         Stage::named("threshold").expect("method 1 is registered")
     }
 
+    /// Method 2 alone.
+    pub fn merge() -> Stage {
+        Stage::named("merge").expect("merge is registered")
+    }
+
     /// Merging then method 1 (swept in `sweep.csv`).
     pub fn merge_threshold() -> Stage {
         Stage::named("merge+threshold").expect("merge+threshold is registered")
@@ -325,6 +330,7 @@ mod tests {
         assert_eq!(Stage::COUNT, METHODS.len() + 1);
         assert!(Stage::BEFORE.spec().is_none());
         assert_eq!(Stage::threshold().index(), 1);
+        assert_eq!(Stage::merge().name(), "merge");
         assert_eq!(Stage::merge_threshold().name(), "merge+threshold");
     }
 }

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 /// Decimal places thresholds are rounded to (and printed with).
 pub const DECIMALS: i32 = 6;
 
-/// Most points a sweep may have: each costs one abstraction per pattern and method.
+/// Most points a sweep may have: each is a row per pattern and swept method.
 pub const MAX_POINTS: usize = 10_001;
 
 /// An inclusive range of thresholds in [0, 1] walked in equal steps.

@@ -50,15 +50,16 @@ pub fn merge_keeping(
     modules: &Modules,
     protected: &[bool],
 ) -> Tree {
-    let parents = tree.parents();
-    let keep: Vec<bool> = (0..tree.len() as NodeId)
-        .map(|n| {
-            let (p, f) = (parents[n as usize], tree.func(n));
-            n == 0
-                || funcs.is_synthetic(f)
-                || modules.of(f) != modules.of(tree.func(p))
-                || protected.get(f as usize).copied() == Some(true)
-        })
-        .collect();
+    let mut keep = vec![false; tree.len()];
+    keep[0] = true;
+    for p in 0..tree.len() as NodeId {
+        let caller = modules.of(tree.func(p));
+        for c in tree.children(p) {
+            let f = tree.func(c);
+            keep[c as usize] = funcs.is_synthetic(f)
+                || modules.of(f) != caller
+                || protected.get(f as usize).copied() == Some(true);
+        }
+    }
     filter(tree, &keep, Absorb::Node)
 }

@@ -59,6 +59,17 @@ pub struct Summary {
 impl Summary {
     /// Compares `before` with its abstraction.
     pub fn of(before: &Tree, after: &Abstracted, funcs: &FuncTable) -> Summary {
+        Summary::counted(before, before.call_nodes(funcs), after, funcs)
+    }
+
+    /// [`Summary::of`], given the call nodes of `before` (counted once when
+    /// several abstractions of one tree are compared with it).
+    pub fn counted(
+        before: &Tree,
+        nodes_before: usize,
+        after: &Abstracted,
+        funcs: &FuncTable,
+    ) -> Summary {
         let root = before.total(0);
         let time_explained = if root == 0 {
             1.0
@@ -66,7 +77,7 @@ impl Summary {
             1.0 - after.eliminated as f64 / root as f64
         };
         Summary {
-            nodes_before: before.call_nodes(funcs),
+            nodes_before,
             nodes_after: after.tree.call_nodes(funcs),
             time_explained,
             timed: before.timed,
@@ -151,41 +162,62 @@ pub enum Absorb {
 
 /// Keeps the nodes with `keep[n]` (the root always), in preorder.
 pub fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
-    let parents = tree.parents();
-    let mut out = tree.empty_like();
-    let mut kept_anc: Vec<NodeId> = vec![0; tree.len()];
-    let mut depth: Vec<u32> = Vec::new();
-    let mut alive = vec![true; tree.len()];
     let calls = tree.has_call_counts();
-    for n in 0..tree.len() as NodeId {
-        let i = n as usize;
-        let p = parents[i] as usize;
-        alive[i] = n == 0 || (keep[i] && (absorb == Absorb::Node || alive[p]));
-        if alive[i] {
-            let id = out.push(
-                tree.func(n),
-                tree.total(n),
-                tree.self_time(n),
-                calls.then(|| tree.calls(n)),
-            );
-            depth.push(if n == 0 {
-                0
-            } else {
-                depth[kept_anc[p] as usize] + 1
-            });
-            kept_anc[i] = id;
+    let mut out = tree.empty_like();
+    out.reserve(survivors(tree, keep, absorb), calls);
+    // The kept nodes on the current path: (end of its subtree in `tree`, id in `out`).
+    let mut open: Vec<(NodeId, NodeId)> = Vec::new();
+    let len = tree.len() as NodeId;
+    let mut n: NodeId = 0;
+    while n < len {
+        close_ended(&mut out, &mut open, n);
+        if n == 0 || keep[n as usize] {
+            let (total, self_time) = (tree.total(n), tree.self_time(n));
+            let id = out.push(tree.func(n), total, self_time, calls.then(|| tree.calls(n)));
+            open.push((n + tree.size(n), id));
+            n += 1;
             continue;
         }
-        kept_anc[i] = kept_anc[p];
-        let gained = match absorb {
-            Absorb::Subtree if alive[p] => tree.total(n),
-            Absorb::Subtree => 0,
-            Absorb::Node => tree.self_time(n),
+        // A removed subtree is skipped whole: none of it survives.
+        let (gained, next) = match absorb {
+            Absorb::Subtree => (tree.total(n), n + tree.size(n)),
+            Absorb::Node => (tree.self_time(n), n + 1),
         };
-        out.self_time[kept_anc[i] as usize] += gained;
+        let (_, kept_anc) = *open.last().expect("the root is kept");
+        out.self_time[kept_anc as usize] += gained;
+        n = next;
     }
-    out.set_sizes_from_depths(&depth);
+    close_ended(&mut out, &mut open, len);
     out
+}
+
+/// Ends the kept nodes whose subtree in the input ends before node `n`:
+/// their size in `out` is what was pushed since them.
+fn close_ended(out: &mut Tree, open: &mut Vec<(NodeId, NodeId)>, n: NodeId) {
+    while let Some(&(end, id)) = open.last() {
+        if end > n {
+            break;
+        }
+        open.pop();
+        out.size[id as usize] = out.len() as u32 - id;
+    }
+}
+
+/// How many nodes [`filter`] keeps.
+fn survivors(tree: &Tree, keep: &[bool], absorb: Absorb) -> usize {
+    if absorb == Absorb::Node {
+        return 1 + keep.iter().skip(1).filter(|&&k| k).count();
+    }
+    let (mut count, mut n) = (1, 1);
+    while n < tree.len() as NodeId {
+        if keep[n as usize] {
+            count += 1;
+            n += 1;
+        } else {
+            n += tree.size(n);
+        }
+    }
+    count
 }
 
 #[cfg(test)]

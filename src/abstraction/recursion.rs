@@ -31,14 +31,21 @@ impl Pass for FoldRecursion {
     }
 }
 
-/// A tree under construction: nodes with children in insertion order.
+/// No node (a missing parent, child or sibling).
+const NONE: u32 = u32::MAX;
+
+/// A tree under construction: nodes with children in insertion order,
+/// linked as first child and next sibling (12 bytes a node, where a vector
+/// of children per node cost 24 and an allocation).
 #[derive(Debug, Default)]
 pub(crate) struct Arena {
     func: Vec<FuncId>,
     parent: Vec<u32>,
     self_w: Vec<u64>,
     calls: Vec<u64>,
-    kids: Vec<Vec<u32>>,
+    first_kid: Vec<u32>,
+    last_kid: Vec<u32>,
+    next_sibling: Vec<u32>,
 }
 
 impl Arena {
@@ -48,16 +55,23 @@ impl Arena {
         self.parent.push(parent);
         self.self_w.push(0);
         self.calls.push(0);
-        self.kids.push(Vec::new());
-        if parent != u32::MAX {
-            self.kids[parent as usize].push(id);
+        self.first_kid.push(NONE);
+        self.last_kid.push(NONE);
+        self.next_sibling.push(NONE);
+        if parent != NONE {
+            let p = parent as usize;
+            match self.last_kid[p] {
+                NONE => self.first_kid[p] = id,
+                last => self.next_sibling[last as usize] = id,
+            }
+            self.last_kid[p] = id;
         }
         id
     }
 
     /// Nearest node on the path from `from` up (inclusive) calling `f`.
     fn on_path(&self, mut from: u32, f: FuncId) -> Option<u32> {
-        while from != u32::MAX {
+        while from != NONE {
             if self.func[from as usize] == f {
                 return Some(from);
             }
@@ -68,15 +82,17 @@ impl Arena {
 
     /// The tree in preorder, totals recomputed as self + children's totals.
     fn into_tree(self, like: &Tree, counts: bool) -> Tree {
+        // A node is added after its parent, so children come later.
         let mut total = self.self_w.clone();
         for n in (1..self.func.len()).rev() {
             let p = self.parent[n] as usize;
             total[p] += total[n];
         }
         let mut out = like.empty_like();
+        out.reserve(self.func.len(), counts);
         let mut depths = Vec::with_capacity(self.func.len());
-        let mut stack = vec![(0u32, 0u32)];
-        while let Some((n, d)) = stack.pop() {
+        let (mut n, mut d) = (0u32, 0u32);
+        loop {
             let i = n as usize;
             out.push(
                 self.func[i],
@@ -85,10 +101,30 @@ impl Arena {
                 counts.then_some(self.calls[i]),
             );
             depths.push(d);
-            stack.extend(self.kids[i].iter().rev().map(|&c| (c, d + 1)));
+            match self.following(n) {
+                Some((next, up)) => (n, d) = (next, d + 1 - up),
+                None => break,
+            }
         }
         out.set_sizes_from_depths(&depths);
         out
+    }
+
+    /// The node after `n` in preorder, and how many levels up from `n`'s
+    /// children it is (0 for `n`'s first child).
+    fn following(&self, n: u32) -> Option<(u32, u32)> {
+        if self.first_kid[n as usize] != NONE {
+            return Some((self.first_kid[n as usize], 0));
+        }
+        let (mut a, mut up) = (n, 1);
+        while a != 0 {
+            if self.next_sibling[a as usize] != NONE {
+                return Some((self.next_sibling[a as usize], up));
+            }
+            a = self.parent[a as usize];
+            up += 1;
+        }
+        None
     }
 }
 
@@ -96,7 +132,7 @@ impl Arena {
 pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     let counts = tree.has_call_counts();
     let mut a = Arena::default();
-    a.add(u32::MAX, tree.func(0));
+    a.add(NONE, tree.func(0));
     a.self_w[0] = tree.self_time(0);
     a.calls[0] = tree.calls(0);
     let mut index: FxHashMap<(u32, FuncId), u32> = FxHashMap::default();
@@ -117,5 +153,6 @@ pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
             map[c as usize] = target;
         }
     }
+    drop((index, map));
     a.into_tree(tree, counts)
 }

@@ -556,3 +556,60 @@ proptest! {
         prop_assert_eq!(canonical(&folded_calls, &funcs), canonical(&folded_contexts, &funcs));
     }
 }
+
+/// `filter` as it was first written (a parents array, one pass over every
+/// node, sizes from depths): the reference for the one that skips removed
+/// subtrees.
+fn filter_by_parents(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
+    let parents = tree.parents();
+    let mut out = tree.empty_like();
+    let mut kept_anc: Vec<NodeId> = vec![0; tree.len()];
+    let mut depth: Vec<u32> = Vec::new();
+    let mut alive = vec![true; tree.len()];
+    let calls = tree.has_call_counts();
+    for n in 0..tree.len() as NodeId {
+        let i = n as usize;
+        let p = parents[i] as usize;
+        alive[i] = n == 0 || (keep[i] && (absorb == Absorb::Node || alive[p]));
+        if alive[i] {
+            let id = out.push(
+                tree.func(n),
+                tree.total(n),
+                tree.self_time(n),
+                calls.then(|| tree.calls(n)),
+            );
+            depth.push(if n == 0 {
+                0
+            } else {
+                depth[kept_anc[p] as usize] + 1
+            });
+            kept_anc[i] = id;
+            continue;
+        }
+        kept_anc[i] = kept_anc[p];
+        let gained = match absorb {
+            Absorb::Subtree if alive[p] => tree.total(n),
+            Absorb::Subtree => 0,
+            Absorb::Node => tree.self_time(n),
+        };
+        out.self_time[kept_anc[i] as usize] += gained;
+    }
+    out.set_sizes_from_depths(&depth);
+    out
+}
+
+proptest! {
+    #[test]
+    fn filter_matches_the_parents_array_version(
+        rows in arb_tree(),
+        picks in prop::collection::vec(any::<bool>(), 40),
+        contexts in any::<bool>(),
+        subtree in any::<bool>(),
+    ) {
+        let (t, funcs) = build(&rows);
+        let t = if contexts { crate::calltree::fold_paths(&t, &funcs) } else { t };
+        let keep: Vec<bool> = (0..t.len()).map(|n| picks[n % picks.len()]).collect();
+        let absorb = if subtree { Absorb::Subtree } else { Absorb::Node };
+        prop_assert_eq!(filter(&t, &keep, absorb), filter_by_parents(&t, &keep, absorb));
+    }
+}

@@ -64,12 +64,12 @@ impl Selection {
     }
 }
 
-/// Chooses the nodes method 1 keeps, given the [`intermediate`] flags; a
-/// threshold sweep computes those once and calls this per threshold.
+/// Chooses the nodes method 1 keeps, given the [`intermediate`] flags.
 pub fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selection {
     let mut keep = vec![false; tree.len()];
     keep[0] = true;
     let mut eliminated = 0;
+    let mut others = Vec::new();
     for n in 0..tree.len() as NodeId {
         if !keep[n as usize] {
             continue;
@@ -78,9 +78,7 @@ pub fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selecti
             tree.children(n).for_each(|c| keep[c as usize] = true);
             continue;
         }
-        for c in choose(tree, n, inter, t) {
-            keep[c as usize] = true;
-        }
+        choose(tree, n, inter, t, &mut others, &mut keep);
         eliminated += tree
             .children(n)
             .filter(|&c| !keep[c as usize])
@@ -90,22 +88,36 @@ pub fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selecti
     Selection { keep, eliminated }
 }
 
-/// The children of `p` that method 1 keeps.
-fn choose(tree: &Tree, p: NodeId, inter: &[bool], t: f64) -> Vec<NodeId> {
-    let (mut chosen, mut others): (Vec<NodeId>, Vec<NodeId>) =
-        tree.children(p).partition(|&c| inter[c as usize]);
-    let mut acc: u64 = chosen.iter().map(|&c| tree.total(c)).sum();
+/// Marks in `keep` the children of `p` that method 1 keeps; `others` is
+/// scratch space, reused from node to node.
+fn choose(
+    tree: &Tree,
+    p: NodeId,
+    inter: &[bool],
+    t: f64,
+    others: &mut Vec<NodeId>,
+    keep: &mut [bool],
+) {
+    others.clear();
+    let mut acc: u64 = 0;
+    for c in tree.children(p) {
+        if inter[c as usize] {
+            keep[c as usize] = true;
+            acc += tree.total(c);
+        } else {
+            others.push(c);
+        }
+    }
     // Stable sort: equal totals stay in trace order.
     others.sort_by_key(|&c| std::cmp::Reverse(tree.total(c)));
     let goal = t * tree.total(p) as f64;
-    for c in others {
+    for &c in others.iter() {
         if acc as f64 >= goal {
             break;
         }
         acc += tree.total(c);
-        chosen.push(c);
+        keep[c as usize] = true;
     }
-    chosen
 }
 
 /// Method 1 at every threshold of `points` (ascending) at once: for every

@@ -92,6 +92,20 @@ impl Tree {
         id
     }
 
+    /// Makes room for `n` more nodes (with call counts when `calls`), so a
+    /// transformation that knows its output's size never regrows it.
+    pub(crate) fn reserve(&mut self, n: usize, calls: bool) {
+        self.func.reserve(n);
+        self.size.reserve(n);
+        self.total.reserve(n);
+        if !self.derived_self {
+            self.self_time.reserve(n);
+        }
+        if calls {
+            self.calls.reserve(n);
+        }
+    }
+
     /// Number of nodes, synthetic ones included.
     pub fn len(&self) -> usize {
         self.func.len()

@@ -32,6 +32,8 @@ struct Subject<'a> {
     names: &'a [FuncInfo],
     modules: &'a Modules,
     protected: Vec<bool>,
+    /// Call nodes of `tree`.
+    nodes_before: usize,
 }
 
 /// Loads and measures one pattern, keeping the functions in `protect`.
@@ -58,6 +60,7 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
             .enumerate()
             .map(|(f, n)| !funcs.is_synthetic(f as u32) && protect.contains(&n.name))
             .collect(),
+        nodes_before: tree.call_nodes(funcs),
     };
     let mut functions: [BTreeSet<String>; Stage::COUNT] = Default::default();
     functions[Stage::BEFORE.index()] = function_set(tree, &s);
@@ -68,7 +71,7 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
     Ok(PatternReport {
         name: p.name.clone(),
         path: p.path.clone(),
-        nodes_before: tree.call_nodes(funcs),
+        nodes_before: s.nodes_before,
         rates,
         sweep,
         functions,
@@ -141,7 +144,7 @@ fn spec(stage: Stage) -> &'static MethodSpec {
 
 /// The rate of method `stage`, which gave `after`.
 fn rate(s: &Subject, stage: Stage, params: &MethodParams, after: &Abstracted) -> Rate {
-    let summary = Summary::of(s.tree, after, s.funcs);
+    let summary = Summary::counted(s.tree, s.nodes_before, after, s.funcs);
     Rate {
         stage,
         threshold: spec(stage).shown_value(params),
@@ -153,7 +156,6 @@ fn rate(s: &Subject, stage: Stage, params: &MethodParams, after: &Abstracted) ->
 
 /// Method 1 on `input` at every threshold of `points`, as the sweep of `stage`.
 fn sweep_of(s: &Subject, stage: Stage, input: &Tree, points: &[f64]) -> Vec<SweepPoint> {
-    let before = s.tree.call_nodes(s.funcs);
     let inter = threshold::intermediate(input, s.modules);
     let levels = threshold::levels(input, s.funcs, &inter, points);
     let kept = threshold::kept_calls_per_point(input, s.funcs, &levels, points.len());
@@ -162,7 +164,7 @@ fn sweep_of(s: &Subject, stage: Stage, input: &Tree, points: &[f64]) -> Vec<Swee
         stage,
         threshold: t,
         nodes_after: after,
-        kept_ratio: ratio(after, before),
+        kept_ratio: ratio(after, s.nodes_before),
     })
     .collect()
 }

@@ -42,19 +42,30 @@ pub(crate) struct Arena {
     func: Vec<FuncId>,
     parent: Vec<u32>,
     self_w: Vec<u64>,
+    /// Calls per node; empty unless the tree has call counts.
     calls: Vec<u64>,
+    counts: bool,
     first_kid: Vec<u32>,
     last_kid: Vec<u32>,
     next_sibling: Vec<u32>,
 }
 
 impl Arena {
+    fn new(counts: bool) -> Arena {
+        Arena {
+            counts,
+            ..Arena::default()
+        }
+    }
+
     fn add(&mut self, parent: u32, func: FuncId) -> u32 {
         let id = self.func.len() as u32;
         self.func.push(func);
         self.parent.push(parent);
         self.self_w.push(0);
-        self.calls.push(0);
+        if self.counts {
+            self.calls.push(0);
+        }
         self.first_kid.push(NONE);
         self.last_kid.push(NONE);
         self.next_sibling.push(NONE);
@@ -81,32 +92,29 @@ impl Arena {
     }
 
     /// The tree in preorder, totals recomputed as self + children's totals.
-    fn into_tree(self, like: &Tree, counts: bool) -> Tree {
-        // A node is added after its parent, so children come later.
-        let mut total = self.self_w.clone();
-        for n in (1..self.func.len()).rev() {
-            let p = self.parent[n] as usize;
-            total[p] += total[n];
-        }
+    fn into_tree(mut self, like: &Tree) -> Tree {
+        self.last_kid = Vec::new(); // only needed while adding
         let mut out = like.empty_like();
-        out.reserve(self.func.len(), counts);
-        let mut depths = Vec::with_capacity(self.func.len());
-        let (mut n, mut d) = (0u32, 0u32);
+        out.reserve(self.func.len(), self.counts);
+        // The output ids of the current path; a node's size is known when it ends.
+        let mut open: Vec<NodeId> = Vec::new();
+        let mut n = 0u32;
         loop {
             let i = n as usize;
-            out.push(
-                self.func[i],
-                total[i],
-                self.self_w[i],
-                counts.then_some(self.calls[i]),
-            );
-            depths.push(d);
-            match self.following(n) {
-                Some((next, up)) => (n, d) = (next, d + 1 - up),
-                None => break,
+            let calls = self.counts.then(|| self.calls[i]);
+            open.push(out.push(self.func[i], 0, self.self_w[i], calls));
+            let Some((next, up)) = self.following(n) else {
+                break;
+            };
+            for _ in 0..up {
+                end_node(&mut out, open.pop());
             }
+            n = next;
         }
-        out.set_sizes_from_depths(&depths);
+        while let Some(id) = open.pop() {
+            end_node(&mut out, Some(id));
+        }
+        sum_totals(&mut out);
         out
     }
 
@@ -128,13 +136,29 @@ impl Arena {
     }
 }
 
+/// Sets the size of node `id` of `out`, which ends here.
+fn end_node(out: &mut Tree, id: Option<NodeId>) {
+    let id = id.expect("a node on the path");
+    out.size[id as usize] = out.len() as u32 - id;
+}
+
+/// Sets every node's total to its self plus its children's totals.
+fn sum_totals(out: &mut Tree) {
+    for n in (0..out.len() as NodeId).rev() {
+        let below: u64 = out.children(n).map(|c| out.total(c)).sum();
+        out.total[n as usize] = out.self_time[n as usize] + below;
+    }
+}
+
 /// Folds recursion in `tree`.
 pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     let counts = tree.has_call_counts();
-    let mut a = Arena::default();
+    let mut a = Arena::new(counts);
     a.add(NONE, tree.func(0));
     a.self_w[0] = tree.self_time(0);
-    a.calls[0] = tree.calls(0);
+    if counts {
+        a.calls[0] = tree.calls(0);
+    }
     let mut index: FxHashMap<(u32, FuncId), u32> = FxHashMap::default();
     let mut map = vec![0u32; tree.len()];
     for n in 0..tree.len() as NodeId {
@@ -146,7 +170,7 @@ pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
                 None if counts => *index.entry((p, f)).or_insert_with(|| a.add(p, f)),
                 None => a.add(p, f),
             };
-            if joined.is_none() {
+            if joined.is_none() && counts {
                 a.calls[target as usize] += tree.calls(c);
             }
             a.self_w[target as usize] += tree.self_time(c);
@@ -154,5 +178,5 @@ pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
         }
     }
     drop((index, map));
-    a.into_tree(tree, counts)
+    a.into_tree(tree)
 }

@@ -613,3 +613,75 @@ proptest! {
         prop_assert_eq!(filter(&t, &keep, absorb), filter_by_parents(&t, &keep, absorb));
     }
 }
+
+/// Recursion folding as first written (a vector of children per node,
+/// totals summed over arena ids, sizes from depths): the reference for the
+/// linked arena.
+fn fold_by_child_vectors(tree: &Tree, funcs: &FuncTable) -> Tree {
+    let counts = tree.has_call_counts();
+    let (mut func, mut parent) = (vec![tree.func(0)], vec![u32::MAX]);
+    let (mut self_w, mut calls) = (vec![tree.self_time(0)], vec![tree.calls(0)]);
+    let mut kids: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut index = std::collections::HashMap::new();
+    let mut map = vec![0u32; tree.len()];
+    for n in 0..tree.len() as NodeId {
+        for c in tree.children(n) {
+            let (p, f) = (map[n as usize], tree.func(c));
+            let mut joined = None;
+            let mut a = p;
+            while !funcs.is_synthetic(f) && a != u32::MAX && joined.is_none() {
+                joined = (func[a as usize] == f).then_some(a);
+                a = parent[a as usize];
+            }
+            let mut add = || {
+                let id = func.len() as u32;
+                func.push(f);
+                parent.push(p);
+                self_w.push(0);
+                calls.push(0);
+                kids.push(Vec::new());
+                kids[p as usize].push(id);
+                id
+            };
+            let target = match joined {
+                Some(anc) => anc,
+                None if counts => *index.entry((p, f)).or_insert_with(add),
+                None => add(),
+            };
+            if joined.is_none() {
+                calls[target as usize] += tree.calls(c);
+            }
+            self_w[target as usize] += tree.self_time(c);
+            map[c as usize] = target;
+        }
+    }
+    let mut total = self_w.clone();
+    for n in (1..func.len()).rev() {
+        total[parent[n] as usize] += total[n];
+    }
+    let mut out = tree.empty_like();
+    let mut depths = Vec::new();
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((n, d)) = stack.pop() {
+        let i = n as usize;
+        out.push(func[i], total[i], self_w[i], counts.then_some(calls[i]));
+        depths.push(d);
+        stack.extend(kids[i].iter().rev().map(|&c| (c, d + 1)));
+    }
+    out.set_sizes_from_depths(&depths);
+    out
+}
+
+proptest! {
+    #[test]
+    fn recursion_folding_matches_the_child_vectors_version(
+        rows in arb_tree(),
+        contexts in any::<bool>(),
+        merged in any::<bool>(),
+    ) {
+        let (t, funcs) = build(&rows);
+        let t = if merged { merge::merge(&t, &funcs, &modules(&funcs, AB)) } else { t };
+        let t = if contexts { crate::calltree::fold_paths(&t, &funcs) } else { t };
+        prop_assert_eq!(recursion::fold_recursion(&t, &funcs), fold_by_child_vectors(&t, &funcs));
+    }
+}

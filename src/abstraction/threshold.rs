@@ -98,18 +98,7 @@ fn choose(
     others: &mut Vec<NodeId>,
     keep: &mut [bool],
 ) {
-    others.clear();
-    let mut acc: u64 = 0;
-    for c in tree.children(p) {
-        if inter[c as usize] {
-            keep[c as usize] = true;
-            acc += tree.total(c);
-        } else {
-            others.push(c);
-        }
-    }
-    // Stable sort: equal totals stay in trace order.
-    others.sort_by_key(|&c| std::cmp::Reverse(tree.total(c)));
+    let mut acc = partition(tree, p, inter, others, |c| keep[c as usize] = true);
     let goal = t * tree.total(p) as f64;
     for &c in others.iter() {
         if acc as f64 >= goal {
@@ -118,6 +107,30 @@ fn choose(
         acc += tree.total(c);
         keep[c as usize] = true;
     }
+}
+
+/// Splits the children of `p`: the intermediate ones (`inter`) go to
+/// `kept`, the others into `others` by descending total (a stable sort:
+/// equal totals stay in trace order). Returns the intermediate ones' total.
+fn partition(
+    tree: &Tree,
+    p: NodeId,
+    inter: &[bool],
+    others: &mut Vec<NodeId>,
+    mut kept: impl FnMut(NodeId),
+) -> u64 {
+    others.clear();
+    let mut acc: u64 = 0;
+    for c in tree.children(p) {
+        if inter[c as usize] {
+            kept(c);
+            acc += tree.total(c);
+        } else {
+            others.push(c);
+        }
+    }
+    others.sort_by_key(|&c| std::cmp::Reverse(tree.total(c)));
+    acc
 }
 
 /// Method 1 at every threshold of `points` (ascending) at once: for every
@@ -143,17 +156,7 @@ pub fn levels(tree: &Tree, funcs: &FuncTable, inter: &[bool], points: &[f64]) ->
             tree.children(n).for_each(|c| level[c as usize] = l);
             continue;
         }
-        others.clear();
-        let mut acc: u64 = 0;
-        for c in tree.children(n) {
-            if inter[c as usize] {
-                level[c as usize] = l;
-                acc += tree.total(c);
-            } else {
-                others.push(c);
-            }
-        }
-        others.sort_by_key(|&c| std::cmp::Reverse(tree.total(c)));
+        let mut acc = partition(tree, n, inter, &mut others, |c| level[c as usize] = l);
         let total = tree.total(n) as f64;
         for &c in &others {
             // The same comparison as `choose`: kept while the sum so far is below the goal.

@@ -124,14 +124,16 @@
  *     else per event.  A writer thread, started with tracing (once libc is set
  *     up; it blocks all signals), encodes and writes the rings.  Each thread
  *     checks in every 4096 events; while check-ins come the writer polls for
- *     them without sleeping (up to 2 ms between two of them when they come
- *     fast, else 100 us), so a traced thread makes no system call to wake it
+ *     them without sleeping (up to 16 times the last gap, 100 to 320 us,
+ *     when they come fast, else 100 us), so a traced thread makes no system call to wake it
  *     and no sleep's wake-up latency makes it wait.  Then it sleeps, 50 us
  *     at first and longer the less it finds (at most 50 ms, so a slow
- *     program's events reach a reader soon).  A thread waits only when its
- *     ring is full: it polls for 2 ms, then sleeps.  Both poll only while the
- *     traced threads are fewer than the CPUs the process may run on; with
- *     more, they sleep at once.  On a machine with a free core the encoding
+ *     program's events reach a reader soon).  A thread whose ring is full
+ *     writes it itself if the writer is not writing just then; else it polls
+ *     for up to 200 us for the room the writer makes, then waits for the
+ *     writer and writes what is left.  Both poll only while the traced
+ *     threads are fewer than the CPUs the process may run on and no poll
+ *     lately lost its CPU to other programs; else they sleep at once.  On a machine with a free core the encoding
  *     thus costs the traced program little time; the polling shows as CPU
  *     time of the writer.  Without the writer
  *     (CALLTRACE_WRITER=0, or no thread could be started) each thread writes
@@ -344,6 +346,7 @@ static int ct_write_error;
 static int ct_lossy;            /* CALLTRACE_LOSSY=1: drop events rather than wait */
 static int ct_pipe_cap;         /* lossy, and the trace is a pipe of this capacity */
 static int ct_fifo;             /* the trace is a pipe or FIFO: a reader may leave */
+static int ct_chardev;          /* the trace is a device (/dev/null): every process shares it */
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -1717,6 +1720,7 @@ static CT_NOINST int ct_open_output(void)
         ct_fd_dev = st.st_dev;
         ct_fd_ino = st.st_ino;
         ct_fifo = S_ISFIFO(st.st_mode);
+        ct_chardev = S_ISCHR(st.st_mode);
     }
     ct_fd = fd;
     if (ct_lossy) { /* a pipe whose reader is behind: drop, do not wait */
@@ -1759,7 +1763,7 @@ static CT_NOINST void ct_export_taken(void)
 {
     static int done;
     char abs[CT_PATH_MAX];
-    if (done || !environ || ct_path_has_pid || ct_own_name || ct_fd < 0)
+    if (done || !environ || ct_path_has_pid || ct_own_name || ct_fd < 0 || ct_chardev)
         return;
     done = 1;
     ct_abs_name(abs, sizeof abs);
@@ -1821,6 +1825,10 @@ static CT_NOINST int ct_init(void)
             ct_path_tmpl[i] = out[i];
             if (out[i] == '%' && out[i + 1] == 'p')
                 ct_path_has_pid = 1;
+            if (out[i] == '%' && out[i + 1] == '%' && i + 1 < sizeof ct_path_tmpl - 1) {
+                i++; /* `%%` is a `%`: `%%p` names no process */
+                ct_path_tmpl[i] = out[i];
+            }
         }
         ct_path_tmpl[i] = 0;
         if (!ct_path_has_pid) {
@@ -2152,7 +2160,7 @@ static CT_NOINST __attribute__((noinline)) void ct_flush_full(struct ct_thread *
 static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, uint64_t kind,
                                                                        int code)
 {
-    struct ct_thread *t = ct_t.self;
+    struct ct_thread *t;
     uint32_t i;
     /* An entry outside the last code range goes the slow way, which writes
      * the mapping of code loaded since (dlopen) while it is still loaded. */
@@ -2163,6 +2171,9 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     }
     ct_t.gate = 1; /* busy; the other gates are 0, as just read */
     CT_BARRIER();
+    /* Read only now: a signal handler that ran before the gate was set may
+     * have given this thread its buffer (the gate was then open for it). */
+    t = ct_t.self;
     i = t->len;
     /* The fast path runs with a TSC clock, or untimed (8-byte slots). */
 #if CT_HAVE_TSC
@@ -2451,6 +2462,52 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     ct_t.gate--;
 }
 
+/* What a forked child needs of its parent's thread states, copied before
+ * fork() with ct_lock held: in a binary trace the states are shared
+ * mappings of the parent's file, which the parent goes on changing after
+ * fork() returns (threads exit and their states move to ct_free, the writer
+ * writes the forking thread's later events), so a child that read them
+ * afterwards followed links into unmapped states or started from frames
+ * the parent had left. */
+static struct ct_thread ct_fork_self;        /* the forking thread's state (header) */
+static uint64_t ct_fork_stack[CT_STACK];     /* ... and its open frames */
+static struct ct_thread **ct_fork_states;    /* every state, to unmap (NULL: none) */
+static size_t ct_fork_nstates, ct_fork_bytes;
+
+static CT_NOINST void ct_fork_snapshot(void)
+{
+    struct ct_thread *t, *lists[2];
+    size_t n = 0, k;
+    void *m;
+    lists[0] = ct_threads;
+    lists[1] = ct_free;
+    if (ct_t.self) {
+        memcpy(&ct_fork_self, ct_t.self, sizeof ct_fork_self);
+        memcpy(ct_fork_stack, CT_STACKP(ct_t.self), sizeof ct_fork_stack);
+    }
+    for (k = 0; k < 2; k++)
+        for (t = lists[k]; t; t = t->next)
+            n++;
+    ct_fork_states = NULL;
+    ct_fork_nstates = 0;
+    ct_fork_bytes = (n + 1) * sizeof *ct_fork_states;
+    m = mmap(NULL, ct_fork_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return;
+    ct_fork_states = (struct ct_thread **)m;
+    for (k = 0; k < 2; k++)
+        for (t = lists[k]; t; t = t->next)
+            ct_fork_states[ct_fork_nstates++] = t;
+}
+
+static CT_NOINST void ct_fork_snapshot_free(void)
+{
+    if (ct_fork_states)
+        munmap(ct_fork_states, ct_fork_bytes);
+    ct_fork_states = NULL;
+    ct_fork_nstates = 0;
+}
+
 static CT_NOINST void ct_atfork_prepare(void)
 {
     ct_t.gate++;
@@ -2460,11 +2517,13 @@ static CT_NOINST void ct_atfork_prepare(void)
      * for the child. */
     if (ct_t.self)
         ct_flush_locked(ct_t.self);
+    ct_fork_snapshot();
     pthread_mutex_lock(&ct_wm);
 }
 
 static CT_NOINST void ct_atfork_parent(void)
 {
+    ct_fork_snapshot_free();
     pthread_mutex_unlock(&ct_wm);
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
@@ -2473,7 +2532,8 @@ static CT_NOINST void ct_atfork_parent(void)
 
 static CT_NOINST void ct_atfork_child(void)
 {
-    struct ct_thread *t, *next, *self = ct_t.self, *mine = NULL;
+    struct ct_thread *self = ct_t.self, *mine = NULL;
+    size_t k;
     pthread_mutex_init(&ct_lock, NULL);
     pthread_mutex_init(&ct_wm, NULL);
     pthread_cond_init(&ct_wcond, NULL);
@@ -2482,7 +2542,9 @@ static CT_NOINST void ct_atfork_child(void)
     ct_crowded_until = 0;
     ct_t.tid = ct_gettid();
     ct_pid = getpid();
-    ct_own_name = 1; /* never share the parent's file */
+    if (!ct_chardev)
+        ct_own_name = 1; /* never share the parent's file (a device, such as
+                          * /dev/null, is not a file of /dev/null.<pid>) */
     {
         int old = ct_fd;
         if (ct_open_output() == 0) {
@@ -2504,12 +2566,12 @@ static CT_NOINST void ct_atfork_child(void)
     if (mine) {
         /* Start with entries of the frames open at fork(), so that the
          * child's calls hang under the right callers. */
-        uint32_t i, d = self->depth, n = d < CT_STACK ? d : CT_STACK;
+        uint32_t i, d = ct_fork_self.depth, n = d < CT_STACK ? d : CT_STACK;
         uint64_t now = ct_clock();
-        memcpy(mine, self, sizeof *mine);
-        memcpy(CT_STACKP(mine), CT_STACKP(self), (size_t)CT_STACK * sizeof(uint64_t));
+        memcpy(mine, &ct_fork_self, sizeof *mine);
+        memcpy(CT_STACKP(mine), ct_fork_stack, sizeof ct_fork_stack);
         for (i = 0; i < n; i++)
-            ct_put(mine, i, CT_STACKP(self)[(d - n + i) & (CT_STACK - 1)], now);
+            ct_put(mine, i, ct_fork_stack[(d - n + i) & (CT_STACK - 1)], now);
         mine->len = n;
         mine->pub = n;
         mine->flushed = mine->wflushed = 0;
@@ -2522,15 +2584,11 @@ static CT_NOINST void ct_atfork_child(void)
         pthread_setspecific(ct_key, mine);
     }
     /* The parent owns and writes every buffer this process inherited (in a
-     * binary trace they are mappings of the parent's file): drop them. */
-    for (t = ct_threads; t; t = next) {
-        next = t->next;
-        munmap(t, CT_MAP_BYTES);
-    }
-    for (t = ct_free; t; t = next) {
-        next = t->next;
-        munmap(t, CT_MAP_BYTES);
-    }
+     * binary trace they are mappings of the parent's file): drop them, as
+     * listed before fork() (the links inside them may have changed since). */
+    for (k = 0; k < ct_fork_nstates; k++)
+        munmap(ct_fork_states[k], CT_MAP_BYTES);
+    ct_fork_snapshot_free();
     ct_free = NULL;
     ct_threads = mine;
     ct_nthreads = mine != NULL;

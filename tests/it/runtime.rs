@@ -427,6 +427,109 @@ fn forked_and_started_processes_write_their_own_trace_files() {
     }
 }
 
+/// `%%` in `CALLTRACE_OUT` is a `%`: `t%%p.txt` is the file `t%p.txt`,
+/// not a name per process, so a forked child still gets a file of its own
+/// (it used to be taken for `%p`: the child found the parent's file
+/// locked and went untraced, or wrote into it).
+#[test]
+fn an_escaped_percent_p_names_one_file_and_children_get_their_own() {
+    let dir = work("escaped-pid");
+    let exe = build(&dir, "forks", FORKS, &[]);
+    let out = Command::new(&exe)
+        .current_dir(&dir)
+        .env("CALLTRACE_OUT", "t%%p.txt")
+        .env_remove("CALLTRACE_OUT_TAKEN")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0 10\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with('t') && n.ends_with(".txt"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert_eq!(files[2], "t%p.txt", "{files:?}");
+    assert!(
+        files[..2].iter().all(|f| f.starts_with("t%p.")),
+        "{files:?}"
+    );
+    let main = super::util::tree(exe.to_str().unwrap(), &dir.join("t%p.txt"), &["-o", "-"]);
+    assert_eq!(
+        super::util::shape(&main),
+        "main\n  spawn\n  spawn\n  leaf\n"
+    );
+}
+
+/// `main -> a -> b -> fork()`, ten times, while a thread recurses; the
+/// parent goes deep right after each fork.
+const FORKS_DEEP: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+volatile long sink;
+__attribute__((noinline)) void rec(int d) { sink++; if (d > 0) rec(d - 1); sink++; }
+__attribute__((noinline)) void c(void) { sink++; }
+__attribute__((noinline)) pid_t b(void) { return fork(); }
+__attribute__((noinline)) pid_t a(void) { return b(); }
+static volatile int stop;
+void *spin(void *x) { (void)x; while (!stop) rec(20); return 0; }
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, spin, 0);
+    for (int i = 0; i < 10; i++) {
+        pid_t p = a();
+        if (p == 0) { c(); exit(0); }
+        for (int k = 0; k < 2000; k++) rec(40);
+        waitpid(p, 0, 0);
+    }
+    stop = 1;
+    pthread_join(t, 0);
+    return 0;
+}
+"#;
+
+/// A binary trace's thread states are shared mappings of the parent's
+/// file, which the parent goes on changing after fork(): the child used
+/// to read its open frames from there (and start from `main` or from the
+/// parent's later recursion) and to follow links of states that threads
+/// of the parent had freed meanwhile (a crash). Every child's trace now
+/// starts with the frames open at fork().
+#[test]
+fn a_forked_child_of_a_binary_trace_starts_with_the_frames_open_at_fork() {
+    let dir = work("fork-binary-frames");
+    let exe = build(&dir, "forkdeep", FORKS_DEEP, &["-pthread"]);
+    let out = output_within(
+        Command::new(&exe)
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", "t.bin")
+            .env("CALLTRACE_FORMAT", "binary")
+            .env_remove("CALLTRACE_OUT_TAKEN"),
+        60,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let children: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.starts_with("t.") && n.ends_with(".bin") && n != "t.bin"
+        })
+        .collect();
+    assert_eq!(children.len(), 10, "{children:?}");
+    for child in &children {
+        let tree = super::util::tree(exe.to_str().unwrap(), child, &["-o", "-"]);
+        assert_eq!(
+            super::util::shape(&tree),
+            "main\n  a\n    b\n  c\n",
+            "{}: {tree}",
+            child.display()
+        );
+    }
+}
+
 /// A forked child that cannot open a file of its own (its name,
 /// `NAME.<pid>.EXT`, is too long where the parent's is not) goes
 /// untraced: it used to go on writing into the parent's file, so the

@@ -634,31 +634,53 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
  * writes are at most PIPE_BUF bytes, which a pipe takes whole or not at
  * all; a longer write that is cut short waits for its rest, so records and
  * lines stay whole. */
-/* write() to a pipe or FIFO whose reader may have left (calltrace live
- * quit): with SIGPIPE blocked, so that the program gets EPIPE and goes on
- * untraced instead of being killed; a SIGPIPE this raised is taken back.
- * (A reader that leaves in the middle of a write raises SIGPIPE too, though
- * the write returns the bytes it wrote before.) */
-static CT_NOINST ssize_t ct_write_pipe(const unsigned char *buf, size_t n)
+/* The signals the runtime's own writes can raise, which would kill the
+ * program: SIGPIPE (the reader of a pipe or FIFO left: calltrace live quit;
+ * also in the middle of a write, though the write returns the bytes it
+ * wrote before) and SIGXFSZ (the file size limit, `ulimit -f`).  They are
+ * blocked around the write, and one that it raised is taken back, so the
+ * write fails with EPIPE or EFBIG and the program goes on untraced. */
+struct ct_sigs {
+    sigset_t set, old, had;
+};
+
+static CT_NOINST void ct_sigs_hold(struct ct_sigs *s)
 {
-    sigset_t sigpipe, old, pending;
-    ssize_t w;
-    int had, e;
-    sigemptyset(&sigpipe);
-    sigaddset(&sigpipe, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &sigpipe, &old);
-    sigpending(&pending);
-    had = sigismember(&pending, SIGPIPE);
-    w = write(ct_fd, buf, n);
-    e = errno;
-    if (!had && (w < 0 ? e == EPIPE : (size_t)w < n) && sigpending(&pending) == 0 &&
-        sigismember(&pending, SIGPIPE)) {
-        struct timespec now = {0, 0};
-        while (sigtimedwait(&sigpipe, NULL, &now) < 0 && errno == EINTR)
-            ;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    sigemptyset(&s->set);
+    sigaddset(&s->set, SIGPIPE);
+    sigaddset(&s->set, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &s->set, &s->old);
+    if (sigpending(&s->had) != 0)
+        sigemptyset(&s->had);
+}
+
+static CT_NOINST void ct_sigs_release(struct ct_sigs *s)
+{
+    static const int sigs[2] = {SIGPIPE, SIGXFSZ};
+    sigset_t now;
+    int e = errno, k;
+    if (sigpending(&now) == 0)
+        for (k = 0; k < 2; k++)
+            if (sigismember(&now, sigs[k]) && !sigismember(&s->had, sigs[k])) {
+                sigset_t one;
+                struct timespec zero = {0, 0};
+                sigemptyset(&one);
+                sigaddset(&one, sigs[k]);
+                while (sigtimedwait(&one, NULL, &zero) < 0 && errno == EINTR)
+                    ;
+            }
+    pthread_sigmask(SIG_SETMASK, &s->old, NULL);
     errno = e;
+}
+
+/* write() with the signals it may raise held (ct_sigs). */
+static CT_NOINST ssize_t ct_write_quiet(const unsigned char *buf, size_t n)
+{
+    struct ct_sigs s;
+    ssize_t w;
+    ct_sigs_hold(&s);
+    w = write(ct_fd, buf, n);
+    ct_sigs_release(&s);
     return w;
 }
 
@@ -677,7 +699,7 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
         return 0;
     }
     while (n > 0) {
-        ssize_t w = ct_fifo ? ct_write_pipe(buf, n) : write(ct_fd, buf, n);
+        ssize_t w = ct_write_quiet(buf, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -1909,6 +1931,8 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
         uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
         off_t end = lseek(ct_fd, 0, SEEK_END);
         uint64_t at, data, mult = ct_mult();
+        int grown, reserved;
+        struct ct_sigs sigs;
         if (end >= 0) {
             at = (uint64_t)end;
             data = (at + sizeof rec + page - 1) / page * page;
@@ -1929,16 +1953,26 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
             rec[8] = CT_TAG_RAW;
             ct_le(rec + 24, data + CT_MAP_BYTES - at - CT_REC_HDR, 4);
             ct_le(rec + 4, ct_checksum(rec + 8, CT_REC_HDR - 8), 4);
-            if (ftruncate(ct_fd, (off_t)(data + CT_MAP_BYTES)) == 0 &&
-                pwrite(ct_fd, rec, sizeof rec, (off_t)at) == (ssize_t)sizeof rec) {
+            /* The region's blocks are reserved: a page of a shared mapping
+             * that the file system cannot back (a full disk) kills the
+             * program with SIGBUS when it is touched. */
+            ct_sigs_hold(&sigs);
+            grown = ftruncate(ct_fd, (off_t)(data + CT_MAP_BYTES)) == 0;
+            reserved = grown && posix_fallocate(ct_fd, (off_t)data, (off_t)CT_MAP_BYTES) == 0 &&
+                       pwrite(ct_fd, rec, sizeof rec, (off_t)at) == (ssize_t)sizeof rec;
+            ct_sigs_release(&sigs);
+            if (reserved) {
                 m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, ct_fd,
                          (off_t)data);
                 lseek(ct_fd, 0, SEEK_END);
                 if (m != MAP_FAILED)
                     return (struct ct_thread *)m;
             }
-            /* could not extend the file: the buffer is an invalid record;
-             * blank it out so the reader skips it as damage */
+            /* No room for the region in the file: cut it off again (ct_lock
+             * is held, so no block follows it yet) and keep the buffer in
+             * memory; the events are written as blocks, as they can be. */
+            if (grown && ftruncate(ct_fd, (off_t)at) != 0)
+                ct_msg("cannot truncate the trace file after a failed region: ", strerror(errno));
             lseek(ct_fd, 0, SEEK_END);
         }
     }

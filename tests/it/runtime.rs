@@ -427,6 +427,40 @@ fn forked_and_started_processes_write_their_own_trace_files() {
     }
 }
 
+/// A trace that reaches the file size limit (`ulimit -f`) stops with a
+/// message; the program goes on. SIGXFSZ used to kill it (exit 153) when
+/// a traced thread wrote, or grew a binary trace for a thread's buffer.
+#[test]
+fn a_trace_over_the_file_size_limit_stops_and_the_program_goes_on() {
+    let dir = work("file-size-limit");
+    let exe = build(&dir, "waits", WAITS, &[]);
+    for (format, writer) in [
+        ("text", "0"),
+        ("text", "1"),
+        ("binary", "0"),
+        ("binary", "1"),
+    ] {
+        let out = output_within(
+            Command::new("sh")
+                .arg("-c")
+                .arg("ulimit -f 200 && exec \"$0\"")
+                .arg(&exe)
+                .current_dir(&dir)
+                .env("CALLTRACE_OUT", format!("t-{format}-{writer}"))
+                .env("CALLTRACE_FORMAT", format)
+                .env("CALLTRACE_WRITER", writer),
+            60,
+        );
+        assert!(out.status.success(), "{format}, writer {writer}: {out:?}");
+        assert_eq!(out.stdout, b"200000\n");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("tracing stopped: File too large"),
+            "{format}, writer {writer}: {stderr}"
+        );
+    }
+}
+
 /// `%%` in `CALLTRACE_OUT` is a `%`: `t%%p.txt` is the file `t%p.txt`,
 /// not a name per process, so a forked child still gets a file of its own
 /// (it used to be taken for `%p`: the child found the parent's file

@@ -573,8 +573,9 @@ fn a_forked_child_without_a_file_of_its_own_leaves_the_parents_trace_alone() {
     let dir = work("fork-no-file");
     let exe = build(&dir, "forks", FORKS, &[]);
     for (format, ext) in [("text", "txt"), ("binary", "bin")] {
-        // 250 bytes: NAME.<pid>.EXT passes the 255 a file name may have.
-        let name = format!("{}.{ext}", "t".repeat(250 - ext.len() - 1));
+        // 254 bytes: NAME.<pid>.EXT passes the 255 a file name may have,
+        // whatever the pid.
+        let name = format!("{}.{ext}", "t".repeat(254 - ext.len() - 1));
         let out = Command::new(&exe)
             .current_dir(&dir)
             .env("CALLTRACE_OUT", &name)

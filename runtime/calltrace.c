@@ -1665,12 +1665,18 @@ static CT_NOINST void ct_abs_name(char *dst, size_t cap)
  * another process holds it, -1 when it cannot be emptied. */
 static CT_NOINST int ct_claim(int fd)
 {
+    struct stat st;
     int r;
     do
         r = flock(fd, LOCK_EX | LOCK_NB);
     while (r != 0 && errno == EINTR);
     if (r != 0 && errno == EWOULDBLOCK)
         return 1;
+    /* Only a file with something in it is emptied: ext4 writes back on
+     * close every page of a file that was truncated to 0 (auto_da_alloc),
+     * which made a 2.3 GB text trace's run 60% slower. */
+    if (fstat(fd, &st) == 0 && st.st_size == 0)
+        return 0;
     return ftruncate(fd, 0) == 0 ? 0 : -1;
 }
 

@@ -51,7 +51,7 @@
 # Rows: target  what  ours  cpu  reference  ratio  peak RSS  result
 # (target 2: binary with timestamps <= 2x, CALLTRACE_CLOCK=none <= 1.5x;
 # target 4: text <= 4x; load: binary traces with the other CPUs busy, against
-# the same without the writer thread, <= 1.25x). Traces go to a temporary directory (BENCH_TMP,
+# the same without the writer thread, <= 1.5x). Traces go to a temporary directory (BENCH_TMP,
 # default $TMPDIR or /tmp), deleted at exit.
 #
 # Environment: BENCH_SMOKE, BENCH_RUNS, BENCH_BASIS (wall or cpu),
@@ -371,7 +371,7 @@ trace() {
 # same run with CALLTRACE_WRITER=0 (each thread writes its own ring): the
 # writer thread must never make a loaded machine slower than doing without
 # it (a traced thread that waited for a writer without a CPU made zstd 10x
-# slower here once). Target: within 1.25x of that reference.
+# slower here once). Target: within 1.5x of that reference (the collapse was 5-30x; loaded runs vary by 20%).
 loaded() {
     local name=$1 clock=$2 label=$3 i n ours ours_cpu ours_rss
     n=$(($(nproc) - 1))
@@ -394,7 +394,7 @@ loaded() {
     local r
     r=$(ratio "$ours" "$secs")
     row load "$label" "${ours} s" "${ours_cpu} s" "no writer ${secs} s" "${r}x" "$(mib "$ours_rss")" \
-        "$(verdict "$r" 1.25) (<= 1.25x)"
+        "$(verdict "$r" 1.5) (<= 1.5x)"
 }
 
 echo "rdtsc: ${rdtsc_ns} ns a read; times: ${basis} seconds, best of $runs"

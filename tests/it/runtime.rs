@@ -383,12 +383,7 @@ fn forked_and_started_processes_write_their_own_trace_files() {
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "0 10\n");
         assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-        let mut files: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| n.starts_with("trace.") && n.ends_with(ext))
-            .collect();
-        files.sort();
+        let files = trace_files(&dir, ext);
         assert_eq!(files.len(), 3, "{files:?}");
         assert_eq!(files[2], format!("trace.{ext}"), "{files:?}");
         // Each file is one process: its thread id is the pid in its name,
@@ -477,12 +472,7 @@ fn an_escaped_percent_p_names_one_file_and_children_get_their_own() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "0 10\n");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with('t') && n.ends_with(".txt"))
-        .collect();
-    files.sort();
+    let files = files_of(&dir, "t%p", "txt");
     assert_eq!(files.len(), 3, "{files:?}");
     assert_eq!(files[2], "t%p.txt", "{files:?}");
     assert!(
@@ -544,22 +534,17 @@ fn a_forked_child_of_a_binary_trace_starts_with_the_frames_open_at_fork() {
         60,
     );
     assert!(out.status.success(), "{out:?}");
-    let children: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy().into_owned();
-            n.starts_with("t.") && n.ends_with(".bin") && n != "t.bin"
-        })
+    let children: Vec<String> = files_of(&dir, "t", "bin")
+        .into_iter()
+        .filter(|n| n != "t.bin")
         .collect();
     assert_eq!(children.len(), 10, "{children:?}");
     for child in &children {
-        let tree = super::util::tree(exe.to_str().unwrap(), child, &["-o", "-"]);
+        let tree = super::util::tree(exe.to_str().unwrap(), &dir.join(child), &["-o", "-"]);
         assert_eq!(
             super::util::shape(&tree),
             "main\n  a\n    b\n  c\n",
-            "{}: {tree}",
-            child.display()
+            "{child}: {tree}"
         );
     }
 }
@@ -661,10 +646,15 @@ fn run_newcomer(exe: &Path, dir: &Path, trace: &str, format: &str) -> u32 {
 
 /// The `trace.*` files of `dir` with extension `ext`, sorted.
 fn trace_files(dir: &Path, ext: &str) -> Vec<String> {
+    files_of(dir, "trace", ext)
+}
+
+/// The files `STEM.EXT` and `STEM.<anything>.EXT` in `dir`, sorted.
+fn files_of(dir: &Path, stem: &str, ext: &str) -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with("trace.") && n.ends_with(&format!(".{ext}")))
+        .filter(|n| n.starts_with(&format!("{stem}.")) && n.ends_with(&format!(".{ext}")))
         .collect();
     files.sort();
     files

@@ -230,6 +230,13 @@ mod tests {
             .collect()
     }
 
+    /// The functions of the test trace that `o` keeps, in node order.
+    fn run(o: PruneOptions) -> Vec<String> {
+        let (tree, funcs, cg, stats) = setup();
+        let tops = top_level(&tree, &funcs);
+        kept(&cg, &funcs, &prune(&cg, &stats, tree.total(0), &tops, &o))
+    }
+
     fn id(funcs: &FuncTable, name: &str) -> FuncId {
         let names = crate::symbols::names_without_binary(funcs);
         names.iter().position(|i| i.name == name).unwrap() as FuncId
@@ -245,12 +252,7 @@ mod tests {
 
     #[test]
     fn thresholds_focus_root_and_depth_prune() {
-        let (tree, funcs, cg, stats) = setup();
-        let tops = top_level(&tree, &funcs);
-        let run = |o: PruneOptions| {
-            let p = prune(&cg, &stats, tree.total(0), &tops, &o);
-            kept(&cg, &funcs, &p)
-        };
+        let (_, funcs, _, _) = setup();
         assert_eq!(
             run(PruneOptions::default()),
             ["main", "a", "b", "c", "fact"]
@@ -289,12 +291,7 @@ mod tests {
     /// drawn with its callers, not as an empty graph.
     #[test]
     fn a_cold_focus_is_drawn_with_its_callers_and_callees() {
-        let (tree, funcs, cg, stats) = setup();
-        let tops = top_level(&tree, &funcs);
-        let run = |o: PruneOptions| {
-            let p = prune(&cg, &stats, tree.total(0), &tops, &o);
-            kept(&cg, &funcs, &p)
-        };
+        let (_, funcs, _, _) = setup();
         let cold = PruneOptions {
             min_total: 3.0,
             focus: Some(id(&funcs, "fact")),

@@ -214,9 +214,12 @@ extern "C" {
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CT_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
-#define CT_EVENTS 32768u              /* events buffered per thread: a ring, a power of 2 */
+#define CT_EVENTS 131072u             /* events buffered per thread: a ring, a power of 2 */
 #define CT_STEP 4096u                 /* the owner checks in with the writer every CT_STEP events */
-#define CT_WOUT_BYTES (512u * 1024u)  /* the writer thread's encode buffer */
+#define CT_WOUT_BYTES (512u * 1024u)  /* the writer thread's encode buffer: blocks staged */
+#define CT_STAGE_BYTES (256u * 1024u) /* ... and written once they are this many bytes */
+#define CT_STAGE_EVENTS 32768u        /* ... or a thread has this many events in them */
+#define CT_BLOCK_EVENTS 32768u        /* most events in a block (a reader's seq is 16 bits) */
 #define CT_WAKE_MS 50                 /* the writer writes what is buffered at least this often */
 #define CT_SPIN_US 100u               /* the writer polls check-ins this long before sleeping, */
 #define CT_FAST_GAP_US 20u            /* ... or, while they come within this many microseconds */
@@ -284,7 +287,7 @@ struct ct_thread {
     int cpu;            /* the CPU it checked in on (-1: unknown) */
     /* The writer's line (ct_lock). */
     uint64_t last_time __attribute__((aligned(64))); /* last timestamp written (ns) */
-    uint32_t wflushed;  /* a copy of flushed that polling reads */
+    uint32_t wflushed;  /* events encoded: written, or staged (ct_stage) */
     uint32_t depth;     /* frames open after event `flushed` (CT_STACKP, a
                          * ring of the innermost), followed by the writer */
     struct ct_thread *next, *prev;
@@ -348,6 +351,10 @@ static int ct_lossy;            /* CALLTRACE_LOSSY=1: drop events rather than wa
 static int ct_pipe_cap;         /* lossy, and the trace is a pipe of this capacity */
 static int ct_fifo;             /* the trace is a pipe or FIFO: a reader may leave */
 static int ct_chardev;          /* the trace is a device (/dev/null): every process shares it */
+static int ct_staging;          /* the writer stages blocks (a regular file, not lossy) */
+static unsigned char ct_wout[CT_WOUT_BYTES]; /* the stage (ct_stage_drain); ct_lock */
+static size_t ct_wout_len;      /* bytes staged; ct_lock */
+static CT_NOINST void ct_stage_drain(void);
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -693,6 +700,8 @@ static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_dr
 {
     struct stat st;
     int first = 1;
+    if (ct_wout_len && buf != ct_wout)
+        ct_stage_drain(); /* the blocks staged before this come first */
     if (ct_write_error)
         return 0;
     /* A program that closes all descriptors and opens files of its own could
@@ -995,17 +1004,46 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
     return (size_t)(p - out);
 }
 
-/* Write events [flushed, len) of t, encoded in out (capacity cap), and
- * follow its open frames.  ct_lock held. */
+/* The stage.  The writer thread used to write each block as it encoded it:
+ * a write() per check-in, a few kilobytes each, and ext4 zeroes the rest of
+ * every new page that a write starts or ends inside.  On zstd the traced
+ * thread then waited for a writer that spent more time in write() than in
+ * encoding.  So the writer encodes its blocks one after another into ct_wout
+ * and writes them together, once they reach CT_STAGE_BYTES or hold
+ * CT_STAGE_EVENTS events of one thread, and before it sleeps.  A thread's
+ * `flushed` (the room in its ring, and where a reader of a killed process's
+ * ring starts) only moves once its blocks are written; `wflushed` says how
+ * far they are encoded.  Whoever writes anything else writes the stage
+ * first, so that the file keeps the order in which blocks were encoded.
+ * All of it under ct_lock. */
+/* Write the staged blocks and give their threads the room (ct_lock held). */
+static CT_NOINST void ct_stage_drain(void)
+{
+    struct ct_thread *t;
+    if (!ct_wout_len)
+        return;
+    /* (a failed write stops tracing: the events are lost either way) */
+    (void)ct_write_buf(ct_wout, ct_wout_len, 0);
+    ct_wout_len = 0;
+    for (t = ct_threads; t; t = t->next)
+        if (t->flushed != t->wflushed)
+            __atomic_store_n(&t->flushed, t->wflushed, __ATOMIC_SEQ_CST);
+}
+
+/* Write events [wflushed, to) of t, encoded in out (capacity cap), or into
+ * the stage when out is ct_wout, and follow its open frames.  ct_lock held. */
 static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned char *out,
                                     size_t cap)
 {
     const unsigned char *ring = (const unsigned char *)CT_EVP(t);
     size_t slot = ct_untimed ? sizeof(uint64_t) : sizeof(struct ct_ev);
-    uint32_t from = t->flushed;
+    int stage = out == ct_wout && ct_staging;
+    uint32_t from = t->wflushed;
     uint64_t mult = from != to ? ct_mult() : 0;
     if (mult)
         __atomic_store_n(&t->mult, mult, __ATOMIC_RELAXED);
+    if (!stage)
+        ct_stage_drain(); /* blocks staged before come first in the file */
     /* Lossy: a pipe writes up to PIPE_BUF bytes whole or not at all, so no
      * write is ever partial (a partial one must wait for its rest, and the
      * reader may not read until the program ends). */
@@ -1013,18 +1051,32 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
         cap = (size_t)PIPE_BUF;
     while (from != to) {
         uint32_t at = from & (CT_EVENTS - 1), n = to - from, used;
-        size_t nb;
+        unsigned char *o = stage ? ct_wout + ct_wout_len : out;
+        size_t nb, c = stage ? sizeof ct_wout - ct_wout_len : cap;
         if (n > CT_EVENTS - at)
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
-        ct_block_seq(out, 1, from);
-        nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, out,
-                       cap, &used, t);
+        /* A block, and a thread's staged blocks, hold at most 2^15 events:
+         * the events both in the file and in the ring of a process killed
+         * before `flushed` moved must be fewer than 2^16 (a reader tells
+         * them apart by the blocks' 16-bit seq). */
+        if (n > (stage ? CT_STAGE_EVENTS - (from - t->flushed) : CT_BLOCK_EVENTS))
+            n = stage ? CT_STAGE_EVENTS - (from - t->flushed) : CT_BLOCK_EVENTS;
+        ct_block_seq(o, 1, from);
+        nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, o, c,
+                       &used, t);
         if (used == 0) /* cannot happen: the buffer holds many events */
             break;
-        ct_write_events(out, nb, used);
         from += used;
-        __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
-        __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);
+        if (stage) {
+            ct_wout_len += nb;
+            __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);
+            if (ct_wout_len >= CT_STAGE_BYTES || from - t->flushed >= CT_STAGE_EVENTS)
+                ct_stage_drain();
+        } else {
+            ct_write_events(o, nb, used);
+            __atomic_store_n(&t->flushed, from, __ATOMIC_SEQ_CST);
+            __atomic_store_n(&t->wflushed, from, __ATOMIC_RELEASE);
+        }
     }
 }
 
@@ -1056,7 +1108,6 @@ static int ct_writer_on;   /* a writer thread runs in this process */
 static int ct_writer_off;  /* CALLTRACE_WRITER=0 */
 static int ct_w_pending;   /* an owner asked the writer to write */
 static int ct_w_sleeping;  /* the writer waits on ct_wcond */
-static unsigned char ct_wout[CT_WOUT_BYTES];
 
 /* Wake the writer if it sleeps. */
 static CT_NOINST void ct_wake(void)
@@ -1210,6 +1261,8 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
             most = n;
         ct_flush_upto(t, to, ct_wout, sizeof ct_wout);
     }
+    if (!fast)
+        ct_stage_drain(); /* (before the writer sleeps) */
     pthread_mutex_unlock(&ct_lock);
     return most;
 }
@@ -1755,6 +1808,7 @@ static CT_NOINST int ct_open_output(void)
         ct_fd_ino = st.st_ino;
         ct_fifo = S_ISFIFO(st.st_mode);
         ct_chardev = S_ISCHR(st.st_mode);
+        ct_staging = S_ISREG(st.st_mode) && !ct_lossy;
     }
     ct_fd = fd;
     if (ct_lossy) { /* a pipe whose reader is behind: drop, do not wait */
@@ -2048,6 +2102,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
 /* ct_lock held */
 static CT_NOINST void ct_unlink(struct ct_thread *t)
 {
+    ct_stage_drain(); /* (a thread's last blocks are written before it leaves the list) */
     __atomic_store_n(&ct_nthreads, ct_nthreads - 1, __ATOMIC_RELAXED);
     if (t->prev)
         t->prev->next = t->next;
@@ -2363,6 +2418,7 @@ CT_HOOK void calltrace_flush(void)
     if (ct_t.self && ct_t.self->side_len)
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
+    ct_stage_drain();
     for (t = ct_threads; t; t = t->next)
         ct_flush_locked(t);
     pthread_mutex_unlock(&ct_lock);
@@ -2387,6 +2443,7 @@ static CT_NOINST void ct_flush_before_death(void)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1; /* the writer thread may hold the lock for a while */
     if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
+        ct_stage_drain();
         for (t = ct_threads; t; t = t->next)
             ct_flush_locked(t);
         pthread_mutex_unlock(&ct_lock);
@@ -2478,6 +2535,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
+    ct_stage_drain();
     for (t = ct_threads; t; t = t->next) {
         ct_flush_locked(t);
         __atomic_store_n(&t->limit, __atomic_load_n(&t->len, __ATOMIC_ACQUIRE), __ATOMIC_SEQ_CST);
@@ -2560,7 +2618,8 @@ static CT_NOINST void ct_atfork_prepare(void)
     CT_BARRIER();
     pthread_mutex_lock(&ct_lock);
     /* Write this thread's events, which brings its open frames up to date
-     * for the child. */
+     * for the child; and the stage, which the child must not write. */
+    ct_stage_drain();
     if (ct_t.self)
         ct_flush_locked(ct_t.self);
     ct_fork_snapshot();
@@ -2584,6 +2643,7 @@ static CT_NOINST void ct_atfork_child(void)
     pthread_mutex_init(&ct_wm, NULL);
     pthread_cond_init(&ct_wcond, NULL);
     ct_writer_on = ct_w_pending = ct_w_sleeping = 0; /* no writer here yet */
+    ct_wout_len = 0; /* (written before fork()) */
     ct_w_cpu = -1;
     ct_crowded_until = 0;
     ct_t.tid = ct_gettid();

@@ -834,11 +834,7 @@ impl Reader<'_> {
         if layout.checked() {
             // The process died while writing a block from its thread's ring:
             // the ring still holds all of the block's events.
-            let in_ring = |q: u16| {
-                side.rings
-                    .iter()
-                    .any(|r| r.tid == head.tid && r.flushed as u16 == q)
-            };
+            let in_ring = |q: u16| side.rings.iter().any(|r| r.tid == head.tid && r.holds(q));
             if !complete
                 && head.tag == TAG_BLOCK
                 && head.seq.is_some_and(in_ring)
@@ -967,10 +963,14 @@ impl Reader<'_> {
         }
         // Bytes 10-11: the sequence; 12-19: the thread.
         rings.iter().any(|r| {
-            let mut expect = [0; 20];
-            expect[10..12].copy_from_slice(&(r.flushed as u16).to_le_bytes());
-            expect[12..20].copy_from_slice(&r.tid.to_le_bytes());
-            (10..h.len().min(20)).all(|o| h[o] == expect[o])
+            let seq = match (h.get(10), h.get(11)) {
+                (Some(&lo), Some(&hi)) => r.holds(u16::from_le_bytes([lo, hi])),
+                (Some(&lo), None) => (0..r.count.min(1 << 16))
+                    .any(|k| (r.flushed as u16).wrapping_add(k as u16) as u8 == lo),
+                _ => true,
+            };
+            let tid = r.tid.to_le_bytes();
+            seq && (12..h.len().min(20)).all(|o| h[o] == tid[o - 12])
         })
     }
 
@@ -1087,6 +1087,15 @@ struct Ring {
     /// Where its events start in the pending events, and how many.
     first: usize,
     count: usize,
+}
+
+impl Ring {
+    /// Whether a block that starts at event count `seq` (mod 2^16) holds
+    /// events of this ring: the runtime writes several blocks of a thread
+    /// at once (up to 2^15 events), and notes them only afterwards.
+    fn holds(&self, seq: u16) -> bool {
+        (seq.wrapping_sub(self.flushed as u16) as usize) < self.count
+    }
 }
 
 /// How many of `ring`'s events were written after all, as a block that
@@ -1715,6 +1724,12 @@ mod tests {
     /// ring events `from..to` marked with its sequence; `cut` bytes are
     /// taken off the end (a write the process did not live to finish).
     fn ring_then_block(len: u32, flushed: u32, from: u32, to: u32, cut: usize) -> Vec<u8> {
+        ring_then_blocks(len, flushed, &[(from, to)], cut)
+    }
+
+    /// A ring of 8 (thread 7, events `flushed..len` unwritten), then blocks
+    /// of that thread's events `from..to`, the last `cut` bytes cut off.
+    fn ring_then_blocks(len: u32, flushed: u32, blocks: &[(u32, u32)], cut: usize) -> Vec<u8> {
         let mut bytes = encode(0x5555_0000_0000, "/tmp/app", &[]);
         let raw = raw_region(Some(8), len, flushed, 8);
         let at = bytes.len();
@@ -1722,20 +1737,22 @@ mod tests {
         // A ring's checksum covers its header only.
         let sum = checksum(&bytes[at + 8..at + 28]);
         bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
-        let events: Vec<_> = (from..to)
-            .map(|k| {
-                let kind = [EventKind::Enter, EventKind::Exit][k as usize % 2];
-                (kind, 0x1000 + u64::from(k % 8), 1000 + u64::from(k))
-            })
-            .collect();
-        let block = encode(0x5555_0000_0000, "/tmp/app", &[(7, events)]);
-        let header = encode(0x5555_0000_0000, "/tmp/app", &[]).len();
-        let at = bytes.len();
-        bytes.extend_from_slice(&block[header..]);
-        bytes[at + 9] = FLAG_SEQ;
-        bytes[at + 10..at + 12].copy_from_slice(&(from as u16).to_le_bytes());
-        let sum = checksum(&bytes[at + 8..]);
-        bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
+        for &(from, to) in blocks {
+            let events: Vec<_> = (from..to)
+                .map(|k| {
+                    let kind = [EventKind::Enter, EventKind::Exit][k as usize % 2];
+                    (kind, 0x1000 + u64::from(k % 8), 1000 + u64::from(k))
+                })
+                .collect();
+            let block = encode(0x5555_0000_0000, "/tmp/app", &[(7, events)]);
+            let header = encode(0x5555_0000_0000, "/tmp/app", &[]).len();
+            let at = bytes.len();
+            bytes.extend_from_slice(&block[header..]);
+            bytes[at + 9] = FLAG_SEQ;
+            bytes[at + 10..at + 12].copy_from_slice(&(from as u16).to_le_bytes());
+            let sum = checksum(&bytes[at + 8..]);
+            bytes[at + 4..at + 8].copy_from_slice(&sum.to_le_bytes());
+        }
         bytes.truncate(bytes.len() - cut);
         bytes
     }
@@ -1770,6 +1787,31 @@ mod tests {
         assert_eq!(meta.skipped_lines, 0);
         // Not the ring's next events: the damage is reported as before.
         let err = parse(ring_then_block(6, 2, 0, 2, 3), false).unwrap_err();
+        assert!(err.to_string().contains("truncated"), "{err}");
+    }
+
+    #[test]
+    fn blocks_written_together_and_torn_in_the_second_are_read_once_with_the_ring() {
+        // Events 2..8 unwritten, says the ring; the runtime wrote the blocks
+        // of 2..4 and 4..7 in one write and died during it.
+        let all = [0x1002, 0x1003, 0x1004, 0x1005, 0x1006, 0x1007];
+        let (ev, meta, funcs) = parse(ring_then_blocks(8, 2, &[(2, 4), (4, 7)], 3), false).unwrap();
+        assert_eq!(addrs(&ev, &funcs), all);
+        assert_eq!(meta.skipped_lines, 0);
+        // Both made it: the ring's first five events were written after all.
+        let (ev, _, funcs) = parse(ring_then_blocks(8, 2, &[(2, 4), (4, 7)], 0), false).unwrap();
+        assert_eq!(addrs(&ev, &funcs), all);
+        // The second one's header torn, its sequence there or not.
+        let full = ring_then_blocks(8, 2, &[(2, 4), (4, 7)], 0);
+        let second = full.windows(4).rposition(|w| w == SYNC).unwrap();
+        for kept in 1..28 {
+            let cut = full.len() - second - kept;
+            let (ev, _, funcs) = parse(ring_then_blocks(8, 2, &[(2, 4), (4, 7)], cut), false)
+                .unwrap_or_else(|e| panic!("{kept}: {e}"));
+            assert_eq!(addrs(&ev, &funcs), all, "{kept}");
+        }
+        // A torn block that starts past the ring's unwritten events is damage.
+        let err = parse(ring_then_blocks(8, 2, &[(2, 4), (9, 11)], 3), false).unwrap_err();
         assert!(err.to_string().contains("truncated"), "{err}");
     }
 

@@ -843,6 +843,101 @@ fn events_recorded_before_exit_abort_sigkill_or_a_crash_survive() {
     }
 }
 
+/// Calls `a` forever, `b` from every third `a` and `c` from every seventh:
+/// a pattern that a lost or repeated stretch of events cannot keep.  It
+/// says when it is well under way.
+const FOREVER: &str = r#"
+#include <stdio.h>
+__attribute__((noinline)) static void b(void) { __asm__ volatile(""); }
+__attribute__((noinline)) static void c(void) { __asm__ volatile(""); }
+__attribute__((noinline)) static void a(unsigned long i) {
+    if (i % 3 == 0) b();
+    if (i % 7 == 0) c();
+}
+int main(void) {
+    for (unsigned long i = 0;; i++) {
+        a(i);
+        if (i == 300000) { puts("going"); fflush(stdout); }
+    }
+}
+"#;
+
+/// Checks that `events` are FOREVER's: main's entry, then a prefix of its
+/// calls of a, b and c, each event once.  Returns how many `a` calls began.
+fn forever_prefix(events: &[Event], what: &str) -> u64 {
+    use calltrace::ingest::EventKind::{Enter, Exit};
+    let mut calls = std::collections::HashMap::<_, u64>::new();
+    for e in events.iter().filter(|e| e.kind == Enter) {
+        *calls.entry(e.func).or_default() += 1;
+    }
+    let mut by_count: Vec<_> = calls.iter().map(|(f, n)| (*n, *f)).collect();
+    by_count.sort();
+    let [(1, main), (_, c), (_, b), (_, a)] = by_count[..] else {
+        panic!("{what}: main, c, b and a, found {by_count:?}")
+    };
+    assert_eq!((events[0].kind, events[0].func), (Enter, main), "{what}");
+    let mut expect = Vec::new();
+    let mut at = 1;
+    for i in 0u64.. {
+        expect.clear();
+        expect.push((Enter, a));
+        if i % 3 == 0 {
+            expect.extend([(Enter, b), (Exit, b)]);
+        }
+        if i % 7 == 0 {
+            expect.extend([(Enter, c), (Exit, c)]);
+        }
+        expect.push((Exit, a));
+        for &want in &expect {
+            let Some(e) = events.get(at) else {
+                return i + 1;
+            };
+            assert_eq!((e.kind, e.func), want, "{what}: event {at} (call {i} of a)");
+            at += 1;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn a_process_killed_at_any_moment_leaves_every_event_once() {
+    use std::io::BufRead;
+    let dir = work("killed");
+    let exe = build(&dir, "forever", FOREVER, &[]);
+    // The writer thread writes its blocks some at a time: a kill can come
+    // with blocks staged, half written, or written but not yet noted in
+    // the rings that the file keeps.
+    for (clock, wait_ms) in [
+        ("none", 0),
+        ("none", 9),
+        ("none", 31),
+        ("auto", 4),
+        ("auto", 17),
+    ] {
+        let what = format!("clock {clock}, killed {wait_ms} ms after");
+        let trace = dir.join(format!("killed-{clock}-{wait_ms}.bin"));
+        let mut child = Command::new(&exe)
+            .env("CALLTRACE_OUT", &trace)
+            .env("CALLTRACE_FORMAT", "binary")
+            .env("CALLTRACE_CLOCK", clock)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "going\n");
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let read = read_binary(std::fs::read(&trace).unwrap(), false)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let calls = forever_prefix(&read.events, &what);
+        assert!(calls > 300_000, "{what}: {calls} calls of a");
+    }
+}
+
 /// An "interpreter" reporting the calls of its own methods through
 /// calltrace.h, on two threads.
 const INTERP: &str = r#"

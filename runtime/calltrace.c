@@ -2447,6 +2447,14 @@ static CT_NOINST void ct_flush_before_death(void)
         for (t = ct_threads; t; t = t->next)
             ct_flush_locked(t);
         pthread_mutex_unlock(&ct_lock);
+        /* Events of signal handlers that ran meanwhile. */
+        if (ct_t.self && ct_t.self->side_len) {
+            ct_drain_side(ct_t.self);
+            if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
+                ct_flush_locked(ct_t.self);
+                pthread_mutex_unlock(&ct_lock);
+            }
+        }
     }
     CT_BARRIER();
     ct_t.gate--;
@@ -2490,12 +2498,25 @@ __attribute__((weak, noreturn)) CT_HOOK void abort(void)
 static CT_NOINST void ct_thread_exit(void *arg)
 {
     struct ct_thread *t = (struct ct_thread *)arg;
+    sigset_t all, old;
     ct_t.gate++;
     CT_BARRIER();
-    if (t->side_len)
-        ct_drain_side(t);
-    pthread_mutex_lock(&ct_lock);
-    ct_flush_locked(t);
+    sigfillset(&all);
+    /* Signal handlers that run while the ring is written leave their events
+     * in the side buffer: write those too, until a write finds none.  The
+     * buffer then goes away with signals held, for a few instructions, so
+     * that a handler after that writes its events through (dead). */
+    for (;;) {
+        if (t->side_len)
+            ct_drain_side(t);
+        pthread_mutex_lock(&ct_lock);
+        ct_flush_locked(t);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        if (!t->side_len)
+            break;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_mutex_unlock(&ct_lock);
+    }
     ct_unlink(t);
     t->next = ct_free;
     ct_free = t;
@@ -2506,6 +2527,7 @@ static CT_NOINST void ct_thread_exit(void *arg)
     ct_t.dead = 1; /* later events of this thread are written through */
     CT_BARRIER();
     ct_t.gate--;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
@@ -2558,6 +2580,10 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_msg("events dropped (nested signal handlers interrupted the tracer): ", (char *)num);
     }
     pthread_mutex_unlock(&ct_lock);
+    /* Events of signal handlers that ran during the final flush: every
+     * event is written through now. */
+    if (ct_t.self && ct_t.self->side_len)
+        ct_drain_side(ct_t.self);
     /* The writer stops. */
     pthread_mutex_lock(&ct_wm);
     pthread_cond_broadcast(&ct_wcond);

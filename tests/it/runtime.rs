@@ -938,6 +938,100 @@ fn a_process_killed_at_any_moment_leaves_every_event_once() {
     }
 }
 
+/// Threads that call `f` in a loop while a 20 us timer of their own runs a
+/// signal handler (`on_sig`, which calls `h`) on them, until and while
+/// they exit; the program counts the handler's runs.
+const TICKS: &str = r#"
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+static volatile long handled;
+__attribute__((noinline)) static void h(void) { __asm__ volatile(""); }
+static void on_sig(int s) { (void)s; h(); __atomic_fetch_add(&handled, 1, __ATOMIC_RELAXED); }
+__attribute__((noinline)) static int f(int x) { __asm__ volatile(""); return x + 1; }
+static void *run(void *arg) {
+    sigset_t u; sigemptyset(&u); sigaddset(&u, SIGUSR1); pthread_sigmask(SIG_UNBLOCK, &u, 0);
+    long n = (long)arg; int s = 0;
+    struct sigevent sev = {0};
+    timer_t tm;
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGUSR1;
+    sev._sigev_un._tid = syscall(SYS_gettid);
+    timer_create(CLOCK_MONOTONIC, &sev, &tm);
+    struct itimerspec its = {{0, 20000}, {0, 20000}};
+    timer_settime(tm, 0, &its, 0);
+    for (long i = 0; i < n; i++) s += f(i);
+    return (void *)tm;  /* still armed as the thread exits */
+}
+int main(int argc, char **argv) {
+    int waves = atoi(argv[1]), width = atoi(argv[2]); long calls = atol(argv[3]);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sig; sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, 0);
+    sigset_t set; sigemptyset(&set); sigaddset(&set, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &set, 0);  /* main does not take them */
+    for (int w = 0; w < waves; w++) {
+        pthread_t t[64]; void *tm[64];
+        for (int i = 0; i < width; i++) { pthread_create(&t[i], 0, (void*(*)(void*))run, (void*)calls); }
+        for (int i = 0; i < width; i++) { pthread_join(t[i], &tm[i]); timer_delete((timer_t)tm[i]); }
+    }
+    fprintf(stderr, "handled %ld\n", handled);
+    return 0;
+}
+"#;
+
+/// The `xN` call counts of the lines of `name` in a `tree --view contexts`.
+fn calls_of(tree: &str, name: &str) -> u64 {
+    tree.lines()
+        .filter(|l| l.trim_start().starts_with(&format!("{name} (")))
+        .map(|l| match l.rsplit_once(" x") {
+            Some((_, n)) if n.bytes().all(|b| b.is_ascii_digit()) => n.parse::<u64>().unwrap(),
+            _ => 1,
+        })
+        .sum()
+}
+
+#[test]
+fn signal_handler_calls_while_threads_exit_are_traced_or_counted_as_dropped() {
+    let dir = work("exit-signals");
+    let exe = build(&dir, "ticks", TICKS, &["-lrt", "-lpthread"]);
+    for format in ["binary", "text"] {
+        let trace = dir.join(format!("ticks.{format}"));
+        let out = Command::new(&exe)
+            .args(["12", "4", "20000"])
+            .env("CALLTRACE_OUT", &trace)
+            .env("CALLTRACE_FORMAT", format)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let number_after = |what: &str| {
+            stderr.split_once(what).map_or(0, |(_, rest)| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse::<u64>().unwrap()
+            })
+        };
+        let handled = number_after("handled ");
+        let dropped = number_after("interrupted the tracer): ");
+        let tree = super::util::tree(exe.to_str().unwrap(), &trace, &["--view", "contexts"]);
+        let (on_sig, h) = (calls_of(&tree, "on_sig"), calls_of(&tree, "h"));
+        assert!(handled > 100, "{format}: {stderr}");
+        // Each run of the handler is four events (on_sig and h, in and
+        // out): in the trace, or counted in the warning. Handlers that ran
+        // while a thread wrote its ring at exit were lost without a word.
+        assert_eq!(
+            4 * handled,
+            2 * (on_sig + h) + dropped,
+            "{format}: handled {handled}, traced on_sig {on_sig} and h {h}, dropped {dropped} events"
+        );
+    }
+}
+
 /// An "interpreter" reporting the calls of its own methods through
 /// calltrace.h, on two threads.
 const INTERP: &str = r#"

@@ -230,7 +230,10 @@ extern "C" {
 #define CT_HDR 4096u                  /* struct ct_thread, then the events */
 #define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
 #define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
-#define CT_SIDE 1024u                 /* events of signal handlers, see ct_record_nested */
+#define CT_SIDE 4096u                 /* events of signal handlers, see ct_record_nested; a power of 2 */
+#define CT_ROOM (CT_EVENTS - CT_STEP - CT_SIDE) /* a check-in leaves at most this many events
+                                               * unwritten: room for CT_STEP, and a side
+                                               * buffer drained past the limit */
 #define CT_STACK 4096u                /* open frames remembered for fork(); a power of 2 */
 #define CT_TEXT_MAX 80u               /* longest text line (62), + store slack */
 #define CT_BIN_EVENT_MAX 20u          /* two 10-byte varints */
@@ -273,10 +276,10 @@ struct ct_thread {
     uint32_t flushed;   /* events before this are written; ct_lock (release) */
     uint32_t tidlen;
     uint64_t tid;
-    uint32_t side_len;  /* events in the side buffer */
+    uint32_t side_len;  /* events put in the side buffer (a ring), ever */
     uint32_t side_open; /* side entries recorded whose exit is pending */
     uint32_t side_skip; /* side entries dropped whose exit is pending */
-    int side_busy;      /* side buffer being written or drained */
+    int side_busy;      /* side buffer being written (by a handler) */
     uint64_t mult;      /* at offset 40: the TSC-to-ns factor the last block
                          * was written with, so that a reader of the ring
                          * after a crash converts its events alike */
@@ -285,6 +288,7 @@ struct ct_thread {
      * not move between the two cores at every poll. */
     uint32_t pub __attribute__((aligned(64)));
     int cpu;            /* the CPU it checked in on (-1: unknown) */
+    uint32_t side_head; /* side events moved to the ring, ever (owner) */
     /* The writer's line (ct_lock). */
     uint64_t last_time __attribute__((aligned(64))); /* last timestamp written (ns) */
     uint32_t wflushed;  /* events encoded: written, or staged (ct_stage) */
@@ -302,6 +306,7 @@ typedef char ct_mult_at_40[__builtin_offsetof(struct ct_thread, mult) == 40 ? 1 
 #define CT_EV8P(t) ((uint64_t *)((char *)(t) + CT_HDR)) /* the ring, untimed */
 #define CT_OUTP(t) ((unsigned char *)(t) + CT_HDR + (size_t)CT_EVENTS * sizeof(struct ct_ev))
 #define CT_SIDEP(t) ((struct ct_ev *)(CT_OUTP(t) + CT_OUT_BYTES))
+#define CT_SIDE_PENDING(t) ((t)->side_len - (t)->side_head) /* events of signal handlers waiting */
 #define CT_STACKP(t) ((uint64_t *)(CT_SIDEP(t) + CT_SIDE))
 #define CT_MAP_BYTES                                                                     \
     (CT_HDR + (size_t)(CT_EVENTS + CT_SIDE) * sizeof(struct ct_ev) + CT_OUT_BYTES +     \
@@ -1344,10 +1349,10 @@ static CT_NOINST void ct_writer_start(void)
     __atomic_store_n(&starting, 0, __ATOMIC_RELEASE);
 }
 
-/* Whether t's ring lacks room for CT_STEP more events. */
+/* Whether t's ring lacks room for CT_STEP more events (and CT_SIDE). */
 static CT_NOINST int ct_full(const struct ct_thread *t)
 {
-    return t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_EVENTS - CT_STEP &&
+    return t->len - __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST) > CT_ROOM &&
            !__atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
 }
 
@@ -1391,17 +1396,17 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
     __atomic_store_n(&t->pub, len, __ATOMIC_RELEASE);
     __atomic_store_n(&t->cpu, sched_getcpu(), __ATOMIC_RELAXED);
-    if (t->side_len) /* never leave signal handlers' events behind */
+    if (CT_SIDE_PENDING(t)) /* never leave signal handlers' events behind */
         ct_t.gate |= CT_GATE_SIDE;
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
-        if (final || len - t->flushed > CT_EVENTS - CT_STEP) {
+        if (final || len - t->flushed > CT_ROOM) {
             pthread_mutex_lock(&ct_lock);
             ct_flush_into(t, CT_OUTP(t), CT_OUT_BYTES);
             pthread_mutex_unlock(&ct_lock);
         }
     } else {
         uint32_t used = len - __atomic_load_n(&t->flushed, __ATOMIC_ACQUIRE);
-        if (used > CT_EVENTS - CT_STEP)
+        if (used > CT_ROOM)
             ct_wait_room(t);
         else if (used >= CT_EVENTS / 4)
             ct_wake(); /* the writer sleeps longer than it should */
@@ -2052,7 +2057,7 @@ static CT_NOINST void ct_fast_path(struct ct_thread *t)
     uint32_t g = ct_t.gate & CT_GATE_BUSY;
     if (!(t != NULL && ct_fast))
         g |= CT_GATE_SLOW;
-    if (t != NULL && t->side_len != 0)
+    if (t != NULL && CT_SIDE_PENDING(t) != 0)
         g |= CT_GATE_SIDE;
     ct_t.gate = g;
 #if CT_HAVE_TSC
@@ -2079,7 +2084,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->cpu = -1;
     t->flushed = t->wflushed = 0;
     t->last_time = 0;
-    t->side_len = t->side_open = t->side_skip = 0;
+    t->side_len = t->side_head = t->side_open = t->side_skip = 0;
     t->side_busy = 0;
     t->depth = 0;
     t->tid = ct_t.tid;
@@ -2150,20 +2155,38 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_push(struct ct_th
 
 /* Move events recorded by signal handlers into the buffer (inside the runtime).
  * They go just before the event being recorded, i.e. right after the event
- * whose recording the signal interrupted; ct_encode clamps their times. */
+ * whose recording the signal interrupted; ct_encode clamps their times.
+ * A handler may run during the move and add events: the side buffer is a
+ * ring that handlers append to and this takes from, so none is lost; at
+ * most CT_SIDE are moved at once (every check-in leaves room for them,
+ * CT_ROOM), then the thread checks in if it is due. */
 static CT_NOINST __attribute__((noinline)) void ct_drain_side(struct ct_thread *t)
 {
     const struct ct_ev *side = CT_SIDEP(t);
-    uint32_t j, n;
-    t->side_busy = 1;
-    CT_BARRIER();
-    n = t->side_len;
-    for (j = 0; j < n; j++)
-        ct_push(t, side[j].addr, side[j].tk);
-    t->side_len = 0;
-    ct_t.gate &= ~CT_GATE_SIDE;
-    CT_BARRIER();
-    t->side_busy = 0;
+    const volatile uint32_t *tail = &t->side_len;
+    uint32_t h = t->side_head, len = t->len, k = 0;
+    for (;;) {
+        ct_t.gate &= ~CT_GATE_SIDE; /* before reading the tail: a handler sets it again */
+        CT_BARRIER();
+        while (h != *tail && k < CT_SIDE) {
+            const struct ct_ev *e = side + (h & (CT_SIDE - 1));
+            ct_put(t, len + k, e->addr, e->tk);
+            h++;
+            k++;
+        }
+        CT_BARRIER();
+        t->side_head = h;
+        CT_BARRIER();
+        if (h == *tail)
+            break;
+        if (k >= CT_SIDE) {
+            ct_t.gate |= CT_GATE_SIDE; /* the rest with the next event */
+            break;
+        }
+    }
+    __atomic_store_n(&t->len, len + k, __ATOMIC_RELEASE);
+    if (ct_due(t, len + k))
+        ct_checkpoint(t);
 }
 
 /* An event arrived while this thread was inside the runtime: a signal
@@ -2176,6 +2199,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
 {
     struct ct_thread *t = ct_t.self;
     struct ct_ev *side;
+    uint32_t used;
     int keep;
     if (!t || t->side_busy) { /* nested twice, or no buffer yet */
         __atomic_fetch_add(&ct_dropped, 1, __ATOMIC_RELAXED);
@@ -2183,8 +2207,9 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
     }
     t->side_busy = 1;
     CT_BARRIER();
+    used = CT_SIDE_PENDING(t);
     if (kind == 0) {
-        keep = t->side_skip == 0 && CT_SIDE - t->side_len > t->side_open + 1;
+        keep = t->side_skip == 0 && CT_SIDE - used > t->side_open + 1;
         if (keep)
             t->side_open++;
         else
@@ -2193,12 +2218,12 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
         t->side_skip--;
         keep = 0;
     } else {
-        keep = t->side_len < CT_SIDE; /* room was reserved by the entry */
+        keep = used < CT_SIDE; /* room was reserved by the entry */
         if (t->side_open)
             t->side_open--;
     }
     if (keep) {
-        side = CT_SIDEP(t) + t->side_len;
+        side = CT_SIDEP(t) + (t->side_len & (CT_SIDE - 1));
         side->addr = (uint64_t)(uintptr_t)fn;
         side->tk = ct_clock() | (kind << 63);
         t->side_len++;
@@ -2235,7 +2260,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
         if (code && kind == 0 && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
             ct_map_miss((uint64_t)(uintptr_t)fn);
         if (t) {
-            if (t->side_len)
+            if (CT_SIDE_PENDING(t))
                 ct_drain_side(t);
             ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
         } else {
@@ -2415,7 +2440,7 @@ CT_HOOK void calltrace_flush(void)
         return;
     ct_t.gate++;
     CT_BARRIER();
-    if (ct_t.self && ct_t.self->side_len)
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
     ct_stage_drain();
@@ -2438,7 +2463,7 @@ static CT_NOINST void ct_flush_before_death(void)
         return;
     ct_t.gate++;
     CT_BARRIER();
-    if (ct_t.self && ct_t.self->side_len)
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1; /* the writer thread may hold the lock for a while */
@@ -2448,7 +2473,7 @@ static CT_NOINST void ct_flush_before_death(void)
             ct_flush_locked(t);
         pthread_mutex_unlock(&ct_lock);
         /* Events of signal handlers that ran meanwhile. */
-        if (ct_t.self && ct_t.self->side_len) {
+        if (ct_t.self && CT_SIDE_PENDING(ct_t.self)) {
             ct_drain_side(ct_t.self);
             if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
                 ct_flush_locked(ct_t.self);
@@ -2507,12 +2532,12 @@ static CT_NOINST void ct_thread_exit(void *arg)
      * buffer then goes away with signals held, for a few instructions, so
      * that a handler after that writes its events through (dead). */
     for (;;) {
-        if (t->side_len)
+        if (CT_SIDE_PENDING(t))
             ct_drain_side(t);
         pthread_mutex_lock(&ct_lock);
         ct_flush_locked(t);
         pthread_sigmask(SIG_BLOCK, &all, &old);
-        if (!t->side_len)
+        if (!CT_SIDE_PENDING(t))
             break;
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         pthread_mutex_unlock(&ct_lock);
@@ -2553,7 +2578,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         return;
     ct_t.gate++;
     CT_BARRIER();
-    if (ct_t.self && ct_t.self->side_len)
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
@@ -2582,7 +2607,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     pthread_mutex_unlock(&ct_lock);
     /* Events of signal handlers that ran during the final flush: every
      * event is written through now. */
-    if (ct_t.self && ct_t.self->side_len)
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
     /* The writer stops. */
     pthread_mutex_lock(&ct_wm);
@@ -2709,7 +2734,7 @@ static CT_NOINST void ct_atfork_child(void)
         mine->flushed = mine->wflushed = 0;
         mine->limit = n + CT_STEP;
         mine->depth = d - n; /* writing the n entries pushes them again */
-        mine->side_len = 0;
+        mine->side_len = mine->side_head = 0;
         mine->tid = ct_t.tid;
         mine->tidlen = ct_tidtxt(mine->tidtxt, mine->tid);
         mine->next = mine->prev = NULL;

@@ -135,13 +135,16 @@
  *     threads are fewer than the CPUs the process may run on and no poll
  *     lately lost its CPU to other programs; else they sleep at once.  On a machine with a free core the encoding
  *     thus costs the traced program little time; the polling shows as CPU
- *     time of the writer.  Without the writer
- *     (CALLTRACE_WRITER=0, or no thread could be started) each thread writes
- *     its own ring when it is nearly full.  A thread's events are written
- *     when it exits; at process exit a late destructor writes every ring, and
- *     events after that (later destructors, threads still running) are
- *     written through immediately.  The descriptor therefore stays open until
- *     the kernel closes it; no data is ever left in a user-space buffer.
+ *     time of the writer.  Into a regular file the writer writes 256 KiB at
+ *     a time (or 32768 events of a thread; ct_stage_drain), and a thread's
+ *     ring room comes back only once its events are written.  Without the
+ *     writer (CALLTRACE_WRITER=0, or no thread could be started) each thread
+ *     writes its own ring when it is nearly full.  A thread's events are
+ *     written when it exits; at process exit a late destructor writes every
+ *     ring and the writer's staged blocks, and events after that (later
+ *     destructors, threads still running) are written through immediately.
+ *     The descriptor therefore stays open until the kernel closes it; no
+ *     data is left in a user-space buffer at exit.
  *   - Binary traces keep each thread's buffer in the trace file (a shared
  *     mapping), so recorded events survive any end of the process: _exit(),
  *     abort(), a fatal signal, SIGKILL.  Text traces keep buffers in memory:

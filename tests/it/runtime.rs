@@ -1246,7 +1246,7 @@ fn lossy_binary_tracing_never_waits_and_its_trace_reads_back_with_the_gap_report
 }
 
 /// Encodes events with the runtime's own text encoder: its timestamps
-/// (steps of a few ns, jumps across multiples of 10^8, 0, the largest) and
+/// (steps of a few ns, jumps across multiples of 10^4 and 10^8, 0, the largest) and
 /// addresses, as `addr tk` lines in `events.txt`; the text on stdout.
 const TEXT_ENCODER: &str = r#"
 #include "calltrace.c"
@@ -1255,7 +1255,7 @@ static struct ct_ev ev[300000];
 static unsigned char out[1 << 24];
 int main(void) {
     uint64_t x = 88172645463325252ull, t = 0, last = 0;
-    uint64_t fixed[] = {0, 1, 9, 10, 99999999, 100000000, 100000001, 199999999, 200000000,
+    uint64_t fixed[] = {0, 1, 9, 10, 9999, 10000, 10001, 19999, 99999999, 100000000, 100000001, 199999999, 200000000,
                         999999999999ull, 1000000000000ull, 12345678901234ull, 9223372036854775807ull, 5};
     uint32_t n = 0, used, i;
     char tidtxt[32];

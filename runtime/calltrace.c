@@ -1002,7 +1002,7 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
     return (size_t)(p - out);
 }
 
-/* The stage.  The writer thread used to write each block as it encoded it:
+/* The stage: ct_wout, ct_wout_len.  The writer thread used to write each block as it encoded it:
  * a write() per check-in, a few kilobytes each, and ext4 zeroes the rest of
  * every new page that a write starts or ends inside.  On zstd the traced
  * thread then waited for a writer that spent more time in write() than in
@@ -1013,8 +1013,9 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
  * ring starts) only moves once its blocks are written; `wflushed` says how
  * far they are encoded.  Whoever writes anything else writes the stage
  * first, so that the file keeps the order in which blocks were encoded.
- * All of it under ct_lock. */
-/* Write the staged blocks and give their threads the room (ct_lock held). */
+ * All of it under ct_lock.
+ *
+ * ct_stage_drain writes the staged blocks and gives their threads the room. */
 static CT_NOINST void ct_stage_drain(void)
 {
     struct ct_thread *t;
@@ -1049,16 +1050,23 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
         cap = (size_t)PIPE_BUF;
     while (from != to) {
         uint32_t at = from & (CT_EVENTS - 1), n = to - from, used;
-        unsigned char *o = stage ? ct_wout + ct_wout_len : out;
-        size_t nb, c = stage ? sizeof ct_wout - ct_wout_len : cap;
+        uint32_t most = CT_BLOCK_EVENTS;
+        unsigned char *o = out;
+        size_t nb, c = cap;
         if (n > CT_EVENTS - at)
             n = CT_EVENTS - at; /* up to the end of the ring, then on from its start */
         /* A block, and a thread's staged blocks, hold at most 2^15 events:
          * the events both in the file and in the ring of a process killed
          * before `flushed` moved must be fewer than 2^16 (a reader tells
          * them apart by the blocks' 16-bit seq). */
-        if (n > (stage ? CT_STAGE_EVENTS - (from - t->flushed) : CT_BLOCK_EVENTS))
-            n = stage ? CT_STAGE_EVENTS - (from - t->flushed) : CT_BLOCK_EVENTS;
+        if (stage) {
+            /* (below CT_STAGE_EVENTS: the stage is written once they are) */
+            most = CT_STAGE_EVENTS - (from - t->flushed);
+            o = ct_wout + ct_wout_len;
+            c = sizeof ct_wout - ct_wout_len;
+        }
+        if (n > most)
+            n = most;
         ct_block_seq(o, 1, from);
         nb = ct_encode(ring + at * slot, n, t->tid, t->tidtxt, t->tidlen, mult, &t->last_time, o, c,
                        &used, t);

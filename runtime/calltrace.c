@@ -943,14 +943,16 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
         const unsigned char *lim = out + cap - CT_TEXT_MAX;
         struct ct_hexc {
             uint64_t addr;
-            uint32_t len;
-            unsigned char txt[16];
+            uint32_t len;           /* of txt: "0x", the hex digits, a space */
+            unsigned char txt[20];
         } hc[64];
+        unsigned char tid[16] = {0}; /* tidtxt, here: no reload after each store */
         unsigned char hitxt[24];
         uint32_t hilen = 0;
         uint64_t hival = 0;
         memset(hc, 0, sizeof hc);
         memset(hitxt, 0, sizeof hitxt);
+        memcpy(tid, tidtxt, tidlen < 16 ? tidlen : 16);
         for (; i < n && p <= lim; i++) {
             uint64_t tk = ev[i].tk, addr = ev[i].addr;
             uint64_t tm = ct_to_ns(tk & CT_TIME_MASK, mult), hi;
@@ -960,16 +962,18 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
             if (tm < prev_time)
                 tm = prev_time;
             prev_time = tm;
-            p[0] = (tk >> 63) ? 'X' : 'E';
-            p[1] = '0';
-            p[2] = 'x';
             if (CT_UNLIKELY(h->addr != addr || h->len == 0)) {
+                unsigned char *e;
                 h->addr = addr;
-                h->len = (uint32_t)(ct_hex(h->txt, addr) - h->txt);
+                h->txt[0] = '0';
+                h->txt[1] = 'x';
+                e = ct_hex(h->txt + 2, addr);
+                *e++ = ' ';
+                h->len = (uint32_t)(e - h->txt);
             }
-            memcpy(p + 3, h->txt, 16);
-            p += 3 + h->len;
-            *p++ = ' ';
+            p[0] = (tk >> 63) ? 'X' : 'E';
+            memcpy(p + 1, h->txt, 20); /* fixed size; len of them count */
+            p += 1 + h->len;
             hi = tm / 10000u;
             lo = (uint32_t)(tm - hi * 10000u);
             if (CT_LIKELY(hi != 0)) {
@@ -985,7 +989,7 @@ static CT_NOINST size_t ct_encode(const void *events, uint32_t n, uint64_t tid,
                 p = ct_dec(p, lo);
             }
             if (CT_LIKELY(tidlen <= 16)) {
-                memcpy(p, tidtxt, 16); /* fixed size: two stores */
+                memcpy(p, tid, 16); /* fixed size */
             } else {
                 for (k = 0; k < tidlen; k++)
                     p[k] = (unsigned char)tidtxt[k];

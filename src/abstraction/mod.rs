@@ -23,6 +23,8 @@ pub mod prefix;
 pub mod recursion;
 pub mod registry;
 pub mod shared;
+#[cfg(test)]
+pub(crate) mod test_trees;
 pub mod threshold;
 pub mod trace;
 

@@ -94,46 +94,22 @@ fn longest_kept_prefix(kept: &[Kept], keys: &[Vec<Key>], i: usize) -> Option<usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abstraction::Modules;
     use crate::abstraction::global::MinTotal;
     use crate::abstraction::merge::Merge;
     use crate::abstraction::recursion::FoldRecursion;
     use crate::abstraction::registry::{METHODS, MethodParams};
     use crate::abstraction::threshold::Threshold;
-    use crate::abstraction::{ModuleSource, ModuleTable, Modules};
-    use crate::calltree::NodeId;
     use crate::ingest::FuncTable;
     use proptest::prelude::*;
 
-    /// A tree below the root from (levels up, function 0..6, self) rows.
+    /// A tree below one top node from (levels up, function 0..6, self) rows.
     fn random_tree(rows: &[(u32, u8, u64)]) -> (Tree, FuncTable) {
-        let mut funcs = FuncTable::default();
-        let mut t = Tree::empty(true, 0);
-        t.push(FuncTable::ROOT, 0, 0, None);
-        let mut depths = vec![0u32];
-        let mut depth = 1u32;
-        for (j, &(up, f, s)) in rows.iter().enumerate() {
-            depth = if j == 0 {
-                1
-            } else {
-                (depth + 1).saturating_sub(up).max(2)
-            };
-            t.push(funcs.name(&format!("f{f}")), s, s, None);
-            depths.push(depth);
-        }
-        t.set_sizes_from_depths(&depths);
-        for n in (0..t.len() as NodeId).rev() {
-            let below: u64 = t.children(n).map(|c| t.total(c)).sum();
-            t.total[n as usize] += below;
-        }
-        (t, funcs)
+        crate::abstraction::test_trees::random_tree(rows, 0, true)
     }
 
     fn modules(funcs: &FuncTable) -> Modules {
-        let names = crate::symbols::names_without_binary(funcs);
-        let table = "f0,a\nf1,a\nf2,a\nf3,b\nf4,b\nf5,b\n";
-        ModuleSource::Table(ModuleTable::parse("m.csv", table).unwrap())
-            .assign(funcs, &names)
-            .unwrap()
+        crate::abstraction::test_trees::modules(funcs, "f0,a\nf1,a\nf2,a\nf3,b\nf4,b\nf5,b\n")
     }
 
     /// Each list run alone, from the full tree.

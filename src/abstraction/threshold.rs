@@ -212,49 +212,11 @@ pub fn intermediate(tree: &Tree, modules: &Modules) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abstraction::{ModuleSource, ModuleTable};
+    use crate::abstraction::test_trees::modules;
     use proptest::prelude::*;
 
-    /// A random tree: `threads` synthetic thread nodes (none: calls hang
-    /// below the root), each over a share of `rows` given as (levels up
-    /// from the last node's child, function 0..6, self weight). Small self
-    /// weights give equal totals, which `choose` orders by trace order.
     fn random_tree(rows: &[(u32, u8, u64)], threads: usize) -> (Tree, FuncTable) {
-        let mut funcs = FuncTable::default();
-        let mut t = Tree::empty(true, 0);
-        t.push(FuncTable::ROOT, 0, 0, None);
-        let mut depths = vec![0];
-        let share = rows.len().div_ceil(threads.max(1));
-        for (i, chunk) in rows.chunks(share).enumerate() {
-            let base: u32 = if threads == 0 { 1 } else { 2 };
-            if threads > 0 {
-                t.push(funcs.thread(i as u64), 0, 0, None);
-                depths.push(1);
-            }
-            let mut depth = base;
-            for (j, &(up, f, s)) in chunk.iter().enumerate() {
-                depth = if j == 0 {
-                    base
-                } else {
-                    (depth + 1).saturating_sub(up).max(base)
-                };
-                t.push(funcs.name(&format!("f{f}")), s, s, None);
-                depths.push(depth);
-            }
-        }
-        t.set_sizes_from_depths(&depths);
-        for n in (0..t.len() as NodeId).rev() {
-            let below: u64 = t.children(n).map(|c| t.total(c)).sum();
-            t.total[n as usize] += below;
-        }
-        (t, funcs)
-    }
-
-    fn modules(funcs: &FuncTable, table: &str) -> Modules {
-        let names = crate::symbols::names_without_binary(funcs);
-        ModuleSource::Table(ModuleTable::parse("m.csv", table).unwrap())
-            .assign(funcs, &names)
-            .unwrap()
+        crate::abstraction::test_trees::random_tree(rows, threads, false)
     }
 
     /// Ascending thresholds: on a grid of twentieths (exact ties with

@@ -2,7 +2,7 @@
 //! `TRACE` argument is one pattern named by its file stem, or `NAME=PATH`;
 //! a directory stands for every trace in it (regular, non-hidden files
 //! that a trace format reads, so the traced binary, a README or a script
-//! may sit beside the traces: [`skipped`] lists them). The list comes back
+//! may sit beside the traces: [`from_args_noting`] lists them). The list comes back
 //! sorted by name, names unique.
 
 use std::path::{Path, PathBuf};
@@ -23,10 +23,21 @@ const ARG: &str = "TRACE";
 
 /// Turns `TRACE` arguments into patterns sorted by name.
 pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
+    from_args_noting(args, &mut Vec::new())
+}
+
+/// [`from_args`], and the files of directories among `args` left out as
+/// not traces (regular, non-hidden, not executables, but no format reads
+/// them) added to `skipped`, sorted.
+pub fn from_args_noting<S: AsRef<str>>(
+    args: &[S],
+    skipped: &mut Vec<PathBuf>,
+) -> Result<Vec<Pattern>> {
     let mut patterns = Vec::new();
     for arg in args {
-        patterns.extend(from_arg(arg.as_ref())?);
+        patterns.extend(from_arg(arg.as_ref(), skipped)?);
     }
+    skipped.sort();
     if patterns.is_empty() {
         return Err(Error::usage(ARG, "no trace files given"));
     }
@@ -36,7 +47,7 @@ pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
 }
 
 /// One argument: `NAME=PATH`, a file or a directory of traces.
-fn from_arg(arg: &str) -> Result<Vec<Pattern>> {
+fn from_arg(arg: &str, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
     if let Some((name, path)) = split_named(arg) {
         return Ok(vec![Pattern {
             name: name.to_string(),
@@ -51,7 +62,7 @@ fn from_arg(arg: &str) -> Result<Vec<Pattern>> {
     }
     let path = Path::new(arg);
     if path.is_dir() {
-        return dir_patterns(path);
+        return dir_patterns(path, skipped);
     }
     Ok(vec![Pattern {
         name: stem(path),
@@ -72,17 +83,22 @@ fn stem(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// The traces in `dir`, by file name.
-fn dir_patterns(dir: &Path) -> Result<Vec<Pattern>> {
+/// The traces in `dir`, by file name; other files it holds go to `skipped`.
+fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut out = Vec::new();
     for entry in entries {
         let path = entry.map_err(|e| Error::io(dir, e))?.path();
-        if is_trace_file(&path) && may_be_trace(&path) {
+        if !is_trace_file(&path) {
+            continue;
+        }
+        if may_be_trace(&path) {
             out.push(Pattern {
                 name: stem(&path),
                 path,
             });
+        } else {
+            skipped.push(path);
         }
     }
     if out.is_empty() {
@@ -118,29 +134,6 @@ fn may_be_trace(path: &Path) -> bool {
         },
         Err(_) => true,
     }
-}
-
-/// The files of the directories among `args` that are left out as not
-/// traces (regular, non-hidden, not executables, but no format reads
-/// them), sorted.
-pub fn skipped<S: AsRef<str>>(args: &[S]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for arg in args {
-        let dir = Path::new(arg.as_ref());
-        if split_named(arg.as_ref()).is_some() || !dir.is_dir() {
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        out.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_trace_file(p) && !may_be_trace(p)),
-        );
-    }
-    out.sort();
-    out
 }
 
 fn is_elf(path: &Path) -> bool {
@@ -230,13 +223,16 @@ One per test.
         .unwrap();
         std::fs::write(dir.path().join("c.txt"), "").unwrap();
         let arg = dir.path().to_str().unwrap();
-        let p = from_args(&[arg]).unwrap();
+        let mut skipped = Vec::new();
+        let p = from_args_noting(&[arg], &mut skipped).unwrap();
         assert_eq!(names(&p), ["a", "b", "c"]);
         assert_eq!(
-            skipped(&[arg]),
+            skipped,
             [dir.path().join("README.md"), dir.path().join("run.sh")]
         );
-        assert!(skipped(&["x=y", "a/copy.trace"]).is_empty());
+        let mut skipped = Vec::new();
+        from_args_noting(&["x=y", "a/copy.trace"], &mut skipped).unwrap();
+        assert!(skipped.is_empty());
         let empty = tempfile::tempdir().unwrap();
         let err = from_args(&[empty.path().to_str().unwrap()])
             .unwrap_err()

@@ -84,7 +84,8 @@ const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module,
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
-    let patterns = report::patterns::from_args(&opts.traces)?;
+    let mut skipped = Vec::new();
+    let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
     let bar = progress_bar(patterns.len() as u64);
     let result = report::compare(&patterns, &config, &|| bar.inc(1));
@@ -94,7 +95,6 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     write_all(&opts.out_dir, &files)?;
     emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
     let mut notes = Vec::new();
-    let skipped = report::patterns::skipped(&opts.traces);
     if !skipped.is_empty() {
         let shown: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
         notes.push(format!(

@@ -135,7 +135,7 @@ fn partition(
 
 /// Method 1 at every threshold of `points` (ascending) at once: for every
 /// node, the index of the first point at which [`select`] keeps it, or
-/// `points.len()` when it keeps it at none. A child that [`choose`] keeps
+/// `points.len()` when it keeps it at none. A child that `choose` keeps
 /// at threshold t it keeps at every higher one (the kept children are a
 /// prefix of one order, cut where their sum reaches t x total), and a node
 /// is kept when its parent and its choice are, so a node's level is the

@@ -231,13 +231,15 @@ extern "C" {
 #define CT_PREEMPT_US 200u            /* a poll that lost its CPU this long: the CPUs are not free */
 #define CT_CROWDED_MS 100u            /* ... so nobody polls for this long */
 #define CT_HDR 4096u                  /* struct ct_thread, then the events */
-#define CT_OUT_BYTES (256u * 1024u)   /* per-thread encode buffer */
-#define CT_GOUT_BYTES (64u * 1024u)   /* shared encode buffer, under ct_lock */
+#define CT_GOUT_BYTES (256u * 1024u)  /* shared encode buffer, under ct_lock */
 #define CT_SIDE 4096u                 /* events of signal handlers, see ct_record_nested; a power of 2 */
 #define CT_ROOM (CT_EVENTS - CT_STEP - CT_SIDE) /* a check-in leaves at most this many events
                                                * unwritten: room for CT_STEP, and a side
                                                * buffer drained past the limit */
 #define CT_STACK 4096u                /* open frames remembered for fork(); a power of 2 */
+#define CT_RESERVE_FIRST (CT_STACK + CT_STEP + CT_SIDE) /* ring slots a new buffer's file
+                                               * blocks are reserved for (ct_reserve) */
+#define CT_RESERVE_MORE 16384u        /* ... and how many more at a time */
 #define CT_TEXT_MAX 80u               /* longest text line (62), + store slack */
 #define CT_BIN_EVENT_MAX 20u          /* two 10-byte varints */
 #define CT_REC_HDR 28u                /* sync, checksum, tag, tid, nevents, nbytes */
@@ -263,7 +265,7 @@ struct ct_ev {
 };
 
 /* Per-thread state, followed (at offset CT_HDR) by a ring of CT_EVENTS
- * events and the encode buffer.  `len` and `flushed` count events since the
+ * events, the side buffer and the open frames.  `len` and `flushed` count events since the
  * thread started (wrapping at 2^32); event k is at ring index
  * k % CT_EVENTS.  The owning thread appends events and advances `len`
  * without locking; it never gets more than CT_EVENTS ahead of `flushed`.
@@ -299,6 +301,9 @@ struct ct_thread {
                          * ring of the innermost), followed by the writer */
     struct ct_thread *next, *prev;
     char tidtxt[32];    /* " <tid>\n" */
+    /* The buffer's place in the trace file (owner; ct_reserve). */
+    uint64_t file_off;  /* the region's offset in the file (0: in memory) */
+    uint32_t reserved;  /* ring slots whose file blocks are reserved */
 };
 
 /* The 'R' region's layout (docs/binary-format.md): mult at offset 40.  (An
@@ -307,13 +312,12 @@ typedef char ct_mult_at_40[__builtin_offsetof(struct ct_thread, mult) == 40 ? 1 
 
 #define CT_EVP(t) ((struct ct_ev *)((char *)(t) + CT_HDR))
 #define CT_EV8P(t) ((uint64_t *)((char *)(t) + CT_HDR)) /* the ring, untimed */
-#define CT_OUTP(t) ((unsigned char *)(t) + CT_HDR + (size_t)CT_EVENTS * sizeof(struct ct_ev))
-#define CT_SIDEP(t) ((struct ct_ev *)(CT_OUTP(t) + CT_OUT_BYTES))
+#define CT_SIDE_OFF (CT_HDR + (size_t)CT_EVENTS * sizeof(struct ct_ev))
+#define CT_SIDEP(t) ((struct ct_ev *)((char *)(t) + CT_SIDE_OFF))
 #define CT_SIDE_PENDING(t) ((t)->side_len - (t)->side_head) /* events of signal handlers waiting */
 #define CT_STACKP(t) ((uint64_t *)(CT_SIDEP(t) + CT_SIDE))
 #define CT_MAP_BYTES                                                                     \
-    (CT_HDR + (size_t)(CT_EVENTS + CT_SIDE) * sizeof(struct ct_ev) + CT_OUT_BYTES +     \
-     (size_t)CT_STACK * sizeof(uint64_t))
+    (CT_SIDE_OFF + (size_t)CT_SIDE * sizeof(struct ct_ev) + (size_t)CT_STACK * sizeof(uint64_t))
 
 /* Per-thread TLS: one struct so a shared-library build needs one lookup. */
 struct ct_tls {
@@ -384,6 +388,12 @@ static uint32_t ct_nthreads;         /* how many: written under ct_lock */
 static uint32_t ct_ncpu = 1;         /* CPUs this process may run on */
 static struct ct_thread *ct_free;    /* reusable states, under ct_lock */
 static char ct_exe[CT_PATH_MAX];
+
+/* Bytes of a ring slot: 16, or 8 untimed (the address and the kind). */
+static inline CT_NOINST size_t ct_slot(void)
+{
+    return ct_untimed ? sizeof(uint64_t) : sizeof(struct ct_ev);
+}
 
 /* Executable mappings already written to the trace: append-only, entries
  * are filled before ct_nmaps publishes them (so lookups need no lock). */
@@ -1039,7 +1049,7 @@ static CT_NOINST void ct_flush_upto(struct ct_thread *t, uint32_t to, unsigned c
                                     size_t cap)
 {
     const unsigned char *ring = (const unsigned char *)CT_EVP(t);
-    size_t slot = ct_untimed ? sizeof(uint64_t) : sizeof(struct ct_ev);
+    size_t slot = ct_slot();
     int stage = out == ct_wout && ct_staging;
     uint32_t from = t->wflushed;
     uint64_t mult = from != to ? ct_mult() : 0;
@@ -1370,7 +1380,7 @@ static CT_NOINST int ct_has_room(const void *t)
 static CT_NOINST void ct_help_locked(struct ct_thread *t)
 {
     if (ct_full(t))
-        ct_flush_into(t, CT_OUTP(t), CT_OUT_BYTES);
+        ct_flush_locked(t);
 }
 
 /* Make room in t's ring for CT_STEP events: the writer is behind.  If it
@@ -1394,11 +1404,62 @@ static CT_NOINST void ct_wait_room(struct ct_thread *t)
     pthread_mutex_unlock(&ct_lock);
 }
 
+/* Reserve the trace file's blocks for the ring slots that t's next
+ * check-in may see filled, with a check-in to spare (len: its events so
+ * far).  A buffer in the file is reserved as its thread comes to fill it,
+ * so that a thread that makes few calls takes few blocks of the disk (64
+ * threads of 200 calls each took 154 MB when each buffer was reserved
+ * whole), and its mapping is never touched where the file system could not
+ * back it (a page that a full disk cannot back kills the program with
+ * SIGBUS).  If the disk is full, tracing stops, as it does when a write
+ * fails, and this thread records no more events: the slots it may still
+ * fill before then are reserved.  Called by the owner at check-ins. */
+static CT_NOINST __attribute__((noinline)) void ct_reserve(struct ct_thread *t, uint32_t len)
+{
+    uint64_t want = (uint64_t)len + 2 * CT_STEP + CT_SIDE, to, slot;
+    struct ct_sigs sigs;
+    struct stat st;
+    int err = 0;
+    if (want <= t->reserved)
+        return;
+    slot = ct_slot();
+    to = (uint64_t)t->reserved + CT_RESERVE_MORE;
+    if (to < want)
+        to = want;
+    if (to > CT_EVENTS)
+        to = CT_EVENTS;
+    if (ct_write_error)
+        err = EIO;
+    else if (fstat(ct_fd, &st) != 0 || st.st_dev != ct_fd_dev || st.st_ino != ct_fd_ino)
+        err = EBADF; /* the program closed the trace file: never touch its files */
+    if (!err) {
+        ct_sigs_hold(&sigs);
+        err = posix_fallocate(ct_fd, (off_t)(t->file_off + CT_HDR + t->reserved * slot),
+                              (off_t)((to - t->reserved) * slot));
+        ct_sigs_release(&sigs);
+    }
+    if (!err) {
+        t->reserved = (uint32_t)to;
+        return;
+    }
+    pthread_mutex_lock(&ct_lock);
+    if (!ct_write_error) {
+        ct_write_error = 1;
+        ct_msg("no room for the trace file's event buffers, tracing stopped: ", strerror(err));
+    }
+    pthread_mutex_unlock(&ct_lock);
+    ct_t.self = NULL; /* later events: ct_record_slow, which drops them */
+    ct_t.dead = 1;
+    ct_t.gate |= CT_GATE_SLOW;
+}
+
 /* ct_checkpoint's work. */
 static CT_NOINST void ct_check_in(struct ct_thread *t)
 {
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+    if (CT_UNLIKELY(t->reserved < CT_EVENTS))
+        ct_reserve(t, len);
     __atomic_store_n(&t->pub, len, __ATOMIC_RELEASE);
     __atomic_store_n(&t->cpu, sched_getcpu(), __ATOMIC_RELAXED);
     if (CT_SIDE_PENDING(t)) /* never leave signal handlers' events behind */
@@ -1406,7 +1467,7 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
         if (final || len - t->flushed > CT_ROOM) {
             pthread_mutex_lock(&ct_lock);
-            ct_flush_into(t, CT_OUTP(t), CT_OUT_BYTES);
+            ct_flush_locked(t);
             pthread_mutex_unlock(&ct_lock);
         }
     } else {
@@ -2033,18 +2094,27 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
             ct_le(rec + 4, ct_checksum(rec + 8, CT_REC_HDR - 8), 4);
             /* The region's blocks are reserved: a page of a shared mapping
              * that the file system cannot back (a full disk) kills the
-             * program with SIGBUS when it is touched. */
+             * program with SIGBUS when it is touched.  The ring's are
+             * reserved as it fills (ct_reserve); the rest now. */
             ct_sigs_hold(&sigs);
             grown = ftruncate(ct_fd, (off_t)(data + CT_MAP_BYTES)) == 0;
-            reserved = grown && posix_fallocate(ct_fd, (off_t)data, (off_t)CT_MAP_BYTES) == 0 &&
-                       pwrite(ct_fd, rec, sizeof rec, (off_t)at) == (ssize_t)sizeof rec;
+            reserved =
+                grown &&
+                posix_fallocate(ct_fd, (off_t)data,
+                                (off_t)(CT_HDR + (size_t)CT_RESERVE_FIRST * ct_slot())) == 0 &&
+                posix_fallocate(ct_fd, (off_t)(data + CT_SIDE_OFF),
+                                (off_t)(CT_MAP_BYTES - CT_SIDE_OFF)) == 0 &&
+                pwrite(ct_fd, rec, sizeof rec, (off_t)at) == (ssize_t)sizeof rec;
             ct_sigs_release(&sigs);
             if (reserved) {
                 m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, ct_fd,
                          (off_t)data);
                 lseek(ct_fd, 0, SEEK_END);
-                if (m != MAP_FAILED)
+                if (m != MAP_FAILED) {
+                    ((struct ct_thread *)m)->file_off = data;
+                    ((struct ct_thread *)m)->reserved = CT_RESERVE_FIRST;
                     return (struct ct_thread *)m;
+                }
             }
             /* No room for the region in the file: cut it off again (ct_lock
              * is held, so no block follows it yet) and keep the buffer in
@@ -2055,7 +2125,10 @@ static CT_NOINST struct ct_thread *ct_region_new(void)
         }
     }
     m = mmap(NULL, CT_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return m == MAP_FAILED ? NULL : (struct ct_thread *)m;
+    if (m == MAP_FAILED)
+        return NULL;
+    ((struct ct_thread *)m)->reserved = CT_EVENTS; /* memory: nothing to reserve */
+    return (struct ct_thread *)m;
 }
 
 /* Let the fast path record this thread's events into t (or not, if NULL). */
@@ -2270,7 +2343,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
             if (CT_SIDE_PENDING(t))
                 ct_drain_side(t);
             ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
-        } else {
+        } else if (!ct_write_error) { /* (stopped: nothing to write to) */
             ct_write_one((uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
         }
     }
@@ -2731,8 +2804,11 @@ static CT_NOINST void ct_atfork_child(void)
         /* Start with entries of the frames open at fork(), so that the
          * child's calls hang under the right callers. */
         uint32_t i, d = ct_fork_self.depth, n = d < CT_STACK ? d : CT_STACK;
-        uint64_t now = ct_clock();
+        uint64_t now = ct_clock(), file_off = mine->file_off;
+        uint32_t reserved = mine->reserved;
         memcpy(mine, &ct_fork_self, sizeof *mine);
+        mine->file_off = file_off; /* (the child's own buffer) */
+        mine->reserved = reserved;
         memcpy(CT_STACKP(mine), ct_fork_stack, sizeof ct_fork_stack);
         for (i = 0; i < n; i++)
             ct_put(mine, i, ct_fork_stack[(d - n + i) & (CT_STACK - 1)], now);

@@ -89,10 +89,18 @@ fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> 
     let mut out = Vec::new();
     for entry in entries {
         let path = entry.map_err(|e| Error::io(dir, e))?.path();
-        if !is_trace_file(&path) {
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden || !path.is_file() {
             continue;
         }
-        if may_be_trace(&path) {
+        // Unreadable files are left to the reader to report.
+        let head = read_head(&path);
+        if head.as_ref().is_some_and(|h| h.starts_with(b"\x7fELF")) {
+            continue; // the traced program beside its traces
+        }
+        if head.is_none_or(|h| crate::ingest::guess::may_be_trace(&h)) {
             out.push(Pattern {
                 name: stem(&path),
                 path,
@@ -110,38 +118,16 @@ fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> 
     Ok(out)
 }
 
-/// A regular, non-hidden file that is not an ELF executable.
-fn is_trace_file(path: &Path) -> bool {
-    let hidden = path
-        .file_name()
-        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-    !hidden && path.is_file() && !is_elf(path)
-}
-
-/// Whether the file's first bytes may be a trace's (see
-/// [`crate::ingest::guess::may_be_trace`]); unreadable files are left to
-/// the reader to report.
-fn may_be_trace(path: &Path) -> bool {
+/// The first bytes of `path` that tell its format
+/// ([`crate::ingest::guess::HEAD`]), or None if it cannot be read.
+fn read_head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut head = Vec::with_capacity(crate::ingest::guess::HEAD);
-    match std::fs::File::open(path) {
-        Ok(f) => match f
-            .take(crate::ingest::guess::HEAD as u64)
-            .read_to_end(&mut head)
-        {
-            Ok(_) => crate::ingest::guess::may_be_trace(&head),
-            Err(_) => true,
-        },
-        Err(_) => true,
-    }
-}
-
-fn is_elf(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| magic == *b"\x7fELF")
+    let f = std::fs::File::open(path).ok()?;
+    f.take(crate::ingest::guess::HEAD as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(head)
 }
 
 fn check_unique(sorted: &[Pattern]) -> Result<()> {

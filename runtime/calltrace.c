@@ -646,12 +646,6 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
     return (uint32_t)(p - (unsigned char *)dst);
 }
 
-/* Write everything; call with ct_lock held (or single-threaded).  With
- * may_drop (CALLTRACE_LOSSY=1) nothing is written when the descriptor is
- * not writable now (a pipe whose reader fell behind): returns 1.  Lossy
- * writes are at most PIPE_BUF bytes, which a pipe takes whole or not at
- * all; a longer write that is cut short waits for its rest, so records and
- * lines stay whole. */
 /* The signals the runtime's own writes can raise, which would kill the
  * program: SIGPIPE (the reader of a pipe or FIFO left: calltrace live quit;
  * also in the middle of a write, though the write returns the bytes it
@@ -706,17 +700,29 @@ static CT_NOINST ssize_t ct_write_quiet(const unsigned char *buf, size_t n)
     return w;
 }
 
-static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_drop)
+/* Whether ct_fd is still the trace file: a program that closes all
+ * descriptors and opens files of its own could get its number, and trace
+ * data must never go into someone else's file. */
+static CT_NOINST int ct_fd_ours(void)
 {
     struct stat st;
+    return fstat(ct_fd, &st) == 0 && st.st_dev == ct_fd_dev && st.st_ino == ct_fd_ino;
+}
+
+/* Write everything; call with ct_lock held (or single-threaded).  With
+ * may_drop (CALLTRACE_LOSSY=1) nothing is written when the descriptor is
+ * not writable now (a pipe whose reader fell behind): returns 1.  Lossy
+ * writes are at most PIPE_BUF bytes, which a pipe takes whole or not at
+ * all; a longer write that is cut short waits for its rest, so records and
+ * lines stay whole. */
+static CT_NOINST int ct_write_buf(const unsigned char *buf, size_t n, int may_drop)
+{
     int first = 1;
     if (ct_wout_len && buf != ct_wout)
         ct_stage_drain(); /* the blocks staged before this come first */
     if (ct_write_error)
         return 0;
-    /* A program that closes all descriptors and opens files of its own could
-     * get ct_fd's number: never write trace data into someone else's file. */
-    if (fstat(ct_fd, &st) != 0 || st.st_dev != ct_fd_dev || st.st_ino != ct_fd_ino) {
+    if (!ct_fd_ours()) {
         ct_write_error = 1;
         ct_msg("the trace file descriptor was closed by the program; ",
                "tracing stopped, later events are lost");
@@ -1418,7 +1424,6 @@ static CT_NOINST __attribute__((noinline)) void ct_reserve(struct ct_thread *t, 
 {
     uint64_t want = (uint64_t)len + 2 * CT_STEP + CT_SIDE, to, slot;
     struct ct_sigs sigs;
-    struct stat st;
     int err = 0;
     if (want <= t->reserved)
         return;
@@ -1430,8 +1435,8 @@ static CT_NOINST __attribute__((noinline)) void ct_reserve(struct ct_thread *t, 
         to = CT_EVENTS;
     if (ct_write_error)
         err = EIO;
-    else if (fstat(ct_fd, &st) != 0 || st.st_dev != ct_fd_dev || st.st_ino != ct_fd_ino)
-        err = EBADF; /* the program closed the trace file: never touch its files */
+    else if (!ct_fd_ours())
+        err = EBADF;
     if (!err) {
         ct_sigs_hold(&sigs);
         err = posix_fallocate(ct_fd, (off_t)(t->file_off + CT_HDR + t->reserved * slot),

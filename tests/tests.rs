@@ -16,6 +16,7 @@ mod it {
     mod export;
     mod fuzz;
     mod golden;
+    mod hostile;
     mod live;
     mod lua;
     mod processes;

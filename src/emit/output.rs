@@ -1,6 +1,11 @@
 //! Atomic output: write to a temporary file beside the target, then rename.
-//! `-` means standard output; devices and FIFOs (`/dev/null`) are written
-//! directly. [`write_atomic_with`] streams big outputs the same way, and
+//! Atomic replacement applies to regular files only. `-` means standard
+//! output; an output that is not a regular file is written in place, never
+//! renamed over: a device, a FIFO or a terminal (`/dev/null`, `/dev/tty`),
+//! and a path naming one of our open descriptors (`/dev/stdout`,
+//! `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`), which is written through
+//! that descriptor, so `-o /dev/stdout >> log` appends to `log` like `-o -`
+//! does. [`write_atomic_with`] streams big outputs the same way, and
 //! [`write_atomic_set`] puts several files in place all or nothing.
 //!
 //! The temporary file is created by the `tempfile` crate in the target's
@@ -110,10 +115,10 @@ pub fn stage_with(
             .map_err(|e| Error::io("<stdout>", e))?;
         return Ok(Staged { pending: None });
     }
-    if is_special(path) {
-        // /dev/null, /dev/stdout, a FIFO: renaming over them would replace
-        // the device or pipe with a regular file, so write into them.
-        write_file(path, fill).map_err(|e| Error::io(path, e))?;
+    if let Some(file) = in_place(path).map_err(|e| Error::io(path, e))? {
+        // Renaming over these would replace the device, the pipe or the
+        // file the descriptor points to (and drop what others appended).
+        fill_in_place(file, fill).map_err(|e| Error::io(path, e))?;
         return Ok(Staged { pending: None });
     }
     let target = resolve_link(path);
@@ -209,14 +214,99 @@ pub fn remove_live_temporaries() -> usize {
         .count()
 }
 
-/// Creates (or truncates) `path` and writes it with `fill`.
-fn write_file(
-    path: &Path,
+/// Writes `fill`'s output through `file` (no sync: pipes and terminals
+/// refuse one).
+fn fill_in_place(
+    file: std::fs::File,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut file = std::fs::File::create(path)?;
-    fill(&mut file)?;
-    file.flush()
+    let mut out = BufWriter::with_capacity(1 << 16, file);
+    fill(&mut out)?;
+    out.flush()
+}
+
+/// The open file an output that must be written in place goes to; None
+/// for a path to replace atomically (a regular file, or nothing yet).
+fn in_place(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    match descriptor(path) {
+        Some(Descriptor::Own(fd)) => {
+            // SAFETY: dup only reads the descriptor table; a closed `fd`
+            // gives -1 (EBADF), a valid one a new descriptor we own.
+            let copy = unsafe { libc::dup(fd) };
+            if copy < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // SAFETY: `copy` was just opened and nothing else owns it.
+            Ok(Some(unsafe { OwnedFd::from_raw_fd(copy) }.into()))
+        }
+        // Another process's descriptor: its offset is not ours to share;
+        // appending never overwrites what it wrote.
+        Some(Descriptor::Foreign) => std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(Some),
+        None if is_special(path) => std::fs::OpenOptions::new().write(true).open(path).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// True when `path` names a file descriptor (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`), written in place as `-` is.
+pub fn names_descriptor(path: &Path) -> bool {
+    descriptor(path).is_some()
+}
+
+/// A path that names an open file descriptor rather than a file.
+#[derive(Debug, PartialEq, Eq)]
+enum Descriptor {
+    /// One of ours: `/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/3`.
+    Own(i32),
+    /// Another process's: `/proc/1234/fd/1`.
+    Foreign,
+}
+
+/// Whether `path`, or a symlink on the way to its target, names a file
+/// descriptor (`/dev/stdout` -> `/proc/self/fd/1` -> the file behind
+/// it). Resolving such a link yields the file the descriptor points to
+/// (or `/path (deleted)`), which is not where the output should go.
+fn descriptor(path: &Path) -> Option<Descriptor> {
+    let mut here = path.to_path_buf();
+    for _ in 0..40 {
+        if let Some(d) = descriptor_name(&here) {
+            return Some(d);
+        }
+        let next = std::fs::read_link(&here).ok()?;
+        here = match here.parent() {
+            Some(dir) if next.is_relative() => dir.join(next),
+            _ => next,
+        };
+    }
+    None
+}
+
+/// [`descriptor`] for one path, by its name alone.
+fn descriptor_name(path: &Path) -> Option<Descriptor> {
+    let s = path.to_str()?;
+    let own = |n: &str| n.parse().ok().map(Descriptor::Own);
+    match s {
+        "/dev/stdin" => return Some(Descriptor::Own(0)),
+        "/dev/stdout" => return Some(Descriptor::Own(1)),
+        "/dev/stderr" => return Some(Descriptor::Own(2)),
+        _ => {}
+    }
+    if let Some(n) = s.strip_prefix("/dev/fd/") {
+        return own(n);
+    }
+    let (pid, n) = s.strip_prefix("/proc/")?.split_once("/fd/")?;
+    match pid {
+        "self" | "thread-self" => own(n),
+        _ if pid == std::process::id().to_string() => own(n),
+        _ if pid.split("/task/").all(|p| p.parse::<u32>().is_ok()) => {
+            n.parse::<u32>().ok().map(|_| Descriptor::Foreign)
+        }
+        _ => None,
+    }
 }
 
 /// True when `path` exists and (after following links) is not a regular file.
@@ -227,6 +317,23 @@ fn is_special(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptor_paths_are_recognised_through_links() {
+        use Descriptor::{Foreign, Own};
+        assert_eq!(descriptor(Path::new("/dev/stdout")), Some(Own(1)));
+        assert_eq!(descriptor(Path::new("/dev/fd/7")), Some(Own(7)));
+        assert_eq!(descriptor(Path::new("/proc/self/fd/2")), Some(Own(2)));
+        let me = format!("/proc/{}/fd/5", std::process::id());
+        assert_eq!(descriptor(Path::new(&me)), Some(Own(5)));
+        assert_eq!(descriptor(Path::new("/proc/1/fd/1")), Some(Foreign));
+        assert_eq!(descriptor(Path::new("/proc/1/fdinfo/1")), None);
+        assert_eq!(descriptor(Path::new("/tmp/out.dot")), None);
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink("/dev/stderr", &link).unwrap();
+        assert_eq!(descriptor(&link), Some(Own(2)));
+    }
 
     #[test]
     fn a_symlinked_output_writes_the_link_target() {

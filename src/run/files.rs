@@ -3,8 +3,8 @@
 //! with its other outputs by device and inode, so `graph --trace t.txt -o
 //! t.txt`, a symlink or hard link to the trace, or `-o x --csv x` is
 //! refused with an error naming both flags. Outputs that do not exist yet
-//! are compared by their canonical path. Standard input and output (`-`)
-//! and devices (`/dev/null`) are never in conflict.
+//! are compared by their canonical path. Standard input and output (`-`,
+//! `/dev/stdout`) and devices (`/dev/null`) are never in conflict.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -86,9 +86,10 @@ enum Identity {
     Path(PathBuf),
 }
 
-/// None for `-` and for devices, FIFOs and sockets, which may be shared.
+/// None for `-` and the descriptors it stands for (`/dev/stdout`), and
+/// for devices, FIFOs and sockets, which may be shared.
 fn identity(path: &Path) -> Option<Identity> {
-    if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" || crate::emit::output::names_descriptor(path) {
         return None;
     }
     match std::fs::metadata(path) {

@@ -252,6 +252,7 @@ impl Modules {
 impl ModuleTable {
     /// Reads a `function,module` CSV.
     pub fn read(path: &Path) -> Result<ModuleTable> {
+        crate::ingest::opened::note(path);
         let text = std::fs::read_to_string(path).map_err(|e| {
             Error::usage(
                 "--modules",

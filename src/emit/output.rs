@@ -6,7 +6,9 @@
 //! `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`), which is written through
 //! that descriptor, so `-o /dev/stdout >> log` appends to `log` like `-o -`
 //! does. [`write_atomic_with`] streams big outputs the same way, and
-//! [`write_atomic_set`] puts several files in place all or nothing.
+//! [`write_atomic_set`] puts several files in place all or nothing. A
+//! file the run read, however it was found ([`crate::ingest::opened`]),
+//! is never replaced: staging and the rename both refuse it.
 //!
 //! The temporary file is created by the `tempfile` crate in the target's
 //! directory with `O_EXCL` under an unpredictable name (so a planted
@@ -67,13 +69,30 @@ impl Staged {
             return Ok(());
         };
         let tmp_path = tmp.path().to_path_buf();
-        let result = tmp
-            .persist(&target)
-            .map_err(|e| Error::io(&target, e.error));
+        // Checked again here: an object may have been read since staging.
+        let result = not_an_input(&target);
+        let result = result.and_then(|()| {
+            tmp.persist(&target)
+                .map(drop)
+                .map_err(|e| Error::io(&target, e.error))
+        });
         forget(&tmp_path);
         result?;
         sync_dir(&target);
         Ok(())
+    }
+}
+
+/// Refuses to replace a file this run read (a trace, the executable a
+/// trace names, a `--search-path` copy, a mapped library, a module table).
+fn not_an_input(target: &Path) -> Result<()> {
+    match crate::ingest::opened::input_at(target) {
+        None => Ok(()),
+        Some(input) => Err(Error::Input(format!(
+            "{} is the same file as the input {}; refusing to overwrite an input",
+            target.display(),
+            input.display()
+        ))),
     }
 }
 
@@ -122,6 +141,7 @@ pub fn stage_with(
         return Ok(Staged { pending: None });
     }
     let target = resolve_link(path);
+    not_an_input(&target)?;
     if target.is_dir() {
         // Found now, not at the rename, so a set fails before any file moves.
         let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);

@@ -59,6 +59,7 @@ impl Input {
         let name = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        super::opened::note_meta(path, &meta);
         let kind = meta.file_type();
         if kind.is_dir() {
             return Err(Error::Input(format!(

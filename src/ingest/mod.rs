@@ -19,6 +19,7 @@ mod funcs;
 pub mod guess;
 pub mod indented;
 mod input;
+pub mod opened;
 mod prefetch;
 pub mod rules;
 mod unit;

@@ -29,6 +29,7 @@ impl RulesFormat {
     /// Reads and checks the rules file at `path`.
     pub fn load(path: &Path) -> Result<RulesFormat> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        super::opened::note(path);
         RulesFormat::from_text(&path.display().to_string(), &text)
     }
 

@@ -73,6 +73,7 @@ impl Elf {
     /// Reads `path`.
     pub fn open(path: &Path) -> Result<Elf> {
         let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        crate::ingest::opened::note(path);
         let file = object::File::parse(&*data).map_err(|e| {
             Error::Input(format!(
                 "{}: not an executable this tool can read: {e}",
@@ -199,6 +200,7 @@ impl Elf {
 /// can be read and has one.
 pub fn build_id_of(path: &Path) -> Option<String> {
     let data = std::fs::read(path).ok()?;
+    crate::ingest::opened::note(path);
     let obj = object::File::parse(&*data).ok()?;
     obj.build_id().ok().flatten().map(hex)
 }

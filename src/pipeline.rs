@@ -226,10 +226,15 @@ pub struct Scanned {
     pub warnings: Vec<String>,
 }
 
-/// Reads and names a trace, discarding its events.
+/// Reads and names a trace, discarding its events. A pipe is read whole
+/// into memory first: it cannot be read the second time
+/// [`Scanned::parse_again`] needs.
 pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     check_binary(opts.binary.as_deref())?;
     let input = Input::open(&opts.trace)?;
+    if input.is_stream() {
+        let _whole: &[u8] = &input;
+    }
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {

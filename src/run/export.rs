@@ -4,7 +4,8 @@
 //! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
 //! A format that can stream (chrome) is written straight from a second pass
 //! over the events when there is no abstraction and no `--view`, so its
-//! memory does not grow with the trace.
+//! memory does not grow with the trace (except from a pipe, which is held
+//! in memory for the second pass).
 
 use std::path::PathBuf;
 
@@ -89,17 +90,19 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
 }
 
 /// Writes a streaming format from the trace's events; None when the format
-/// only writes trees.
+/// only writes trees. Asked before the trace is read: a pipe read by a
+/// first pass would leave nothing for the tree.
 fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcome>> {
-    let scanned = pipeline::scan(&opts.input)?;
-    let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
+    let no_funcs = crate::ingest::FuncTable::default();
     let mut probe = Vec::new();
     if exporter
-        .streams(names, funcs, &meta.threads, meta.timed, &mut probe)
+        .streams(&[], &no_funcs, &[], false, &mut probe)
         .is_none()
     {
         return Ok(None);
     }
+    let scanned = pipeline::scan(&opts.input)?;
+    let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
     let mut failed = None;
     write_atomic_with(&opts.output, |out| {
         let mut sink = exporter

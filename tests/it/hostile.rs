@@ -144,3 +144,76 @@ fn files_found_through_the_trace_are_inputs_too() {
     let dot = std::fs::read_to_string(d.join("g.dot")).unwrap();
     assert!(dot.contains("lib_work"), "the library was read: {dot}");
 }
+
+/// Opens the FIFO `path` for writing once its reader is there, giving up
+/// after a while (the reader may have failed before opening it).
+fn open_fifo_writer(path: &std::path::Path) -> std::fs::File {
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(f) => return f,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                assert!(std::time::Instant::now() < deadline, "no reader");
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+#[test]
+fn every_export_from_a_pipe_or_fifo_equals_the_export_from_a_file() {
+    let (dir, _) = temp_file("s.txt", TRACE);
+    let d = dir.path();
+    for to in ["folded", "flamegraph", "chrome", "callgrind", "json", "tlv"] {
+        let args = |out: &str| ["export", "--to", to, "--trace", "t", "-o", out].map(String::from);
+        std::fs::write(d.join("t"), TRACE).unwrap();
+        super::util::calltrace(args("file.out"))
+            .current_dir(d)
+            .run()
+            .success();
+        let from_file = std::fs::read(d.join("file.out")).unwrap();
+        std::fs::remove_file(d.join("t")).unwrap();
+        let made = Command::new("mkfifo").arg(d.join("t")).status().unwrap();
+        assert!(made.success());
+        let mut child = Command::new(BIN)
+            .args(args("fifo.out"))
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut w = open_fifo_writer(&d.join("t"));
+        w.write_all(TRACE.as_bytes()).unwrap();
+        drop(w);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{to} from a FIFO: {err}");
+        assert_eq!(
+            std::fs::read(d.join("fifo.out")).unwrap(),
+            from_file,
+            "{to}"
+        );
+        std::fs::remove_file(d.join("t")).unwrap();
+        // And from standard input: the same events (the title names `-`).
+        let piped = super::util::calltrace(["export", "--to", to, "--trace", "-", "-o", "-"])
+            .stdin(TRACE)
+            .run()
+            .success();
+        let work = if to == "tlv" {
+            b"work".as_slice()
+        } else {
+            b"work"
+        };
+        assert!(
+            piped.stdout.windows(work.len()).any(|w| w == work),
+            "{to} from stdin names the functions"
+        );
+    }
+}

@@ -1,12 +1,42 @@
 //! Format sniffing: every format looks at the first few KiB and says whether
 //! the input is its own; the first that does wins (binary, indented, address
-//! E/X, symbolic E/X). `--format NAME` skips the guess.
+//! E/X, symbolic E/X). `--format NAME` skips the guess. The few KiB start
+//! at the first line that is not blank or a `#` comment, however far into
+//! the input it is (up to [`HEADER_BOUND`]): a program with 80 shared
+//! libraries writes 10 KB of `# map` lines before its first event.
 
 use super::{Input, TraceFormat, format_by_name, formats};
 use crate::error::{Error, Result};
 
 /// How many bytes of the input formats see when sniffing.
 pub const HEAD: usize = 8192;
+
+/// How far into the input the first event line may be: leading blank and
+/// `#` lines beyond this are not skipped when sniffing. 1 MiB is about
+/// 8,000 `# map` lines, far more than any real program's libraries.
+pub const HEADER_BOUND: usize = 1 << 20;
+
+/// The bytes formats sniff: the leading blank and `#` lines (up to
+/// [`HEADER_BOUND`]), then [`HEAD`] bytes from the first other line.
+pub fn sniff_window(input: &Input) -> &[u8] {
+    let wide = input.head(HEADER_BOUND + HEAD);
+    let start = header_len(wide).min(HEADER_BOUND);
+    &wide[..(start + HEAD).min(wide.len())]
+}
+
+/// Length of the complete blank and `#` lines at the start of `bytes`.
+pub fn header_len(bytes: &[u8]) -> usize {
+    let mut pos = 0;
+    while let Some(i) = memchr::memchr(b'\n', &bytes[pos..]) {
+        let line = &bytes[pos..pos + i];
+        let n = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if line.get(n).is_some_and(|&b| b != b'#') {
+            break;
+        }
+        pos += i + 1;
+    }
+    pos
+}
 
 /// Lines of `head` that are neither blank nor `#` comments, without `\r`
 /// and leading white space. A final line cut off by the head limit is dropped.
@@ -55,7 +85,7 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             )
         });
     }
-    let head = input.head(HEAD);
+    let head = sniff_window(input);
     if meaningful_lines(head).next().is_none() && !head.starts_with(super::binary::MAGIC) {
         return Err(Error::Input(format!(
             "{}: the trace is empty (no events)",
@@ -140,6 +170,19 @@ mod tests {
             "indented"
         );
         assert_eq!(name_of(b"CALLTRC\0\x01\0").unwrap(), "binary");
+    }
+
+    #[test]
+    fn a_long_header_of_comments_is_skipped_when_sniffing() {
+        let header = "# map 0x7f0000000000 0x7f0000001000 0x0 - /usr/lib/libsomething.so\n";
+        let text = format!(
+            "# calltrace 1 text\n{}E0x1136 1 1\nX0x1136 2 1\n",
+            header.repeat(200)
+        );
+        assert!(text.len() > 2 * HEAD);
+        assert_eq!(name_of(text.as_bytes()).unwrap(), "addr");
+        assert_eq!(header_len(b"# a\n\n  # b\r\nE main\n# c\n"), 11);
+        assert_eq!(header_len(b"# no line end"), 0);
     }
 
     #[test]

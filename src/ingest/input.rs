@@ -100,6 +100,15 @@ impl Input {
             .take(STREAM_HEAD as u64)
             .read_to_end(&mut head)
             .map_err(|e| Error::io(name, e))?;
+        // A long header of `#` lines: read on to the sniffing window.
+        let wanted = super::guess::header_len(&head) + super::guess::HEAD;
+        if head.len() == STREAM_HEAD && wanted > head.len() {
+            let most = super::guess::HEADER_BOUND + super::guess::HEAD - head.len();
+            (&mut reader)
+                .take(most as u64)
+                .read_to_end(&mut head)
+                .map_err(|e| Error::io(name, e))?;
+        }
         let stream = Stream {
             head,
             reader: Mutex::new(Some(reader)),

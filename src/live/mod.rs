@@ -134,7 +134,9 @@ impl Monitor {
     }
 
     fn sniff(&mut self) -> Result<Option<&'static dyn ingest::TraceFormat>> {
-        let head = &self.pending[..self.pending.len().min(ingest::guess::HEAD)];
+        // Past a long header of `# map` lines, as the sniffer reads files.
+        let header = ingest::guess::header_len(&self.pending).min(ingest::guess::HEADER_BOUND);
+        let head = &self.pending[..self.pending.len().min(header + ingest::guess::HEAD)];
         if head.starts_with(ingest::binary::MAGIC) {
             return Err(Error::Input(
                 "live follows text traces; run the program without CALLTRACE_FORMAT=binary".into(),

@@ -217,3 +217,36 @@ fn every_export_from_a_pipe_or_fifo_equals_the_export_from_a_file() {
         );
     }
 }
+
+/// A text trace of a program with `libs` shared libraries: a `# map` line
+/// each (about 128 bytes) before the first event.
+fn many_libraries(libs: usize) -> String {
+    let mut t = String::from("# calltrace 1 text\n");
+    for i in 0..libs {
+        t += &format!(
+            "# map 0x7f{i:04x}00000000 0x7f{i:04x}00001000 0x0 {:040x} /usr/lib/x86_64-linux-gnu/libnumber{i}.so.1\n",
+            i
+        );
+    }
+    t + TRACE
+}
+
+#[test]
+fn traces_of_programs_with_many_libraries_are_not_empty() {
+    for libs in [80, 1000] {
+        let trace = many_libraries(libs);
+        assert!(trace.len() > libs * 100);
+        let (_dir, path) = temp_file("many.txt", &trace);
+        let from_file = super::util::calltrace(["tree", "--trace", path.to_str().unwrap()])
+            .run()
+            .success()
+            .text();
+        assert!(from_file.starts_with("main ("), "{libs}: {from_file}");
+        let from_pipe = super::util::calltrace(["tree", "--trace", "-"])
+            .stdin(trace)
+            .run()
+            .success()
+            .text();
+        assert_eq!(from_pipe, from_file, "{libs} libraries through a pipe");
+    }
+}

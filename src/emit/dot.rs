@@ -10,7 +10,10 @@
 //!   edges labelled with call counts (and time), thicker for more calls.
 //!
 //! Node ids are synthetic (`n0`, `n1`...) and names go into escaped labels,
-//! because C++ names are full of `<>":`.
+//! because C++ names are full of `<>":`. The one escaping rule is
+//! [`super::text::dot_escape`]'s: `\` and `"` escaped, control characters,
+//! newline included, shown as `\xNN`, so a name cannot add a line to a box
+//! and forge its statistics.
 
 use std::fmt::Write;
 

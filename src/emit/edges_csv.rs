@@ -3,6 +3,11 @@
 //! total's column is named with the trace's unit: `total_ns` for timed
 //! traces, `total_calls` for untimed ones (calls in the callee's subtrees),
 //! `total_units` for indented input that states no unit.
+//!
+//! Escaping is RFC 4180's, by the `csv` crate: a field holding a comma,
+//! quote, carriage return or newline is quoted, a quote doubled. Names are
+//! otherwise kept exactly (NUL, tabs, `;`, a leading `=`), as data for
+//! scripts; a CSV reader gets each name back unchanged.
 
 use crate::calltree::CallGraph;
 use crate::error::{Error, Result};

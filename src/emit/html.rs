@@ -2,6 +2,8 @@
 //! CSS and SVG, no script, nothing fetched) with the node counts per
 //! pattern and method, both plots, the group and feature summaries, and
 //! each pattern's heaviest functions with their times in their unit.
+//! Every name and label is escaped by one rule ([`esc`]): `&`, `<`, `>`,
+//! `"`, `'` as character references and control characters as `\xNN`.
 
 use std::fmt::Write;
 
@@ -177,11 +179,16 @@ fn strip_prolog(svg: &str) -> &str {
     }
 }
 
-/// Escapes text for HTML.
+/// Escapes text for HTML, the one rule of the page: `&`, `<`, `>`, `"`
+/// and `'` as character references, control characters shown as `\xNN`.
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() => {
+                out.push_str(&crate::error::escape_controls(&c.to_string()));
+            }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),

@@ -4,6 +4,8 @@
 //! order of the method registry; `before` first where it appears), then threshold
 //! or function; floats have exactly six decimals. The same report therefore
 //! always gives the same bytes, however many threads computed it.
+//! Escaping is RFC 4180's (the `csv` crate), names kept exactly, as in
+//! [`super::edges_csv`].
 
 use crate::error::{Error, Result};
 use crate::report::{Report, Stage, groups, sweep};

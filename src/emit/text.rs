@@ -113,15 +113,19 @@ pub fn time(v: u64, unit: Unit, decimals: u8) -> String {
     quantity(v, unit, decimals, TimeUnit::Auto)
 }
 
-/// Escapes a string for a quoted DOT attribute.
+/// Escapes a string for a quoted DOT attribute, the one rule of the DOT
+/// outputs (call graph and tree): `\` becomes `\\`, `"` becomes `\"`, and
+/// every control character, newline and carriage return included, is
+/// shown as `\xNN` (`\u{NN}` above ASCII), so a name can never add a line
+/// to a label (Graphviz reads `\n`, `\l` and `\r` as line breaks). `<`,
+/// `>` and `&` need nothing in a quoted label; invalid UTF-8 was already
+/// replaced by U+FFFD when the trace was read.
 pub fn dot_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
             // Graphviz rejects NUL and chokes on other controls: show them.
             c if c.is_control() => {
                 out.push_str(&escape_controls(&c.to_string()).replace('\\', "\\\\"))
@@ -135,6 +139,14 @@ pub fn dot_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_labels_get_no_line_break_from_a_name() {
+        assert_eq!(
+            dot_escape("evil\nx\r\t\0\"q\"\\n<a>"),
+            r#"evil\\x0ax\\x0d\\x09\\x00\"q\"\\n<a>"#
+        );
+    }
 
     #[test]
     fn weights_are_exact() {

@@ -2,7 +2,9 @@
 //! paper's format (fig. 1), which `calltrace` reads back unchanged: two
 //! spaces per level, the synthetic root not printed, thread nodes printed as
 //! `[thread N]`, ` xN` after nodes that stand for N > 1 calls, and names
-//! escaped so that any name reads back ([`crate::ingest::indented::escape_name`]).
+//! escaped so that any name reads back ([`crate::ingest::indented::escape_name`]:
+//! `\\` for a backslash, `\#` for a leading `#`, `\xHH` for control
+//! characters and a space at either end, `\u{H}` for other white space).
 //!
 //! The text is streamed, never built in memory. Its indentation still
 //! grows with the square of the depth (a chain of d calls costs d(d-1)

@@ -8,6 +8,9 @@
 //! nodes are drawn as ellipses.
 //! A node that stands for a folded chain (see `abstraction::chains`) is
 //! labelled `a → … → b`, the whole chain in its tooltip.
+//! Names, titles and tooltips are escaped by the DOT rule of
+//! [`super::text::dot_escape`]: control characters, newline included, as
+//! `\xNN`, so a name cannot add a line to a box.
 
 use std::fmt::Write;
 

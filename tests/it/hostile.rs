@@ -181,7 +181,7 @@ fn every_export_from_a_pipe_or_fifo_equals_the_export_from_a_file() {
         std::fs::remove_file(d.join("t")).unwrap();
         let made = Command::new("mkfifo").arg(d.join("t")).status().unwrap();
         assert!(made.success());
-        let mut child = Command::new(BIN)
+        let child = Command::new(BIN)
             .args(args("fifo.out"))
             .current_dir(d)
             .stdin(Stdio::null())
@@ -249,4 +249,261 @@ fn traces_of_programs_with_many_libraries_are_not_empty() {
             .text();
         assert_eq!(from_pipe, from_file, "{libs} libraries through a pipe");
     }
+}
+
+/// The hostile name set: line breaks, tab, NUL, `;`, `"`, `<`, `&`, `\`,
+/// a final ` 123`, trailing spaces, with how the indented format writes
+/// each. Invalid UTF-8 comes through a symbolic trace ([`INVALID_UTF8`]).
+const HOSTILE: [(&str, &str); 10] = [
+    ("evil\nmain;forged 999999", r"evil\x0amain;forged 999999"),
+    ("cr\rret", r"cr\x0dret"),
+    ("tab\there", r"tab\x09here"),
+    ("nul\0byte", r"nul\x00byte"),
+    ("q\"uote<lt>&amp;", "q\"uote<lt>&amp;"),
+    ("back\\slash\\n", r"back\\slash\\n"),
+    ("task 123", "task 123"),
+    ("semi;colon", "semi;colon"),
+    ("tail  ", r"tail \x20"),
+    ("fn=(1) inj", "fn=(1) inj"),
+];
+
+/// A symbolic trace whose one callee's name is not UTF-8.
+const INVALID_UTF8: &[u8] =
+    b"E main 10 1\nE bad\xff\xfename 20 1\nX bad\xff\xfename 50 1\nX main 90 1\n";
+
+/// `main` calling every hostile name, the last of them calling `task 123`
+/// again (a hostile name in the middle of a stack); every node has self time.
+fn hostile_indented() -> (String, Vec<String>) {
+    let mut t = format!("main (10 / {})\n", 10 + 10 * HOSTILE.len() as u64 + 5);
+    for (i, (_, written)) in HOSTILE.iter().enumerate() {
+        let extra = if i + 1 == HOSTILE.len() { 5 } else { 0 };
+        t += &format!("  {written} (10 / {})\n", 10 + extra);
+    }
+    t += "    task 123 (5 / 5)\n";
+    let names = HOSTILE.iter().map(|(n, _)| n.to_string());
+    (
+        t,
+        std::iter::once("main".to_string()).chain(names).collect(),
+    )
+}
+
+/// The label strings of a DOT file's node lines (`  n3 [label="..."`), as
+/// DOT escapes them: (text before the first line break, line breaks).
+fn dot_node_labels(dot: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for line in dot.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('n').and_then(|r| r.split_once(" [label=\"")) else {
+            continue;
+        };
+        if !rest.0.bytes().all(|b| b.is_ascii_digit()) {
+            continue; // an edge
+        }
+        let (mut first, mut breaks, mut chars) = (String::new(), 0, rest.1.chars());
+        while let Some(c) = chars.next() {
+            match (c, breaks) {
+                ('"', _) => break,
+                ('\\', _) => match chars.next().expect("escape") {
+                    'n' | 'l' | 'r' => breaks += 1,
+                    e if breaks == 0 => first.push(e),
+                    _ => {}
+                },
+                (c, 0) => first.push(c),
+                _ => {}
+            }
+        }
+        out.push((first, breaks));
+    }
+    out
+}
+
+/// Checks every output format on one trace whose functions are `names`.
+fn check_every_format(dir: &std::path::Path, trace: &str, names: &[String]) {
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--trace", trace]);
+        super::util::calltrace(&all)
+            .current_dir(dir)
+            .run()
+            .success()
+    };
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    let text = |f: &str| String::from_utf8(read(f)).unwrap();
+    let mut shown: Vec<String> = names
+        .iter()
+        .map(|n| calltrace::escape_controls(n).into_owned())
+        .collect();
+    shown.sort();
+    let no_controls = |what: &str, s: &str| {
+        let bad = s.chars().find(|&c| c.is_control() && c != '\n');
+        assert_eq!(bad, None, "{what} holds a raw control character");
+    };
+
+    // DOT: the call graph (both styles) and the tree. Each box's first line
+    // is the name, controls shown as \xNN, and no name adds a line.
+    run(&["graph", "-o", "hot.dot", "--csv", "edges.csv"]);
+    run(&["graph", "--style", "plain", "-o", "plain.dot"]);
+    run(&["abstract", "--min-total", "0", "-o", "tree.dot"]);
+    for (file, lines) in [("hot.dot", 3), ("plain.dot", 0), ("tree.dot", 1)] {
+        let dot = text(file);
+        no_controls(file, &dot);
+        let labels = dot_node_labels(&dot);
+        let mut firsts: Vec<String> = labels.iter().map(|(f, _)| f.clone()).collect();
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts, shown, "{file}: {dot}");
+        assert!(labels.iter().all(|(_, b)| *b == lines), "{file}: {dot}");
+    }
+
+    // CSV (RFC 4180): every name back exactly.
+    let edges = read("edges.csv");
+    let mut rdr = csv::Reader::from_reader(&edges[..]);
+    let mut csv_names: Vec<String> = rdr
+        .records()
+        .flat_map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.len(), 4);
+            [r[0].to_string(), r[1].to_string()]
+        })
+        .collect();
+    csv_names.sort();
+    csv_names.dedup();
+    let mut exact = names.to_vec();
+    exact.sort();
+    assert_eq!(csv_names, exact, "edges.csv");
+
+    // The indented tree reads back to itself, one line per node.
+    run(&["tree", "-o", "tree.txt"]);
+    let tree = text("tree.txt");
+    no_controls("tree.txt", &tree);
+    let again = super::util::calltrace(["tree", "--trace", "tree.txt"])
+        .current_dir(dir)
+        .run()
+        .success()
+        .text();
+    assert_eq!(again, tree);
+
+    // Folded: one line per node, the count the last word, never two counts.
+    run(&["export", "--to", "folded", "-o", "stacks.folded"]);
+    let folded = text("stacks.folded");
+    no_controls("folded", &folded);
+    for line in folded.lines() {
+        let (stack, count) = line.rsplit_once(' ').unwrap();
+        assert!(count.parse::<u64>().is_ok(), "{line:?}");
+        let before = stack.rsplit_once(' ').map_or("", |(_, w)| w);
+        assert!(
+            before.is_empty() || !before.bytes().all(|b| b.is_ascii_digit() || b == b'.'),
+            "a second count in {line:?}"
+        );
+        assert!(stack.split(';').count() <= 3, "a forged frame in {line:?}");
+    }
+    assert_eq!(
+        folded.lines().count(),
+        names.len() + usize::from(names.len() > 2)
+    );
+
+    // Flame graph: well-formed SVG, one frame per node, no differential.
+    run(&["export", "--to", "flamegraph", "-o", "flame.svg"]);
+    let svg = text("flame.svg");
+    no_controls("flame.svg", &svg);
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&svg, opts).expect("well-formed SVG");
+    let titles: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .all(|t| !t.contains("; +") && !t.contains("; -")),
+        "{titles:?}"
+    );
+    let frames = names.len() + usize::from(names.len() > 2) + 1;
+    assert_eq!(
+        titles.iter().filter(|t| t.ends_with("%)")).count(),
+        frames,
+        "{titles:?}"
+    );
+
+    // JSON and Chrome: JSON escapes, every name back exactly.
+    for (to, file) in [("json", "tree.json"), ("chrome", "chrome.json")] {
+        run(&["export", "--to", to, "-o", file]);
+        let v: serde_json::Value = serde_json::from_slice(&read(file)).expect("valid JSON");
+        let mut found = Vec::new();
+        let mut stack = vec![&v];
+        while let Some(x) = stack.pop() {
+            if let Some(n) = x.get("name").and_then(|n| n.as_str()) {
+                found.push(n.to_string());
+            }
+            stack.extend(x.as_array().into_iter().flatten());
+            stack.extend(x.as_object().into_iter().flat_map(|o| o.values()));
+        }
+        found.sort();
+        found.dedup();
+        assert_eq!(found, exact, "{to}");
+    }
+
+    // Callgrind: one definition line per function, no injected line.
+    run(&["export", "--to", "callgrind", "-o", "callgrind.out"]);
+    let cg = text("callgrind.out");
+    no_controls("callgrind", &cg);
+    let keys = [
+        "fl=", "fn=", "cfi=", "cfn=", "calls=", "#", "version:", "creator:",
+    ];
+    let more = ["cmd:", "positions:", "events:", "summary:"];
+    for line in cg.lines() {
+        let known = line.is_empty()
+            || line.starts_with(|c: char| c.is_ascii_digit())
+            || keys.iter().chain(&more).any(|k| line.starts_with(k));
+        assert!(known, "a line callgrind does not know: {line:?}");
+    }
+    let mut defined: Vec<&str> = cg
+        .lines()
+        .filter_map(|l| l.strip_prefix("fn=(").or(l.strip_prefix("cfn=(")))
+        .filter_map(|l| l.split_once(") ").map(|(_, name)| name))
+        .collect();
+    defined.sort();
+    assert_eq!(
+        defined,
+        shown.iter().map(String::as_str).collect::<Vec<_>>(),
+        "callgrind"
+    );
+
+    // TLV: two lines a call, each `[t]Thread_N.enter|leave(arg)`.
+    run(&["export", "--to", "tlv", "-o", "log.tlv"]);
+    let tlv = text("log.tlv");
+    no_controls("tlv", &tlv);
+    let re = regex::Regex::new(r"^\[\d+\]Thread_\d+\.(enter|leave)\([^()\\,]+\)$").unwrap();
+    assert!(tlv.lines().all(|l| re.is_match(l)), "{tlv}");
+    assert_eq!(
+        tlv.lines().count(),
+        2 * (names.len() + usize::from(names.len() > 2))
+    );
+
+    // HTML (compare's report): names escaped, no raw control characters.
+    let t2 = format!("again={trace}");
+    super::util::calltrace(["compare", trace, &t2, "--out-dir", "report"])
+        .current_dir(dir)
+        .run()
+        .success();
+    let html = text("report/report.html");
+    no_controls("report.html", &html);
+    if names.iter().any(|n| n.contains('<')) {
+        assert!(html.contains("&lt;lt&gt;&amp;amp;") && !html.contains("<lt>"));
+    }
+}
+
+#[test]
+fn hostile_names_cannot_forge_or_break_any_output_format() {
+    let (text, names) = hostile_indented();
+    // The trace's path is a title in several formats (callgrind's `cmd:`).
+    let (dir, path) = temp_file("hostile\nfn=(1) inj\".txt", &text);
+    check_every_format(dir.path(), path.to_str().unwrap(), &names);
+    let (dir, path) = temp_file("bad-utf8.txt", INVALID_UTF8);
+    let names = ["main", "bad\u{fffd}\u{fffd}name"].map(String::from);
+    check_every_format(dir.path(), path.to_str().unwrap(), &names);
 }

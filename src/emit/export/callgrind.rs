@@ -5,6 +5,13 @@
 //! untimed). Names and files are compressed with `(id)` as callgrind does.
 //! As in the call graph, the inclusive cost of a recursive call is counted
 //! at every level.
+//!
+//! Escaping: the format is line based and a name or file runs to the end
+//! of its line, so in function names, source file names and the `cmd:`
+//! line (the trace's path) every control character, newline and carriage
+//! return included, is shown as `\xNN` ([`crate::error::escape_controls`]);
+//! nothing else needs escaping. Invalid UTF-8 was replaced by U+FFFD when
+//! the trace was read.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -14,6 +21,7 @@ use petgraph::visit::EdgeRef;
 
 use super::{Exported, Exporter};
 use crate::calltree::{CallGraph, NodeId};
+use crate::error::escape_controls;
 use crate::ingest::FuncId;
 use crate::symbols::FuncInfo;
 
@@ -42,7 +50,7 @@ impl Exporter for Callgrind {
         let cg = CallGraph::from_tree(tree, t.funcs);
         let g = &cg.graph;
         writeln!(w.out, "# callgrind format\nversion: 1\ncreator: calltrace")?;
-        writeln!(w.out, "cmd: {}\npositions: line", t.title)?;
+        writeln!(w.out, "cmd: {}\npositions: line", escape_controls(t.title))?;
         writeln!(w.out, "events: {}", tree.unit.suffix())?;
         writeln!(w.out, "summary: {}\n", self_cost.iter().sum::<u64>())?;
         for n in g.node_indices() {
@@ -94,7 +102,7 @@ impl<W: Write> Writer<'_, W> {
             Some(id) => writeln!(self.out, "{key}=({id})"),
             None => {
                 self.files.insert(file.to_string(), next);
-                writeln!(self.out, "{key}=({next}) {file}")
+                writeln!(self.out, "{key}=({next}) {}", escape_controls(file))
             }
         }
     }
@@ -105,7 +113,7 @@ impl<W: Write> Writer<'_, W> {
             Some(id) => writeln!(self.out, "{key}=({id})"),
             None => {
                 self.fns.insert(f, next);
-                let name = self.names[f as usize].name.replace('\n', " ");
+                let name = escape_controls(&self.names[f as usize].name);
                 writeln!(self.out, "{key}=({next}) {name}")
             }
         }
@@ -116,6 +124,27 @@ impl<W: Write> Writer<'_, W> {
 mod tests {
     use super::super::testing::{TRACE, export};
     use super::*;
+
+    #[test]
+    fn a_line_break_in_a_file_or_the_title_injects_no_line() {
+        let (b, mut names) = super::super::testing::built(TRACE, Callgrind.view());
+        names[0].file = Some("a.c\nfn=(2) renamed".into());
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            title: "t\rfn=(1) inj",
+        };
+        let mut out = Vec::new();
+        Callgrind.write(&t, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("cmd: t\\x0dfn=(1) inj\n"), "{out}");
+        assert!(out.contains("fl=(1) a.c\\x0afn=(2) renamed\n"), "{out}");
+        assert!(
+            !out.contains("\nfn=(2) renamed") && !out.contains('\r'),
+            "{out}"
+        );
+    }
 
     #[test]
     fn self_costs_and_inclusive_call_costs() {

@@ -1,7 +1,9 @@
 //! Chrome's Trace Event Format (JSON), which the Perfetto UI and
 //! chrome://tracing open: one complete event (`"ph":"X"`) per call, `ts`
 //! and `dur` in microseconds (fractions allowed: nanosecond traces keep
-//! every digit), `pid` 1 and `tid` the traced thread's id.
+//! every digit), `pid` 1 and `tid` the traced thread's id. Names are
+//! escaped as JSON strings by serde_json (`"`, `\`, control characters as
+//! `\n` or `\u0000`), so they read back exactly.
 //!
 //! From an event trace the writer streams ([`ChromeSink`]): each call is
 //! written at its exit from per-thread stacks, so a 10^8-call trace never

@@ -1,6 +1,12 @@
 //! A flame graph as SVG, drawn by the inferno crate from the collapsed
 //! stacks of [`super::folded`]. Widths are self weights in the trace's unit
 //! (the SVG's tooltips name it: `ns`, or `calls` for untimed traces).
+//!
+//! Escaping: names are the frames of [`super::folded`] and follow its rule
+//! ([`super::folded::frame`]: `;` as `:`, control characters as `\xNN`, the
+//! space before a final number as a no-break space); inferno then escapes
+//! `<`, `>`, `&` and `"` for the SVG. The title (the trace's path) has its
+//! control characters shown as `\xNN` too.
 
 use std::io::{self, Write};
 
@@ -29,7 +35,7 @@ impl Exporter for FlameGraph {
             ));
         }
         let mut opts = inferno::flamegraph::Options::default();
-        opts.title = format!("calltrace: {}", t.title);
+        opts.title = format!("calltrace: {}", crate::error::escape_controls(t.title));
         opts.count_name = t.tree.unit.suffix().to_string();
         inferno::flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), out)
     }

@@ -3,7 +3,16 @@
 //! self time in the trace's unit, or calls when the trace is untimed (an
 //! untimed tree weighs each call 1). Paths with no self weight are left out;
 //! thread nodes are not frames.
+//!
+//! Escaping, the one rule of the folded and flame graph outputs
+//! ([`frame`]): in a name, `;` becomes `:` (it separates frames), control
+//! characters (newline, carriage return, tab, NUL...) are shown as `\xNN`
+//! (so a name cannot start a line), and a space that ends the name or comes
+//! before a final number (`task 2`) becomes a no-break space U+00A0, which
+//! looks the same but is not read as a count. Invalid UTF-8 was replaced by
+//! U+FFFD when the trace was read.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::{Exported, Exporter};
@@ -27,7 +36,7 @@ impl Exporter for Folded {
 }
 
 /// Calls `f` with every call path that has a self weight, frames joined by
-/// `;` (a `;` inside a name becomes `:`), in tree order.
+/// `;` (each name escaped by [`frame`]), in tree order.
 pub fn for_each_stack(
     t: &Exported<'_>,
     mut f: impl FnMut(&str, u64) -> io::Result<()>,
@@ -51,13 +60,41 @@ pub fn for_each_stack(
         if !path.is_empty() {
             path.push(';');
         }
-        path.push_str(&t.names[tree.func(n) as usize].name.replace(';', ":"));
+        path.push_str(&frame(&t.names[tree.func(n) as usize].name));
         let value = tree.self_time(n);
         if value > 0 {
             f(&path, value)?;
         }
     }
     Ok(())
+}
+
+/// `name` as one frame of a collapsed stack (the rule in the module doc).
+/// Readers take a line's last space-separated word as its count, and
+/// inferno also the word before it (a differential count), so neither may
+/// come from a name.
+pub fn frame(name: &str) -> Cow<'_, str> {
+    let last_word = name.rfind(' ').map_or(name.len(), |i| i + 1);
+    let number_at_end = name[last_word..]
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'.');
+    let risky = |(i, c): (usize, char)| {
+        c == ';' || c.is_control() || (c == ' ' && (number_at_end && i + 1 == last_word))
+    };
+    let trailing = name.trim_end_matches(' ').len();
+    if trailing == name.len() && !name.char_indices().any(risky) {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    for (i, c) in name.char_indices() {
+        match c {
+            ';' => out.push(':'),
+            ' ' if i >= trailing || risky((i, c)) => out.push('\u{a0}'),
+            c if c.is_control() => out.push_str(&crate::error::escape_controls(&c.to_string())),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -70,6 +107,20 @@ mod tests {
         let out = String::from_utf8(export(&Folded, TRACE)).unwrap();
         // main: 40 - (10 + 8) - 3 = 19; f: 8 + 7 = 15 minus g 3 + 1; g under main: 3.
         assert_eq!(out, "main 19\nmain;f 14\nmain;f;g 4\nmain;g 3\n");
+    }
+
+    #[test]
+    fn names_cannot_forge_lines_frames_or_counts() {
+        assert_eq!(frame("plain name(int, char)"), "plain name(int, char)");
+        assert_eq!(
+            frame("evil\nmain;forged 999999"),
+            "evil\\x0amain:forged\u{a0}999999"
+        );
+        assert_eq!(frame("task 2"), "task\u{a0}2");
+        assert_eq!(frame("v 1.5"), "v\u{a0}1.5");
+        assert_eq!(frame("tail  "), "tail\u{a0}\u{a0}");
+        assert_eq!(frame("a\tb\r\0"), "a\\x09b\\x0d\\x00");
+        assert_eq!(frame("operator new"), "operator new");
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! `line`, `calls`, `self`, `total` and `children`. Thread nodes of
 //! multi-threaded traces are nodes named `[thread N]` with no file. Nodes
 //! are serialized straight from the tree, never copied into a JSON value.
+//! Escaping is JSON's (serde_json): `"`, `\` and control characters are
+//! escaped (`\n`, `\u0000`), so every name reads back exactly; invalid
+//! UTF-8 was replaced by U+FFFD when the trace was read.
 
 use std::io::{self, Write};
 

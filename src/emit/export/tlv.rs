@@ -7,8 +7,9 @@
 //! The format has no comment lines, so the time unit is not in the file:
 //! TLV's resource file says it (`"TimeScale": "ns"`, see docs/rules.md).
 //! Arguments may hold neither `"` nor `\`, and `,` and `)` end one, so
-//! names are written with `(`, `)`, `,`, `"`, `\` and line breaks replaced
-//! by `[`, `]`, `;`, `'`, `/` and spaces ([`argument`]).
+//! names are written with `(`, `)`, `,`, `"`, `\` and control characters
+//! (line breaks, tab, NUL...) replaced by `[`, `]`, `;`, `'`, `/` and
+//! spaces, then trimmed ([`argument`]): the escaping rule of this format.
 //!
 //! From an event trace the writer streams ([`TlvSink`]); stacks, repairs
 //! (one `leave` per frame an exit closes) and the layout of trees are
@@ -144,7 +145,8 @@ impl CallWriter for Writer<'_> {
 
 /// `name` as a TLV behaviour argument that `rules/tlv.json` reads back:
 /// without `"`, `\`, the `,` and `)` that end an argument, the `(` that
-/// would unbalance it, line breaks, or surrounding spaces.
+/// would unbalance it, control characters (line breaks, tabs, NUL), or
+/// surrounding spaces.
 fn argument(name: &str) -> String {
     let mapped: String = name
         .chars()
@@ -154,7 +156,7 @@ fn argument(name: &str) -> String {
             ',' => ';',
             '"' => '\'',
             '\\' => '/',
-            '\n' | '\r' => ' ',
+            c if c.is_control() => ' ',
             c => c,
         })
         .collect();

@@ -206,7 +206,7 @@ mod tests {
     fn dot_strings_escape_quotes_and_backslashes() {
         assert_eq!(
             dot_escape("operator\"\"_x\\n\r\n"),
-            "operator\\\"\\\"_x\\\\n\\n"
+            "operator\\\"\\\"_x\\\\n\\\\x0d\\\\x0a"
         );
         assert_eq!(dot_escape("a\0b\x1b"), "a\\\\x00b\\\\x1b");
         assert_eq!(

@@ -177,11 +177,11 @@ mod tests {
         let header = "# map 0x7f0000000000 0x7f0000001000 0x0 - /usr/lib/libsomething.so\n";
         let text = format!(
             "# calltrace 1 text\n{}E0x1136 1 1\nX0x1136 2 1\n",
-            header.repeat(200)
+            header.repeat(300)
         );
         assert!(text.len() > 2 * HEAD);
         assert_eq!(name_of(text.as_bytes()).unwrap(), "addr");
-        assert_eq!(header_len(b"# a\n\n  # b\r\nE main\n# c\n"), 11);
+        assert_eq!(header_len(b"# a\n\n  # b\r\nE main\n# c\n"), 12);
         assert_eq!(header_len(b"# no line end"), 0);
     }
 

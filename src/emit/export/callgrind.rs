@@ -128,7 +128,9 @@ mod tests {
     #[test]
     fn a_line_break_in_a_file_or_the_title_injects_no_line() {
         let (b, mut names) = super::super::testing::built(TRACE, Callgrind.view());
-        names[0].file = Some("a.c\nfn=(2) renamed".into());
+        for n in &mut names {
+            n.file = Some("a.c\nfn=(2) renamed".into());
+        }
         let t = Exported {
             tree: &b.tree,
             funcs: &b.funcs,

@@ -100,23 +100,9 @@
  *   line).  All objects are written at start; objects loaded later (dlopen)
  *   when one of their functions is first entered, before its events.
  *
- * BINARY format (all integers little-endian; see docs/binary-format.md):
- *
- *   header: "CALLTRC\0" (8 bytes), u16 version = 2, u16 flags (bit 0 = events
- *           carry timestamps; always set), u32 reserved = 0, u64 base,
- *           u32 path_len, path (path_len bytes, UTF-8, no NUL)
- *   records: "CTR\x1a", u32 checksum of the rest of the record, u8 tag,
- *           3 bytes 0, u64 tid, u32 nevents, u32 nbytes, then nbytes of
- *           payload.  Tag 'B': nevents events of thread tid.  prev_addr =
- *           prev_time = 0 at the start of each block; per event:
- *             varint v = (zigzag(addr - prev_addr) << 1) | kind   (0 = entry,
- *                        1 = exit; zigzag(d) = (d << 1) ^ (d >> 63) on int64)
- *             varint time - prev_time
- *           varint = unsigned LEB128.  Every block decodes on its own; the
- *           blocks of one thread are in order.  Tag 'M': a mapping, payload
- *           u64 start, u64 end, u64 offset, u8 id_len, build-id, path.
- *           Tags 'N' (method), 'T' (thread name), 'R' (a thread buffer mapped
- *           from the file): see docs/binary-format.md.
+ * BINARY format (CALLTRACE_FORMAT=binary): specified in docs/binary-format.md
+ *   (header, records, event encoding, thread buffers); this file is its
+ *   writer and src/ingest/binary.rs its reader.
  *
  * Behaviour and limitations:
  *   - Each thread stores its events in a ring of 32768 (about 800 KiB of memory

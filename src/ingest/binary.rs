@@ -1,11 +1,9 @@
 //! The compact binary trace written by the runtime with
-//! `CALLTRACE_FORMAT=binary` (specified in docs/binary-format.md): a header
-//! with magic `CALLTRC\0`, version, flags, load base and executable path,
-//! then records: blocks of delta-encoded LEB128 events (one thread per
-//! block) and the loaded objects' executable mappings. Blocks decode
-//! independently, which is what lets big traces be read in parallel; from
-//! version 2 on every record starts with a marker and a checksum, so a
-//! lenient read skips a damaged block and picks up at the next intact one.
+//! `CALLTRACE_FORMAT=binary`, specified in docs/binary-format.md (the one
+//! place its layout is described). What matters here: blocks decode
+//! independently, which is what lets big traces be read in parallel, and
+//! every record carries a marker and a checksum (version 2), so a lenient
+//! read skips a damaged block and picks up at the next intact one.
 
 use rustc_hash::FxHashMap;
 

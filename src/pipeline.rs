@@ -5,7 +5,8 @@
 //! resolve comes back as counted warnings, printed once by the binary.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
@@ -93,7 +94,46 @@ pub fn check_binary(binary: Option<&std::path::Path>) -> Result<()> {
             binary.display()
         )));
     }
+    if meta.is_file() {
+        check_is_program(binary)?;
+    }
     Ok(())
+}
+
+/// A BINARY that is not an ELF file is refused: a trace given there
+/// (`calltrace graph mytrace.txt`) would otherwise leave `trace.txt` read
+/// in its place, its names missing, with exit code 0.
+fn check_is_program(binary: &Path) -> Result<()> {
+    let head = head_of(binary)?;
+    if head.starts_with(ELF_MAGIC) {
+        return Ok(());
+    }
+    let name = binary.display();
+    if ingest::guess::is_trace(&head) {
+        return Err(Error::Input(format!(
+            "{name} is a trace; did you mean `--trace {name}`?"
+        )));
+    }
+    Err(Error::Input(format!(
+        "{name}: not an ELF executable; BINARY is the traced program (built with `gcc -g -finstrument-functions`)"
+    )))
+}
+
+const ELF_MAGIC: &[u8] = b"\x7fELF";
+
+/// The first bytes of `path`, as many as format sniffing looks at.
+fn head_of(path: &Path) -> Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(ingest::guess::HEAD);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(ingest::guess::HEAD as u64).read_to_end(&mut head))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(head)
+}
+
+/// True when `path` is a regular file that is a trace rather than a program.
+pub fn is_trace_file(path: &Path) -> bool {
+    path.is_file()
+        && head_of(path).is_ok_and(|h| !h.starts_with(ELF_MAGIC) && ingest::guess::is_trace(&h))
 }
 
 /// A bad last line of a text trace that has no line end is a line the

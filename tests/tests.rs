@@ -18,6 +18,7 @@ mod it {
     mod golden;
     mod live;
     mod lua;
+    mod mistakes;
     mod processes;
     mod programs;
     mod report_html;

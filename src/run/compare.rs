@@ -84,6 +84,19 @@ const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module,
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
+    if let Some(b) = opts
+        .binary
+        .as_deref()
+        .filter(|b| crate::pipeline::is_trace_file(b))
+    {
+        return Err(Error::usage(
+            "--binary",
+            format!(
+                "{} is a trace, not the traced program; give it as a TRACE argument",
+                b.display()
+            ),
+        ));
+    }
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;

@@ -64,7 +64,7 @@ pub struct Loaded {
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     check_binary(opts.binary.as_deref())?;
-    let input = Input::open(&opts.trace)?;
+    let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
     let mut built = progress::follow(&input, opts.quiet, "reading", || {
         calltree::build(&input, format.get(), &opts.parse, view)
@@ -134,6 +134,23 @@ fn head_of(path: &Path) -> Result<Vec<u8>> {
 pub fn is_trace_file(path: &Path) -> bool {
     path.is_file()
         && head_of(path).is_ok_and(|h| !h.starts_with(ELF_MAGIC) && ingest::guess::is_trace(&h))
+}
+
+/// Opens the trace. When there is none and BINARY cannot have written one
+/// (built without calltrace's runtime, whose hooks glibc replaces with
+/// empty ones), the error says so and how to link it.
+fn open_trace(opts: &InputOptions) -> Result<Input> {
+    Input::open(&opts.trace).map_err(|e| {
+        let missing =
+            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
+        match opts.binary.as_deref().filter(|_| missing) {
+            Some(binary) => match symbols::runtime_hint(binary) {
+                Some(hint) => Error::Input(format!("{e}; {hint}")),
+                None => e,
+            },
+            None => e,
+        }
+    })
 }
 
 /// A bad last line of a text trace that has no line end is a line the
@@ -269,7 +286,7 @@ pub struct Scanned {
 /// Reads and names a trace, discarding its events.
 pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     check_binary(opts.binary.as_deref())?;
-    let input = Input::open(&opts.trace)?;
+    let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {

@@ -13,6 +13,7 @@ mod bias;
 mod demangle;
 mod distinct;
 mod elf;
+mod hooks;
 mod objects;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
 pub use bias::BiasSource;
 pub use demangle::{Demangle, demangle, short_form, simplify};
 pub use elf::Elf;
+pub use hooks::runtime_hint;
 pub use objects::locate;
 
 use distinct::Identity;

@@ -114,3 +114,29 @@ fn a_trace_given_as_the_program_is_refused_with_the_flag_it_needs() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_program_without_the_runtime_gets_the_link_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let exe = build(d, "app", V1, true, false);
+    run_program(&exe, d, &[]);
+    assert_eq!(files_in(d), ["app", "app.c"], "glibc's hooks write nothing");
+    for cmd in [&["tree", "./app"][..], &["graph", "./app"]] {
+        let msg = calltrace(cmd).current_dir(d).run().failure();
+        for part in [
+            "trace.txt: No such file",
+            "./app calls __cyg_profile_func_enter",
+            "calltrace runtime > calltrace.c",
+            "gcc -g -finstrument-functions app.c calltrace.c -o app",
+        ] {
+            assert!(msg.contains(part), "{part} in {msg}");
+        }
+    }
+    assert_eq!(files_in(d), ["app", "app.c"], "nothing written");
+    // With the runtime in the program, a missing trace is only that.
+    build(d, "app", V1, true, true);
+    let msg = calltrace(["tree", "./app"]).current_dir(d).run().failure();
+    assert!(msg.starts_with("trace.txt: No such file"), "{msg}");
+    assert!(!msg.contains("runtime"), "{msg}");
+}

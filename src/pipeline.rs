@@ -2,7 +2,8 @@
 //! build the tree in the requested view, and name its functions (through
 //! the objects the trace recorded, or against the binary: the one given,
 //! else the executable the trace names when that file exists). Everything it had to repair or could not
-//! resolve comes back as counted warnings, printed once by the binary.
+//! resolve comes back as counted warnings, which the commands print
+//! before their output.
 
 use std::collections::HashMap;
 use std::io::Read;

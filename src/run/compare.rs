@@ -106,6 +106,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let report = result?;
     let files = render(&report)?;
     write_all(&opts.out_dir, &files)?;
+    super::warn_now(&warnings(&report));
     emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
     let mut notes = Vec::new();
     if !skipped.is_empty() {
@@ -120,7 +121,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     }
     notes.push(written(&opts.out_dir, &files));
     Ok(Outcome {
-        warnings: warnings(&report),
+        warnings: Vec::new(),
         notes,
     })
 }

@@ -38,6 +38,9 @@ pub struct SymbolOptions {
     pub search_path: Vec<PathBuf>,
     /// How linkage names are shown. Default is [`Demangle::Full`].
     pub demangle: Demangle,
+    /// Name functions from an object whose build-id differs from the
+    /// traced one's (with a warning) instead of refusing. Default is false.
+    pub allow_mismatch: bool,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -333,7 +336,7 @@ fn resolve_in_objects(
 ) -> Result<Resolved> {
     let maps = &meta.maps;
     let exe = executable_map(maps, meta.exe_path.as_deref());
-    let mut objects = Objects::new(binary, &opts.search_path);
+    let mut objects = Objects::new(binary, opts);
     let mut stats = ResolveStats {
         addresses: addresses(funcs).len(),
         ..ResolveStats::default()
@@ -432,6 +435,10 @@ fn resolve_in_objects(
             )));
         }
         return Err(mismatch(&path, None, meta.exe_path.as_deref()));
+    }
+    // Another build of an object: refused once what else is wrong is said.
+    if let Some(refused) = objects.refused.take() {
+        return Err(refused);
     }
     namesakes_elsewhere(&mut objects, &opened, &ids, opts.demangle, &mut namesakes);
     stats.warnings = objects.warnings;

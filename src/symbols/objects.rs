@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::FuncInfo;
 use super::demangle::{Demangle, demangle};
 use super::elf::Elf;
-use crate::error::Result;
+use super::{FuncInfo, SymbolOptions};
+use crate::error::{Error, Result};
 
 /// One opened object.
 pub struct Object {
@@ -155,20 +155,27 @@ pub struct Objects<'a> {
     binary: Option<&'a Path>,
     /// Directories searched first, by file name, for moved objects.
     search_path: &'a [PathBuf],
+    /// Name from an object of another build, with a warning.
+    allow_mismatch: bool,
     /// Objects by recorded path; None when not found or unreadable.
     cache: HashMap<String, Option<Object>>,
     /// One line per object that was missing, differed or was damaged.
     pub warnings: Vec<String>,
+    /// Set when an object's build-id differs from the traced one's and
+    /// mismatches are not allowed: its names would be wrong.
+    pub refused: Option<Error>,
 }
 
 impl<'a> Objects<'a> {
     /// No object open yet.
-    pub fn new(binary: Option<&'a Path>, search_path: &'a [PathBuf]) -> Self {
+    pub fn new(binary: Option<&'a Path>, opts: &'a SymbolOptions) -> Self {
         Objects {
             binary,
-            search_path,
+            search_path: &opts.search_path,
+            allow_mismatch: opts.allow_mismatch,
             cache: HashMap::new(),
             warnings: Vec::new(),
+            refused: None,
         }
     }
 
@@ -202,24 +209,45 @@ impl<'a> Objects<'a> {
         if let (Some(want), Some(have)) = (build_id, obj.elf.build_id.as_deref())
             && want != have
         {
-            self.warnings.push(format!(
-                "{}: build-id {have} differs from the traced {recorded}'s {want} (rebuilt or another version?); names may be wrong",
-                file.display()
-            ));
+            self.mismatch(&file, have, recorded, want);
         }
         Some(obj)
     }
 
-    /// The file to read for the recorded `path`: BINARY for the
-    /// executable, else a copy in a search directory, else `path` itself.
-    /// BINARY for the executable; else, of the copies in the search path
-    /// and the recorded path, the first with the recorded build-id, or
-    /// the first when none has it (or none was recorded).
-    fn locate(&self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<PathBuf> {
-        if is_exe && let Some(b) = self.binary {
-            return Some(b.to_path_buf());
+    /// `file`, read for the object traced as `recorded`, is another build
+    /// of it: refused, or with `--allow-mismatch` a warning.
+    fn mismatch(&mut self, file: &Path, have: &str, recorded: &str, want: &str) {
+        let what = format!(
+            "{}: build-id {have} differs from the traced {recorded}'s {want}",
+            file.display()
+        );
+        if self.allow_mismatch {
+            self.warnings.push(format!(
+                "{what} (--allow-mismatch): the names of its functions may be wrong"
+            ));
+        } else {
+            self.refused.get_or_insert(Error::Input(format!(
+                "{what}: it was rebuilt after tracing (or is another program), so the names of its functions would be wrong; \
+                 point --search-path DIR at a directory holding the traced build, trace the program again, \
+                 or pass --allow-mismatch to name them anyway"
+            )));
         }
-        let found = candidates(path, self.search_path);
+    }
+
+    /// The file to read for the recorded `path`: of BINARY (for the
+    /// executable; else the recorded path, last) and the copies in the
+    /// search path, the first with the recorded build-id, or the first
+    /// when none has it (or none was recorded).
+    fn locate(&self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<PathBuf> {
+        let found = match self.binary.filter(|_| is_exe) {
+            // BINARY, or a copy of the traced build in the search path.
+            Some(b) => {
+                let copies = candidates(path, self.search_path);
+                let copies = copies.into_iter().filter(|c| c.as_path() != path);
+                std::iter::once(b.to_path_buf()).chain(copies).collect()
+            }
+            None => candidates(path, self.search_path),
+        };
         if let Some(want) = build_id
             && found.len() > 1
             && let Some(p) = found

@@ -4,6 +4,7 @@
 //! nothing is written), and a program built without `-g` (warned about
 //! before any output).
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,6 +16,15 @@ const V1: &str = r#"
 int pad1(int x) { return x + 1; }
 int skip(int x) { return x * 2; }
 int main(void) { printf("%d\n", skip(pad1(3))); return 0; }
+"#;
+
+/// Version 2: one function more, so every address after it moves.
+const V2: &str = r#"
+#include <stdio.h>
+int pad0(int x) { return x - 1; }
+int pad1(int x) { return x + 1; }
+int skip(int x) { return x * 2; }
+int main(void) { printf("%d\n", skip(pad1(pad0(3)))); return 0; }
 "#;
 
 /// Compiles `source` into `dir/name` with `-finstrument-functions`, plus
@@ -51,6 +61,46 @@ fn run_program(exe: &Path, dir: &Path, env: &[(&str, &str)]) {
         60,
     );
     assert!(out.status.success(), "{exe:?} failed");
+}
+
+/// Runs calltrace in `dir` with standard output and standard error going
+/// to one file, so the order of warnings and output shows; returns the
+/// exit code and everything printed.
+fn merged(dir: &Path, args: &[&str]) -> (i32, String) {
+    let path = dir.join("merged.out");
+    let file = File::create(&path).unwrap();
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("calltrace {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("panicked"), "{text}");
+    (status.code().unwrap_or(-1), text)
+}
+
+/// The GNU build-id of an ELF file, as lower-case hex.
+fn build_id(path: &Path) -> String {
+    use object::Object;
+    let data = std::fs::read(path).unwrap();
+    let file = object::File::parse(&*data).unwrap();
+    let id = file.build_id().unwrap().expect("a build-id");
+    id.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The files in `dir`, sorted.
@@ -113,6 +163,69 @@ fn a_trace_given_as_the_program_is_refused_with_the_flag_it_needs() {
         msg.starts_with("app.c: not an ELF executable") && msg.contains("traced program"),
         "{msg}"
     );
+}
+
+#[test]
+fn a_trace_of_an_older_build_is_refused_naming_both_build_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let old = d.join("old");
+    std::fs::create_dir(&old).unwrap();
+    let exe = build(d, "app", V1, true, true);
+    run_program(&exe, d, &[("CALLTRACE_OUT", "old.txt")]);
+    std::fs::copy(&exe, old.join("app")).unwrap();
+    let traced = build_id(&exe);
+    build(d, "app", V2, true, true);
+    let current = build_id(&exe);
+    assert_ne!(traced, current);
+    let trace = d.join("old.txt");
+    let trace = trace.to_str().unwrap();
+    let commands: [&[&str]; 5] = [
+        &["tree", "./app", "--trace", trace],
+        &["graph", "./app", "--trace", trace, "-o", "-"],
+        &["abstract", "./app", "--trace", trace, "--tree-out", "-"],
+        &[
+            "export", "./app", "--trace", trace, "--to", "folded", "-o", "-",
+        ],
+        &["compare", "--binary", "./app", "--out-dir", "cmp", trace],
+    ];
+    for cmd in commands {
+        let msg = calltrace(cmd).current_dir(d).run().failure();
+        for part in [&traced, &current, "--search-path", "--allow-mismatch"] {
+            assert!(msg.contains(part), "{cmd:?}: {part} in {msg}");
+        }
+    }
+    // The recorded executable rebuilt in place: the same refusal.
+    let msg = calltrace(["tree", "--trace", trace])
+        .current_dir(d)
+        .run()
+        .failure();
+    assert!(msg.contains(&traced) && msg.contains(&current), "{msg}");
+    // The traced build in a search directory names the trace rightly.
+    for binary in [&["./app"][..], &[]] {
+        let tree = calltrace(["tree", "--search-path", "old", "--trace", trace])
+            .args(binary)
+            .current_dir(d)
+            .run()
+            .success();
+        assert_eq!(shape(&tree.text()), "main\n  pad1\n  skip\n", "{binary:?}");
+        assert!(!tree.stderr.contains("warning"), "{}", tree.stderr);
+    }
+    // --allow-mismatch goes on, with the warning before the output.
+    for cmd in commands {
+        let args = [cmd, &["--allow-mismatch"]].concat();
+        let (code, text) = merged(d, &args);
+        assert_eq!(code, 0, "{args:?}: {text}");
+        // compare names the pattern first: `warning: old: ./app: ...`.
+        let warning = text
+            .find(&format!("./app: build-id {current}"))
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert!(
+            text.starts_with("calltrace: warning: ") && !text[..warning].contains('\n'),
+            "{args:?}: the warning comes first:\n{text}"
+        );
+        assert!(text[warning..].contains(&traced), "{text}");
+    }
 }
 
 #[test]

@@ -286,6 +286,7 @@ fn resolve_in_executable(
         infos.push(info);
         ids.push(id);
     }
+    warnings.extend(obj.debug_warning());
     stats.warnings = warnings;
     Ok((infos, ids, namesakes.found, stats))
 }
@@ -441,7 +442,8 @@ fn resolve_in_objects(
         return Err(refused);
     }
     namesakes_elsewhere(&mut objects, &opened, &ids, opts.demangle, &mut namesakes);
-    stats.warnings = objects.warnings;
+    stats.warnings = objects.debug_warnings();
+    stats.warnings.append(&mut objects.warnings);
     Ok((infos, ids, namesakes.found, stats))
 }
 

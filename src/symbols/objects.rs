@@ -4,6 +4,7 @@
 //! and its ELF symbol table (linkage name), the symbol table alone when
 //! it has no or damaged debug information.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,6 +20,10 @@ pub struct Object {
     pub elf: Elf,
     /// Its debug information, when readable.
     dwarf: Option<addr2line::Loader>,
+    /// The file read.
+    path: PathBuf,
+    /// Functions named from DWARF, and from the symbol table alone.
+    named: Cell<(usize, usize)>,
 }
 
 /// How one address was named.
@@ -54,7 +59,28 @@ impl Object {
                 path.display()
             ));
         }
-        Ok(Object { elf, dwarf })
+        Ok(Object {
+            elf,
+            dwarf,
+            path: path.to_path_buf(),
+            named: Cell::new((0, 0)),
+        })
+    }
+
+    /// The warning for an object whose debug information named none of
+    /// the functions looked up while its symbol table named some: built
+    /// without `-g`, file and line are missing from every output (the
+    /// tooltips, callgrind's `fl=`), which nothing else would tell.
+    /// (Unreadable debug information was warned about on opening.)
+    pub fn debug_warning(&self) -> Option<String> {
+        let (dwarf, symtab) = self.named.get();
+        (self.dwarf.is_some() && dwarf == 0 && symtab > 0).then(|| {
+            format!(
+                "{} has no debug information (built without -g?): names come from the symbol table, \
+                 without source files and lines (rebuild with -g to get them)",
+                self.path.display()
+            )
+        })
     }
 
     /// Names the function at file address `probe`.
@@ -74,6 +100,8 @@ impl Object {
             if let Some(sym) = exact {
                 info.name = demangle(&sym.name, style);
             }
+            let (dwarf, symtab) = self.named.get();
+            self.named.set((dwarf + 1, symtab));
             return Some(Named {
                 info,
                 from_symtab: false,
@@ -82,6 +110,8 @@ impl Object {
             });
         }
         let sym = self.elf.symbol_containing(probe)?;
+        let (dwarf, symtab) = self.named.get();
+        self.named.set((dwarf, symtab + 1));
         Some(Named {
             info: FuncInfo {
                 name: demangle(&sym.name, style),
@@ -212,6 +242,17 @@ impl<'a> Objects<'a> {
             self.mismatch(&file, have, recorded, want);
         }
         Some(obj)
+    }
+
+    /// The warnings of the opened objects built without debug
+    /// information, in path order.
+    pub fn debug_warnings(&self) -> Vec<String> {
+        let mut opened: Vec<_> = self.cache.iter().collect();
+        opened.sort_by(|a, b| a.0.cmp(b.0));
+        opened
+            .into_iter()
+            .filter_map(|(_, o)| o.as_ref()?.debug_warning())
+            .collect()
     }
 
     /// `file`, read for the object traced as `recorded`, is another build

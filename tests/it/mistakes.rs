@@ -253,3 +253,33 @@ fn a_program_without_the_runtime_gets_the_link_line() {
     assert!(msg.starts_with("trace.txt: No such file"), "{msg}");
     assert!(!msg.contains("runtime"), "{msg}");
 }
+
+#[test]
+fn a_program_built_without_debug_information_is_warned_about_before_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let exe = build(d, "app", V1, false, true);
+    run_program(&exe, d, &[]);
+    for cmd in [
+        &["tree", "./app"][..],
+        &["export", "./app", "--to", "callgrind", "-o", "-"],
+        &["graph", "./app", "-o", "-"],
+    ] {
+        let (code, text) = merged(d, cmd);
+        assert_eq!(code, 0, "{text}");
+        let warning = "warning: ./app has no debug information (built without -g?): \
+                       names come from the symbol table, without source files and lines";
+        assert_eq!(text.matches(warning).count(), 1, "{cmd:?}: {text}");
+        assert!(
+            text.starts_with(&format!("calltrace: {warning}")),
+            "{cmd:?}: warned first:\n{text}"
+        );
+        assert!(text.contains("main"), "{text}");
+    }
+    // Built with -g: no such warning.
+    build(d, "app", V1, true, true);
+    run_program(&exe, d, &[]);
+    let (code, text) = merged(d, &["tree", "./app"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("warning"), "{text}");
+}

@@ -50,10 +50,8 @@ fn write_stdout(
 }
 
 fn report(outcome: &Outcome) {
+    run::warn_now(&outcome.warnings);
     let mut err = std::io::stderr().lock();
-    for w in &outcome.warnings {
-        let _ = writeln!(err, "calltrace: warning: {}", escape_controls(w));
-    }
     for n in &outcome.notes {
         let _ = writeln!(err, "calltrace: {}", escape_controls(n));
     }

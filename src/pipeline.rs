@@ -2,10 +2,12 @@
 //! build the tree in the requested view, and name its functions (through
 //! the objects the trace recorded, or against the binary: the one given,
 //! else the executable the trace names when that file exists). Everything it had to repair or could not
-//! resolve comes back as counted warnings, printed once by the binary.
+//! resolve comes back as counted warnings, which the commands print
+//! before their output.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
@@ -63,7 +65,7 @@ pub struct Loaded {
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     check_binary(opts.binary.as_deref())?;
-    let input = Input::open(&opts.trace)?;
+    let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
     let mut built = progress::follow(&input, opts.quiet, "reading", || {
         calltree::build(&input, format.get(), &opts.parse, view)
@@ -93,7 +95,63 @@ pub fn check_binary(binary: Option<&std::path::Path>) -> Result<()> {
             binary.display()
         )));
     }
+    if meta.is_file() {
+        check_is_program(binary)?;
+    }
     Ok(())
+}
+
+/// A BINARY that is not an ELF file is refused: a trace given there
+/// (`calltrace graph mytrace.txt`) would otherwise leave `trace.txt` read
+/// in its place, its names missing, with exit code 0.
+fn check_is_program(binary: &Path) -> Result<()> {
+    let head = head_of(binary)?;
+    if head.starts_with(ELF_MAGIC) {
+        return Ok(());
+    }
+    let name = binary.display();
+    if ingest::guess::is_trace(&head) {
+        return Err(Error::Input(format!(
+            "{name} is a trace; did you mean `--trace {name}`?"
+        )));
+    }
+    Err(Error::Input(format!(
+        "{name}: not an ELF executable; BINARY is the traced program (built with `gcc -g -finstrument-functions`)"
+    )))
+}
+
+const ELF_MAGIC: &[u8] = b"\x7fELF";
+
+/// The first bytes of `path`, as many as format sniffing looks at.
+fn head_of(path: &Path) -> Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(ingest::guess::HEAD);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(ingest::guess::HEAD as u64).read_to_end(&mut head))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(head)
+}
+
+/// True when `path` is a regular file that is a trace rather than a program.
+pub fn is_trace_file(path: &Path) -> bool {
+    path.is_file()
+        && head_of(path).is_ok_and(|h| !h.starts_with(ELF_MAGIC) && ingest::guess::is_trace(&h))
+}
+
+/// Opens the trace. When there is none and BINARY cannot have written one
+/// (built without calltrace's runtime, whose hooks glibc replaces with
+/// empty ones), the error says so and how to link it.
+fn open_trace(opts: &InputOptions) -> Result<Input> {
+    Input::open(&opts.trace).map_err(|e| {
+        let missing =
+            matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
+        match opts.binary.as_deref().filter(|_| missing) {
+            Some(binary) => match symbols::runtime_hint(binary) {
+                Some(hint) => Error::Input(format!("{e}; {hint}")),
+                None => e,
+            },
+            None => e,
+        }
+    })
 }
 
 /// A bad last line of a text trace that has no line end is a line the
@@ -231,7 +289,7 @@ pub struct Scanned {
 /// [`Scanned::parse_again`] needs.
 pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     check_binary(opts.binary.as_deref())?;
-    let input = Input::open(&opts.trace)?;
+    let input = open_trace(opts)?;
     if input.is_stream() {
         let _whole: &[u8] = &input;
     }

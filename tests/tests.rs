@@ -19,6 +19,7 @@ mod it {
     mod hostile;
     mod live;
     mod lua;
+    mod mistakes;
     mod processes;
     mod programs;
     mod report_html;

@@ -180,6 +180,9 @@ pub struct SymbolArgs {
     /// How C++ names are shown: full (like `nm -C`), simple (no return type, template arguments or parameters), none (mangled)
     #[arg(long, value_enum, default_value = "full")]
     pub demangle: DemangleArg,
+    /// Name functions from a program or library whose build-id differs from the traced one's (rebuilt since): names may be wrong
+    #[arg(long)]
+    pub allow_mismatch: bool,
 }
 
 /// `--demangle` values.
@@ -203,6 +206,7 @@ impl SymbolArgs {
                 DemangleArg::Simple => Demangle::Simple,
                 DemangleArg::None => Demangle::None,
             },
+            allow_mismatch: self.allow_mismatch,
         }
     }
 }
@@ -822,6 +826,7 @@ mod tests {
         let want = SymbolOptions {
             search_path: vec![PathBuf::from("a"), PathBuf::from("b")],
             demangle: Demangle::Simple,
+            allow_mismatch: true,
         };
         let flags = [
             "--search-path",
@@ -830,6 +835,7 @@ mod tests {
             "b",
             "--demangle",
             "simple",
+            "--allow-mismatch",
         ];
         for cmd in ["graph", "tree", "abstract"] {
             let got = match parse(&[&[cmd][..], &flags[..]].concat()) {
@@ -849,6 +855,11 @@ mod tests {
             panic!("live")
         };
         assert_eq!(l.into_options().symbols, want);
+        let export = [&["export", "--to", "folded", "-o", "-"][..], &flags[..]].concat();
+        let Command::Export(e) = parse(&export) else {
+            panic!("export")
+        };
+        assert_eq!(e.into_options().input.symbols, want);
         let none = parse(&["tree", "--demangle", "none"]);
         let Command::Tree(t) = none else {
             panic!("tree")

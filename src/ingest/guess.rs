@@ -115,6 +115,13 @@ pub fn may_be_trace(head: &[u8]) -> bool {
         || formats().into_iter().any(|f| f.sniff(head))
 }
 
+/// Whether a file that begins with `head` (its first [`HEAD`] bytes) is a
+/// trace some format reads: unlike [`may_be_trace`], a file without lines
+/// is not.
+pub fn is_trace(head: &[u8]) -> bool {
+    head.starts_with(super::binary::MAGIC) || formats().into_iter().any(|f| f.sniff(head))
+}
+
 /// What a file that no format reads is instead, when its first bytes say
 /// so: a program given as the trace, a compressed trace, other binary data.
 pub(crate) fn not_a_trace(head: &[u8]) -> Option<String> {

@@ -35,6 +35,7 @@ pub struct AbstractOptions {
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     let a = abstract_trace(&opts.input, &opts.abstraction)?;
+    super::warn_now(&a.loaded.warnings);
     let mut notes = a.notes.clone();
     // The summary goes to stdout unless an output does: then it must not
     // mix with the DOT, tree or JSON there.
@@ -65,12 +66,12 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
         emit::write_atomic(path, &stats_json(&a.outcome.stats)?)?;
         notes.push(format!("wrote {}", path.display()));
     }
-    let mut warnings = a.loaded.warnings.clone();
-    warnings.extend(
-        opts.tree_out
-            .as_ref()
-            .and_then(|_| emit::tree::depth_warning(&a.outcome.tree, opts.max_depth)),
-    );
+    let warnings = opts
+        .tree_out
+        .as_ref()
+        .and_then(|_| emit::tree::depth_warning(&a.outcome.tree, opts.max_depth))
+        .into_iter()
+        .collect();
     Ok(Outcome { warnings, notes })
 }
 

@@ -84,6 +84,19 @@ const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module,
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
+    if let Some(b) = opts
+        .binary
+        .as_deref()
+        .filter(|b| crate::pipeline::is_trace_file(b))
+    {
+        return Err(Error::usage(
+            "--binary",
+            format!(
+                "{} is a trace, not the traced program; give it as a TRACE argument",
+                b.display()
+            ),
+        ));
+    }
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
@@ -93,6 +106,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let report = result?;
     let files = render(&report)?;
     write_all(&opts.out_dir, &files)?;
+    super::warn_now(&warnings(&report));
     emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
     let mut notes = Vec::new();
     if !skipped.is_empty() {
@@ -107,7 +121,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     }
     notes.push(written(&opts.out_dir, &files));
     Ok(Outcome {
-        warnings: warnings(&report),
+        warnings: Vec::new(),
         notes,
     })
 }

@@ -73,18 +73,20 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     if abstracting {
         let a = abstract_trace(&opts.input, &opts.abstraction)?;
         let loaded = &a.loaded;
+        super::warn_now(&loaded.warnings);
         write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
         let mut notes = a.notes.clone();
         notes.extend(wrote(opts));
         return Ok(Outcome {
-            warnings: a.loaded.warnings,
+            warnings: Vec::new(),
             notes,
         });
     }
     let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
+    super::warn_now(&loaded.warnings);
     write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
     Ok(Outcome {
-        warnings: loaded.warnings,
+        warnings: Vec::new(),
         notes: wrote(opts),
     })
 }
@@ -102,6 +104,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcom
         return Ok(None);
     }
     let scanned = pipeline::scan(&opts.input)?;
+    super::warn_now(&scanned.warnings);
     let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
     let mut failed = None;
     write_atomic_with(&opts.output, |out| {
@@ -116,7 +119,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcom
     })
     .map_err(|e| failed.take().unwrap_or(e))?;
     Ok(Some(Outcome {
-        warnings: scanned.warnings,
+        warnings: Vec::new(),
         notes: wrote(opts),
     }))
 }

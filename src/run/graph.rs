@@ -76,6 +76,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     // The calling-context tree yields the same edges as the call tree, in
     // memory bounded by distinct call paths.
     let loaded = pipeline::load(&opts.input, View::Contexts)?;
+    super::warn_now(&loaded.warnings);
     let (tree, funcs, names) = (&loaded.built.tree, &loaded.built.funcs, &loaded.names);
     let cg = CallGraph::from_tree(tree, funcs);
     let (dot, drawn) = match opts.style {
@@ -132,7 +133,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
         }
     }
     Ok(Outcome {
-        warnings: loaded.warnings,
+        warnings: Vec::new(),
         notes,
     })
 }

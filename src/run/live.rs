@@ -48,6 +48,8 @@ const TOP: usize = 30;
 
 /// Runs `calltrace live` until the user quits.
 pub fn run(opts: &LiveOptions) -> Result<Outcome> {
+    // A trace given as BINARY is the first thing to say, wherever it runs.
+    crate::pipeline::check_binary(opts.binary.as_deref())?;
     if !std::io::stdout().is_terminal() {
         return Err(Error::usage(
             "live",
@@ -61,7 +63,6 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
             "live follows a file or a FIFO, not standard input",
         ));
     }
-    crate::pipeline::check_binary(opts.binary.as_deref())?;
     check_text_trace(&opts.trace)?;
     let rx = follow::follow(&opts.trace);
     let mut monitor = Monitor::new(opts.binary.clone()).with_symbols(opts.symbols.clone());

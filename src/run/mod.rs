@@ -12,13 +12,31 @@ pub mod live;
 pub mod runtime;
 pub mod tree;
 
-/// What a command wants the binary to print besides its outputs.
+/// What a command wants the binary to print after its outputs (the
+/// trace's warnings come before them: [`warn_now`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Counted problems, one line each, printed as warnings.
     pub warnings: Vec<String>,
     /// Informational lines for stderr (what was written where).
     pub notes: Vec<String>,
+}
+
+/// Prints `warnings` on stderr now, before the command writes its output:
+/// what bears on the output's correctness (names from another build,
+/// repairs, missing debug information) must not come after thousands of
+/// lines of it, where `| head` or `| less` hides it.
+pub fn warn_now(warnings: &[String]) {
+    for w in warnings {
+        print_warning(w);
+    }
+}
+
+/// Prints one `calltrace: warning: ...` line on stderr.
+pub fn print_warning(warning: &str) {
+    use std::io::Write;
+    let line = crate::escape_controls(warning);
+    let _ = writeln!(std::io::stderr().lock(), "calltrace: warning: {line}");
 }
 
 /// `1 function`, `2 functions`: `n` and its noun, `one` or `many`.

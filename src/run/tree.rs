@@ -42,8 +42,10 @@ impl Default for TreeOptions {
 pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let loaded = pipeline::load(&opts.input, opts.view)?;
     let (tree, names) = (&loaded.built.tree, &loaded.names);
-    let mut warnings = loaded.warnings;
-    warnings.extend(emit::tree::depth_warning(tree, opts.max_depth));
+    super::warn_now(&loaded.warnings);
+    let warnings = emit::tree::depth_warning(tree, opts.max_depth)
+        .into_iter()
+        .collect();
     emit::write_atomic_with(&opts.output, |out| {
         emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, out)
     })?;

@@ -13,6 +13,7 @@ mod bias;
 mod demangle;
 mod distinct;
 mod elf;
+mod hooks;
 mod objects;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
 pub use bias::BiasSource;
 pub use demangle::{Demangle, demangle, short_form, simplify};
 pub use elf::Elf;
+pub use hooks::runtime_hint;
 pub use objects::locate;
 
 use distinct::Identity;
@@ -36,6 +38,9 @@ pub struct SymbolOptions {
     pub search_path: Vec<PathBuf>,
     /// How linkage names are shown. Default is [`Demangle::Full`].
     pub demangle: Demangle,
+    /// Name functions from an object whose build-id differs from the
+    /// traced one's (with a warning) instead of refusing. Default is false.
+    pub allow_mismatch: bool,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -281,6 +286,7 @@ fn resolve_in_executable(
         infos.push(info);
         ids.push(id);
     }
+    warnings.extend(obj.debug_warning());
     stats.warnings = warnings;
     Ok((infos, ids, namesakes.found, stats))
 }
@@ -331,7 +337,7 @@ fn resolve_in_objects(
 ) -> Result<Resolved> {
     let maps = &meta.maps;
     let exe = executable_map(maps, meta.exe_path.as_deref());
-    let mut objects = Objects::new(binary, &opts.search_path);
+    let mut objects = Objects::new(binary, opts);
     let mut stats = ResolveStats {
         addresses: addresses(funcs).len(),
         ..ResolveStats::default()
@@ -431,8 +437,13 @@ fn resolve_in_objects(
         }
         return Err(mismatch(&path, None, meta.exe_path.as_deref()));
     }
+    // Another build of an object: refused once what else is wrong is said.
+    if let Some(refused) = objects.refused.take() {
+        return Err(refused);
+    }
     namesakes_elsewhere(&mut objects, &opened, &ids, opts.demangle, &mut namesakes);
-    stats.warnings = objects.warnings;
+    stats.warnings = objects.debug_warnings();
+    stats.warnings.append(&mut objects.warnings);
     Ok((infos, ids, namesakes.found, stats))
 }
 

@@ -4,14 +4,15 @@
 //! and its ELF symbol table (linkage name), the symbol table alone when
 //! it has no or damaged debug information.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::FuncInfo;
 use super::demangle::{Demangle, demangle};
 use super::elf::Elf;
-use crate::error::Result;
+use super::{FuncInfo, SymbolOptions};
+use crate::error::{Error, Result};
 
 /// One opened object.
 pub struct Object {
@@ -19,6 +20,10 @@ pub struct Object {
     pub elf: Elf,
     /// Its debug information, when readable.
     dwarf: Option<addr2line::Loader>,
+    /// The file read.
+    path: PathBuf,
+    /// Functions named from DWARF, and from the symbol table alone.
+    named: Cell<(usize, usize)>,
 }
 
 /// How one address was named.
@@ -54,7 +59,28 @@ impl Object {
                 path.display()
             ));
         }
-        Ok(Object { elf, dwarf })
+        Ok(Object {
+            elf,
+            dwarf,
+            path: path.to_path_buf(),
+            named: Cell::new((0, 0)),
+        })
+    }
+
+    /// The warning for an object whose debug information named none of
+    /// the functions looked up while its symbol table named some: built
+    /// without `-g`, file and line are missing from every output (the
+    /// tooltips, callgrind's `fl=`), which nothing else would tell.
+    /// (Unreadable debug information was warned about on opening.)
+    pub fn debug_warning(&self) -> Option<String> {
+        let (dwarf, symtab) = self.named.get();
+        (self.dwarf.is_some() && dwarf == 0 && symtab > 0).then(|| {
+            format!(
+                "{} has no debug information (built without -g?): names come from the symbol table, \
+                 without source files and lines (rebuild with -g to get them)",
+                self.path.display()
+            )
+        })
     }
 
     /// Names the function at file address `probe`.
@@ -74,6 +100,8 @@ impl Object {
             if let Some(sym) = exact {
                 info.name = demangle(&sym.name, style);
             }
+            let (dwarf, symtab) = self.named.get();
+            self.named.set((dwarf + 1, symtab));
             return Some(Named {
                 info,
                 from_symtab: false,
@@ -82,6 +110,8 @@ impl Object {
             });
         }
         let sym = self.elf.symbol_containing(probe)?;
+        let (dwarf, symtab) = self.named.get();
+        self.named.set((dwarf, symtab + 1));
         Some(Named {
             info: FuncInfo {
                 name: demangle(&sym.name, style),
@@ -155,20 +185,27 @@ pub struct Objects<'a> {
     binary: Option<&'a Path>,
     /// Directories searched first, by file name, for moved objects.
     search_path: &'a [PathBuf],
+    /// Name from an object of another build, with a warning.
+    allow_mismatch: bool,
     /// Objects by recorded path; None when not found or unreadable.
     cache: HashMap<String, Option<Object>>,
     /// One line per object that was missing, differed or was damaged.
     pub warnings: Vec<String>,
+    /// Set when an object's build-id differs from the traced one's and
+    /// mismatches are not allowed: its names would be wrong.
+    pub refused: Option<Error>,
 }
 
 impl<'a> Objects<'a> {
     /// No object open yet.
-    pub fn new(binary: Option<&'a Path>, search_path: &'a [PathBuf]) -> Self {
+    pub fn new(binary: Option<&'a Path>, opts: &'a SymbolOptions) -> Self {
         Objects {
             binary,
-            search_path,
+            search_path: &opts.search_path,
+            allow_mismatch: opts.allow_mismatch,
             cache: HashMap::new(),
             warnings: Vec::new(),
+            refused: None,
         }
     }
 
@@ -202,24 +239,56 @@ impl<'a> Objects<'a> {
         if let (Some(want), Some(have)) = (build_id, obj.elf.build_id.as_deref())
             && want != have
         {
-            self.warnings.push(format!(
-                "{}: build-id {have} differs from the traced {recorded}'s {want} (rebuilt or another version?); names may be wrong",
-                file.display()
-            ));
+            self.mismatch(&file, have, recorded, want);
         }
         Some(obj)
     }
 
-    /// The file to read for the recorded `path`: BINARY for the
-    /// executable, else a copy in a search directory, else `path` itself.
-    /// BINARY for the executable; else, of the copies in the search path
-    /// and the recorded path, the first with the recorded build-id, or
-    /// the first when none has it (or none was recorded).
-    fn locate(&self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<PathBuf> {
-        if is_exe && let Some(b) = self.binary {
-            return Some(b.to_path_buf());
+    /// The warnings of the opened objects built without debug
+    /// information, in path order.
+    pub fn debug_warnings(&self) -> Vec<String> {
+        let mut opened: Vec<_> = self.cache.iter().collect();
+        opened.sort_by(|a, b| a.0.cmp(b.0));
+        opened
+            .into_iter()
+            .filter_map(|(_, o)| o.as_ref()?.debug_warning())
+            .collect()
+    }
+
+    /// `file`, read for the object traced as `recorded`, is another build
+    /// of it: refused, or with `--allow-mismatch` a warning.
+    fn mismatch(&mut self, file: &Path, have: &str, recorded: &str, want: &str) {
+        let what = format!(
+            "{}: build-id {have} differs from the traced {recorded}'s {want}",
+            file.display()
+        );
+        if self.allow_mismatch {
+            self.warnings.push(format!(
+                "{what} (--allow-mismatch): the names of its functions may be wrong"
+            ));
+        } else {
+            self.refused.get_or_insert(Error::Input(format!(
+                "{what}: it was rebuilt after tracing (or is another program), so the names of its functions would be wrong; \
+                 point --search-path DIR at a directory holding the traced build, trace the program again, \
+                 or pass --allow-mismatch to name them anyway"
+            )));
         }
-        let found = candidates(path, self.search_path);
+    }
+
+    /// The file to read for the recorded `path`: of BINARY (for the
+    /// executable; else the recorded path, last) and the copies in the
+    /// search path, the first with the recorded build-id, or the first
+    /// when none has it (or none was recorded).
+    fn locate(&self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<PathBuf> {
+        let found = match self.binary.filter(|_| is_exe) {
+            // BINARY, or a copy of the traced build in the search path.
+            Some(b) => {
+                let copies = candidates(path, self.search_path);
+                let copies = copies.into_iter().filter(|c| c.as_path() != path);
+                std::iter::once(b.to_path_buf()).chain(copies).collect()
+            }
+            None => candidates(path, self.search_path),
+        };
         if let Some(want) = build_id
             && found.len() > 1
             && let Some(p) = found

@@ -693,7 +693,8 @@ fn moved_and_rebuilt_objects() {
         .success();
     assert_eq!(kept.stdout, reference.stdout);
     assert!(!kept.stderr.contains("warning"), "{}", kept.stderr);
-    // A different build-id: one warning naming both.
+    // A different build-id: refused naming both, or with --allow-mismatch
+    // one warning naming both.
     let line = text
         .lines()
         .find(|l| l.starts_with("# map") && l.ends_with(lib_path))
@@ -702,9 +703,26 @@ fn moved_and_rebuilt_objects() {
     assert_eq!(id.len(), 40, "a GNU build-id: {line}");
     let other = "0".repeat(40);
     let (_d, path) = temp_file("rebuilt.txt", text.replace(id, &other));
-    let g = graph("", &path);
-    let warning = format!("build-id {id} differs from the traced {lib_path}'s {other}");
-    assert_eq!(g.stderr.matches(&warning).count(), 1, "{}", g.stderr);
+    let both = format!("build-id {id} differs from the traced {lib_path}'s {other}");
+    let msg = calltrace(["graph", "-o", "-", "--trace"])
+        .args([&path])
+        .run()
+        .failure();
+    assert!(
+        msg.contains(&both) && msg.contains("--allow-mismatch"),
+        "{msg}"
+    );
+    let allowed = calltrace(["graph", "-o", "-", "--allow-mismatch", "--trace"])
+        .args([&path])
+        .run()
+        .success();
+    assert_eq!(
+        allowed.stderr.matches(&both).count(),
+        1,
+        "{}",
+        allowed.stderr
+    );
+    assert_eq!(allowed.stdout, reference.stdout);
 }
 
 #[test]

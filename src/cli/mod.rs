@@ -388,6 +388,9 @@ pub struct ExportArgs {
     /// tree, by default calls for chrome and contexts for the others)
     #[command(flatten)]
     pub abstraction: AbstractionArgs,
+    /// End folded and flame graph stacks at depth N, the last frame taking its subtree's weight (top-level calls are depth 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
 }
 
 /// `--to` values with their help, from the exporter list.
@@ -595,6 +598,7 @@ impl ExportArgs {
             to: self.to,
             output: self.output,
             abstraction: self.abstraction.into_options(),
+            max_depth: self.max_depth,
         }
     }
 }

@@ -29,6 +29,9 @@ pub struct ExportOptions {
     /// `view` (None: the format's own, calls for chrome, else contexts).
     /// Default is no method.
     pub abstraction: Options,
+    /// `--max-depth`: folded and flame graph stacks end at this depth, the
+    /// last frame weighing its subtree. Default is None, no limit.
+    pub max_depth: Option<u32>,
 }
 
 impl Default for ExportOptions {
@@ -38,6 +41,7 @@ impl Default for ExportOptions {
             to: "folded".to_string(),
             output: PathBuf::from("-"),
             abstraction: Options::default(),
+            max_depth: None,
         }
     }
 }
@@ -60,30 +64,34 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         return Ok(outcome);
     }
     let title = opts.input.trace.display().to_string();
-    let write = |tree, funcs, names| {
+    let write = |tree, funcs, names| -> Result<Option<String>> {
         let t = Exported {
             tree,
             funcs,
             names,
             title: &title,
+            max_depth: opts.max_depth,
         };
-        write_atomic_with(&opts.output, |out| exporter.write(&t, out))
+        let warning = exporter.check(&t)?;
+        write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
+        Ok(warning)
     };
     if abstracting {
         let a = abstract_trace(&opts.input, &opts.abstraction)?;
         let loaded = &a.loaded;
-        write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
+        let warning = write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
         let mut notes = a.notes.clone();
         notes.extend(wrote(opts));
-        return Ok(Outcome {
-            warnings: a.loaded.warnings,
-            notes,
-        });
+        let mut warnings = a.loaded.warnings;
+        warnings.extend(warning);
+        return Ok(Outcome { warnings, notes });
     }
     let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
-    write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
+    let warning = write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
+    let mut warnings = loaded.warnings;
+    warnings.extend(warning);
     Ok(Outcome {
-        warnings: loaded.warnings,
+        warnings,
         notes: wrote(opts),
     })
 }

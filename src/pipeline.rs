@@ -255,10 +255,18 @@ fn name(
 }
 
 /// Shows threads the format named (`[task 4]`) by that name.
+/// (A map from thread id to index, not a search per thread: 400k threads.)
 fn name_threads(funcs: &FuncTable, meta: &TraceMeta, names: &mut [FuncInfo]) {
+    if meta.thread_names.iter().all(String::is_empty) {
+        return;
+    }
+    let mut index: rustc_hash::FxHashMap<u64, usize> = Default::default();
+    for (ix, &tid) in meta.threads.iter().enumerate() {
+        index.entry(tid).or_insert(ix);
+    }
     for (i, key) in funcs.keys().iter().enumerate() {
         if let ingest::FuncKey::Thread(tid) = key
-            && let Some(ix) = meta.threads.iter().position(|t| t == tid)
+            && let Some(&ix) = index.get(tid)
             && let Some(name) = meta.thread_names.get(ix).filter(|n| !n.is_empty())
         {
             names[i].name = format!("[{name}]");
@@ -349,12 +357,12 @@ fn recorded_binary(meta: &TraceMeta, opts: &InputOptions) -> Option<PathBuf> {
 
 /// Calls made to each function, by id (synthetic nodes count none).
 fn calls_per_func(built: &Built) -> Vec<u64> {
-    let mut calls = vec![0; built.funcs.len()];
+    let mut calls = vec![0u64; built.funcs.len()];
     let tree = &built.tree;
     for n in 0..tree.len() as u32 {
         let f = tree.func(n);
         if !built.funcs.is_synthetic(f) {
-            calls[f as usize] += tree.calls(n);
+            calls[f as usize] = calls[f as usize].saturating_add(tree.calls(n));
         }
     }
     calls

@@ -27,6 +27,7 @@ mod it {
     mod rules;
     mod runtime;
     mod safety;
+    mod scaling;
     mod symbols;
     mod tlv;
 }

@@ -44,6 +44,8 @@ pub(crate) struct Arena {
     self_w: Vec<u64>,
     /// Calls per node; empty unless the tree has call counts.
     calls: Vec<u64>,
+    /// Depth below the root (0).
+    depth: Vec<u32>,
     counts: bool,
     first_kid: Vec<u32>,
     last_kid: Vec<u32>,
@@ -62,6 +64,8 @@ impl Arena {
         let id = self.func.len() as u32;
         self.func.push(func);
         self.parent.push(parent);
+        self.depth
+            .push(self.depth.get(parent as usize).map_or(0, |d| d + 1));
         self.self_w.push(0);
         if self.counts {
             self.calls.push(0);
@@ -78,17 +82,6 @@ impl Arena {
             self.last_kid[p] = id;
         }
         id
-    }
-
-    /// Nearest node on the path from `from` up (inclusive) calling `f`.
-    fn on_path(&self, mut from: u32, f: FuncId) -> Option<u32> {
-        while from != NONE {
-            if self.func[from as usize] == f {
-                return Some(from);
-            }
-            from = self.parent[from as usize];
-        }
-        None
     }
 
     /// The tree in preorder, totals recomputed as self + children's totals.
@@ -136,6 +129,69 @@ impl Arena {
     }
 }
 
+/// The folded path of the input node being visited: its arena nodes by
+/// depth, and where each function is on it. A function is on a folded path
+/// at most once (that is what folding means), so `depth_of[f]` names its
+/// only place; entries past the path's length, or overwritten by another
+/// function, are stale and fail the check in [`Path::find`].
+struct Path {
+    nodes: Vec<u32>,
+    len: usize,
+    depth_of: Vec<u32>,
+}
+
+/// What [`Path::enter`] changed, for [`Path::leave`] to restore.
+#[derive(Clone, Copy)]
+struct Undo {
+    depth: u32,
+    node: u32,
+    func: FuncId,
+    func_depth: u32,
+    len: usize,
+}
+
+impl Path {
+    fn new(funcs: usize) -> Path {
+        Path {
+            nodes: Vec::new(),
+            len: 0,
+            depth_of: vec![NONE; funcs],
+        }
+    }
+
+    /// Makes arena node `node` the end of the path.
+    fn enter(&mut self, a: &Arena, node: u32) -> Undo {
+        let (d, f) = (a.depth[node as usize], a.func[node as usize]);
+        if self.nodes.len() <= d as usize {
+            self.nodes.resize(d as usize + 1, NONE);
+        }
+        let undo = Undo {
+            depth: d,
+            node: self.nodes[d as usize],
+            func: f,
+            func_depth: self.depth_of[f as usize],
+            len: self.len,
+        };
+        self.nodes[d as usize] = node;
+        self.depth_of[f as usize] = d;
+        self.len = d as usize + 1;
+        undo
+    }
+
+    fn leave(&mut self, u: Undo) {
+        self.nodes[u.depth as usize] = u.node;
+        self.depth_of[u.func as usize] = u.func_depth;
+        self.len = u.len;
+    }
+
+    /// The node of the path calling `f`, if any.
+    fn find(&self, a: &Arena, f: FuncId) -> Option<u32> {
+        let d = *self.depth_of.get(f as usize)? as usize;
+        let node = *self.nodes.get(d)?;
+        (d < self.len && node != NONE && a.func[node as usize] == f).then_some(node)
+    }
+}
+
 /// Sets the size of node `id` of `out`, which ends here.
 fn end_node(out: &mut Tree, id: Option<NodeId>) {
     let id = id.expect("a node on the path");
@@ -145,12 +201,17 @@ fn end_node(out: &mut Tree, id: Option<NodeId>) {
 /// Sets every node's total to its self plus its children's totals.
 fn sum_totals(out: &mut Tree) {
     for n in (0..out.len() as NodeId).rev() {
-        let below: u64 = out.children(n).map(|c| out.total(c)).sum();
-        out.total[n as usize] = out.self_time[n as usize] + below;
+        let below = out
+            .children(n)
+            .fold(0u64, |s, c| s.saturating_add(out.total(c)));
+        out.total[n as usize] = out.self_time[n as usize].saturating_add(below);
     }
 }
 
-/// Folds recursion in `tree`.
+/// Folds recursion in `tree`. The tree is walked in preorder; [`Path`]
+/// holds the folded path of the node being visited, so that finding the
+/// ancestor a call joins costs O(1), not the depth (a 200k-deep chain of
+/// distinct functions took minutes when each call walked its path).
 pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     let counts = tree.has_call_counts();
     let mut a = Arena::new(counts);
@@ -161,19 +222,31 @@ pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     }
     let mut index: FxHashMap<(u32, FuncId), u32> = FxHashMap::default();
     let mut map = vec![0u32; tree.len()];
+    let mut path = Path::new(funcs.len());
+    // (end of the input subtree, what entering it changed)
+    let mut open: Vec<(NodeId, Undo)> = Vec::new();
     for n in 0..tree.len() as NodeId {
+        while let Some(&(end, undo)) = open.last() {
+            if end > n {
+                break;
+            }
+            path.leave(undo);
+            open.pop();
+        }
+        let p = map[n as usize];
+        open.push((n + tree.size(n), path.enter(&a, p)));
         for c in tree.children(n) {
-            let (p, f) = (map[n as usize], tree.func(c));
-            let joined = (!funcs.is_synthetic(f)).then(|| a.on_path(p, f)).flatten();
+            let f = tree.func(c);
+            let joined = (!funcs.is_synthetic(f)).then(|| path.find(&a, f)).flatten();
             let target = match joined {
                 Some(anc) => anc,
                 None if counts => *index.entry((p, f)).or_insert_with(|| a.add(p, f)),
                 None => a.add(p, f),
             };
             if joined.is_none() && counts {
-                a.calls[target as usize] += tree.calls(c);
+                a.calls[target as usize] = a.calls[target as usize].saturating_add(tree.calls(c));
             }
-            a.self_w[target as usize] += tree.self_time(c);
+            a.self_w[target as usize] = a.self_w[target as usize].saturating_add(tree.self_time(c));
             map[c as usize] = target;
         }
     }

@@ -503,7 +503,7 @@ impl ContextStore {
 
     fn add(&mut self, node: NodeId, calls: u64, total: u64, self_time: u64) {
         let n = node as usize;
-        self.calls[n] += calls;
+        self.calls[n] = self.calls[n].saturating_add(calls);
         self.total[n] = self.total[n].saturating_add(total);
         self.self_time[n] = self.self_time[n].saturating_add(self_time);
     }

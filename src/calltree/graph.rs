@@ -51,8 +51,8 @@ impl CallGraph {
                     .entry((from, to))
                     .or_insert_with(|| graph.add_edge(from, to, EdgeStats::default()));
                 let w = &mut graph[e];
-                w.calls += tree.calls(n);
-                w.total += tree.total(n);
+                w.calls = w.calls.saturating_add(tree.calls(n));
+                w.total = w.total.saturating_add(tree.total(n));
             }
             let kids: Vec<NodeId> = tree.children(n).collect();
             stack.extend(kids.into_iter().rev().map(|c| (c, me)));

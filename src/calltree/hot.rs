@@ -43,10 +43,10 @@ pub fn func_stats(tree: &Tree, funcs: &FuncTable) -> Vec<FuncStats> {
         open.push((n + tree.size(n), f));
         let s = &mut stats[f as usize];
         if !funcs.is_synthetic(f) {
-            s.calls += tree.calls(n);
-            s.self_weight += tree.self_time(n);
+            s.calls = s.calls.saturating_add(tree.calls(n));
+            s.self_weight = s.self_weight.saturating_add(tree.self_time(n));
             if active[f as usize] == 0 {
-                s.total += tree.total(n);
+                s.total = s.total.saturating_add(tree.total(n));
             }
         }
         active[f as usize] += 1;

@@ -275,10 +275,10 @@ pub struct GraphArgs {
     #[arg(long, value_enum, default_value = "hot")]
     pub style: StyleArg,
     /// Leave out functions under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -n)
-    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = parse_percent, allow_negative_numbers = true)]
     pub min_total: f64,
     /// Leave out edges under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -e)
-    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_percent, allow_negative_numbers = true)]
     pub min_edge: f64,
     /// Keep only the paths through FUNC (its callers and callees)
     #[arg(long, value_name = "FUNC")]
@@ -392,6 +392,9 @@ pub struct ExportArgs {
     /// tree, by default calls for chrome and contexts for the others)
     #[command(flatten)]
     pub abstraction: AbstractionArgs,
+    /// End folded and flame graph stacks at depth N, the last frame taking its subtree's weight (top-level calls are depth 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
 }
 
 /// `--to` values with their help, from the exporter list.
@@ -466,6 +469,18 @@ fn parse_share(s: &str) -> Result<f64, String> {
         crate::Error::Usage { msg, .. } => msg.replace("--threshold", "--min-total"),
         other => other.to_string(),
     })
+}
+
+/// `graph`'s `--min-total`/`--min-edge`: a percentage (`5` is 5%), finite
+/// and from 0 to 100, as `abstract` requires of its shares.
+fn parse_percent(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| {
+        format!("`{s}` is not a number: give a percentage from 0 to 100, such as 0.5")
+    })?;
+    match v.is_finite() && (0.0..=100.0).contains(&v) {
+        true => Ok(v),
+        false => Err(format!("`{s}` is not a percentage from 0 to 100")),
+    }
 }
 
 fn parse_threshold(s: &str) -> Result<f64, String> {
@@ -587,6 +602,7 @@ impl ExportArgs {
             to: self.to,
             output: self.output,
             abstraction: self.abstraction.into_options(),
+            max_depth: self.max_depth,
         }
     }
 }

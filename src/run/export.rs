@@ -30,6 +30,9 @@ pub struct ExportOptions {
     /// `view` (None: the format's own, calls for chrome, else contexts).
     /// Default is no method.
     pub abstraction: Options,
+    /// `--max-depth`: folded and flame graph stacks end at this depth, the
+    /// last frame weighing its subtree. Default is None, no limit.
+    pub max_depth: Option<u32>,
 }
 
 impl Default for ExportOptions {
@@ -39,6 +42,7 @@ impl Default for ExportOptions {
             to: "folded".to_string(),
             output: PathBuf::from("-"),
             abstraction: Options::default(),
+            max_depth: None,
         }
     }
 }
@@ -61,14 +65,19 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         return Ok(outcome);
     }
     let title = opts.input.trace.display().to_string();
-    let write = |tree, funcs, names| {
+    let write = |tree, funcs, names| -> Result<()> {
         let t = Exported {
             tree,
             funcs,
             names,
             title: &title,
+            max_depth: opts.max_depth,
         };
-        write_atomic_with(&opts.output, |out| exporter.write(&t, out))
+        if let Some(warning) = exporter.check(&t)? {
+            super::print_warning(&warning);
+        }
+        write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
+        Ok(())
     };
     if abstracting {
         let a = abstract_trace(&opts.input, &opts.abstraction)?;

@@ -14,6 +14,7 @@ mod demangle;
 mod distinct;
 mod elf;
 mod hooks;
+mod mapindex;
 mod objects;
 
 use std::path::{Path, PathBuf};
@@ -347,26 +348,24 @@ fn resolve_in_objects(
     let mut ids = Vec::with_capacity(funcs.len());
     let mut namesakes = Namesakes::default();
     let mut opened: Vec<Opened> = Vec::new();
+    let mut opened_objects = std::collections::HashSet::new();
+    // The latest mapping holding an address wins: an object loaded where
+    // a closed one was.
+    let index = mapindex::MapIndex::new(maps);
     for key in funcs.keys() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
             ids.push(None);
             continue;
         };
-        // The latest mapping wins: an object loaded where a closed one was.
-        let Some((m, map)) = maps
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, m)| m.start <= *a && *a < m.end)
-        else {
+        let Some((m, map)) = index.find(*a).map(|m| (m, &maps[m])) else {
             stats.unresolved += 1;
             infos.push(hex_info(*a));
             ids.push(None);
             continue;
         };
         let is_exe = exe.is_some_and(|e| maps[e].path == map.path);
-        let object = maps.iter().position(|o| o.path == map.path).unwrap_or(m);
+        let object = index.object(m);
         let recorded = match (is_exe, map.path.is_empty(), meta.exe_path.as_deref()) {
             (true, true, Some(p)) => p,
             _ => map.path.as_str(),
@@ -394,7 +393,7 @@ fn resolve_in_objects(
             exe_addrs += 1;
             exe_starts += usize::from(obj.elf.is_func_start(probe));
         }
-        if !opened.iter().any(|o| o.object == object) {
+        if opened_objects.insert(object) {
             opened.push(Opened {
                 object,
                 recorded: recorded.to_string(),

@@ -45,14 +45,16 @@ impl Exporter for Callgrind {
         let tree = t.tree;
         let mut self_cost = vec![0u64; t.funcs.len()];
         for n in 1..tree.len() as NodeId {
-            self_cost[tree.func(n) as usize] += tree.self_time(n);
+            let cost = &mut self_cost[tree.func(n) as usize];
+            *cost = cost.saturating_add(tree.self_time(n));
         }
         let cg = CallGraph::from_tree(tree, t.funcs);
         let g = &cg.graph;
         writeln!(w.out, "# callgrind format\nversion: 1\ncreator: calltrace")?;
         writeln!(w.out, "cmd: {}\npositions: line", escape_controls(t.title))?;
         writeln!(w.out, "events: {}", tree.unit.suffix())?;
-        writeln!(w.out, "summary: {}\n", self_cost.iter().sum::<u64>())?;
+        let summary = self_cost.iter().fold(0u64, |s, &c| s.saturating_add(c));
+        writeln!(w.out, "summary: {summary}\n")?;
         for n in g.node_indices() {
             let f = g[n];
             w.file("fl", f)?;
@@ -136,6 +138,7 @@ mod tests {
             funcs: &b.funcs,
             names: &names,
             title: "t\rfn=(1) inj",
+            max_depth: None,
         };
         let mut out = Vec::new();
         Callgrind.write(&t, &mut out).unwrap();

@@ -10,8 +10,12 @@
 
 use std::io::{self, Write};
 
-use super::folded::for_each_stack;
+use super::folded::{folded_bytes, for_each_stack};
 use super::{Exported, Exporter};
+
+/// The most bytes of stacks drawn without `--max-depth`: inferno holds
+/// them all, and a 60k-deep recursion needed 7.3 GB (256 MiB).
+const MAX_STACKS: u64 = 256 << 20;
 
 /// `--to flamegraph`.
 pub struct FlameGraph;
@@ -22,6 +26,20 @@ impl Exporter for FlameGraph {
     }
     fn about(&self) -> &'static str {
         "flame graph as SVG (inferno)"
+    }
+    fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        let bytes = folded_bytes(t);
+        if bytes > MAX_STACKS && t.max_depth.is_none() {
+            return Err(crate::error::Error::usage(
+                "--max-depth",
+                format!(
+                    "the flame graph's stacks would take {:.1} GiB of memory (every stack repeats its whole path; the tree is {} levels deep): give --max-depth N to end the stacks at depth N",
+                    bytes as f64 / (1u64 << 30) as f64,
+                    t.tree.depths().iter().max().copied().unwrap_or(0)
+                ),
+            ));
+        }
+        Ok(None)
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut lines = Vec::new();

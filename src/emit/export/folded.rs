@@ -18,6 +18,9 @@ use std::io::{self, Write};
 use super::{Exported, Exporter};
 use crate::calltree::NodeId;
 
+/// Folded text past this many bytes gets a warning (1 GiB).
+const HUGE_FOLDED: u64 = 1 << 30;
+
 /// `--to folded`.
 pub struct Folded;
 
@@ -28,6 +31,16 @@ impl Exporter for Folded {
     fn about(&self) -> &'static str {
         "collapsed stacks `a;b;c value` (self time, or calls when untimed) for inferno, flamegraph.pl, speedscope"
     }
+    fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        let bytes = folded_bytes(t);
+        Ok((bytes > HUGE_FOLDED).then(|| {
+            format!(
+                "the folded stacks take {:.1} GiB (every line repeats its whole path; the tree is {} levels deep); --max-depth N ends the stacks at depth N",
+                bytes as f64 / (1u64 << 30) as f64,
+                t.tree.depths().iter().max().copied().unwrap_or(0)
+            )
+        }))
+    }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut out = io::BufWriter::new(out);
         for_each_stack(t, |stack, value| writeln!(out, "{stack} {value}"))?;
@@ -36,35 +49,78 @@ impl Exporter for Folded {
 }
 
 /// Calls `f` with every call path that has a self weight, frames joined by
-/// `;` (each name escaped by [`frame`]), in tree order.
+/// `;` (each name escaped by [`frame`]), in tree order. With
+/// `t.max_depth`, a frame at that depth stands for its whole subtree: its
+/// line weighs its total.
 pub fn for_each_stack(
     t: &Exported<'_>,
     mut f: impl FnMut(&str, u64) -> io::Result<()>,
 ) -> io::Result<()> {
+    walk(t, true, |path, _, value| f(path, value))
+}
+
+/// Bytes of the folded text: the lines of [`for_each_stack`], counted
+/// without building them (a 200k-deep recursion makes 40 GB).
+pub fn folded_bytes(t: &Exported<'_>) -> u64 {
+    let mut bytes = 0u64;
+    let _ = walk(t, false, |_, len, value| {
+        let digits = value.checked_ilog10().unwrap_or(0) as u64 + 1;
+        bytes = bytes.saturating_add(len as u64 + digits + 2);
+        Ok(())
+    });
+    bytes
+}
+
+/// The stacks of `t` in preorder: `f(path, path length, value)`; `path`
+/// is empty unless `build`.
+fn walk(
+    t: &Exported<'_>,
+    build: bool,
+    mut f: impl FnMut(&str, usize, u64) -> io::Result<()>,
+) -> io::Result<()> {
     let tree = t.tree;
-    // (end of the subtree, length of `path` before this frame was added)
-    let mut open: Vec<(NodeId, usize)> = Vec::new();
-    let mut path = String::new();
-    for n in 1..tree.len() as NodeId {
-        while let Some(&(end, len)) = open.last() {
+    let cap = t.max_depth.map_or(usize::MAX, |d| d as usize);
+    // (end of the subtree, path length before this frame, frames before it)
+    let mut open: Vec<(NodeId, usize, usize)> = Vec::new();
+    let (mut path, mut len) = (String::new(), 0usize);
+    let mut n: NodeId = 1;
+    while (n as usize) < tree.len() {
+        while let Some(&(end, before, _)) = open.last() {
             if end > n {
                 break;
             }
-            path.truncate(len);
+            path.truncate(before.min(path.len()));
+            len = before;
             open.pop();
         }
-        open.push((n + tree.size(n), path.len()));
+        let frames = open.last().map_or(0, |&(_, _, d)| d);
+        let end = n + tree.size(n);
         if t.funcs.is_synthetic(tree.func(n)) {
+            open.push((end, len, frames));
+            n += 1;
             continue;
         }
-        if !path.is_empty() {
-            path.push(';');
+        open.push((end, len, frames + 1));
+        let name = frame(&t.names[tree.func(n) as usize].name);
+        if len > 0 {
+            len += 1;
+            if build {
+                path.push(';');
+            }
         }
-        path.push_str(&frame(&t.names[tree.func(n) as usize].name));
-        let value = tree.self_time(n);
+        len += name.len();
+        if build {
+            path.push_str(&name);
+        }
+        // At the depth limit the frame takes its subtree's weight.
+        let (value, next) = match frames + 1 >= cap {
+            true => (tree.total(n), end),
+            false => (tree.self_time(n), n + 1),
+        };
         if value > 0 {
-            f(&path, value)?;
+            f(&path, len, value)?;
         }
+        n = next;
     }
     Ok(())
 }

@@ -2,14 +2,13 @@
 //! "contexts", "children": [...]}` where every node has `name`, `file`,
 //! `line`, `calls`, `self`, `total` and `children`. Thread nodes of
 //! multi-threaded traces are nodes named `[thread N]` with no file. Nodes
-//! are serialized straight from the tree, never copied into a JSON value.
-//! Escaping is JSON's (serde_json): `"`, `\` and control characters are
-//! escaped (`\n`, `\u0000`), so every name reads back exactly; invalid
-//! UTF-8 was replaced by U+FFFD when the trace was read.
+//! are written straight from the tree in preorder, never copied into a
+//! JSON value, and without recursion (any depth). Escaping is JSON's
+//! (serde_json): `"`, `\` and control characters are escaped (`\n`,
+//! `\u0000`), so every name reads back exactly; invalid UTF-8 was replaced
+//! by U+FFFD when the trace was read.
 
 use std::io::{self, Write};
-
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::{Exported, Exporter};
 use crate::calltree::{NodeId, Tree};
@@ -27,71 +26,67 @@ impl Exporter for Json {
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut out = io::BufWriter::new(out);
-        let top = Document { t };
-        serde_json::to_writer(&mut out, &top).map_err(io::Error::other)?;
+        write_document(t, &mut out)?;
         out.write_all(b"\n")?;
         out.flush()
     }
 }
 
-struct Document<'a> {
-    t: &'a Exported<'a>,
-}
-
-struct Node<'a> {
-    tree: &'a Tree,
-    names: &'a [FuncInfo],
-    n: NodeId,
-}
-
-struct Children<'a>(Node<'a>);
-
-impl Serialize for Document<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let tree = self.t.tree;
-        let view = if tree.has_call_counts() {
-            "contexts"
-        } else {
-            "calls"
-        };
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("unit", tree.unit.suffix())?;
-        m.serialize_entry("view", view)?;
-        let root = Node {
-            tree,
-            names: self.t.names,
-            n: 0,
-        };
-        m.serialize_entry("children", &Children(root))?;
-        m.end()
-    }
-}
-
-impl Serialize for Node<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (tree, n) = (self.tree, self.n);
-        let info = &self.names[tree.func(n) as usize];
-        let mut m = s.serialize_map(Some(7))?;
-        m.serialize_entry("name", &info.name)?;
-        m.serialize_entry("file", &info.file)?;
-        m.serialize_entry("line", &info.line)?;
-        m.serialize_entry("calls", &tree.calls(n))?;
-        m.serialize_entry("self", &tree.self_time(n))?;
-        m.serialize_entry("total", &tree.total(n))?;
-        m.serialize_entry("children", &Children(Node { ..*self }))?;
-        m.end()
-    }
-}
-
-impl Serialize for Children<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Node { tree, names, n } = self.0;
-        let mut seq = s.serialize_seq(None)?;
-        for c in tree.children(n) {
-            seq.serialize_element(&Node { tree, names, n: c })?;
+/// Writes the document without recursion (a 100k-deep recursion
+/// overflowed the stack when serde walked the nesting): each node's fields
+/// up to `"children":[`, and the closing `]}` when its subtree ends.
+fn write_document(t: &Exported<'_>, out: &mut impl Write) -> io::Result<()> {
+    let tree = t.tree;
+    let view = match tree.has_call_counts() {
+        true => "contexts",
+        false => "calls",
+    };
+    write!(out, "{{\"unit\":")?;
+    string(out, tree.unit.suffix())?;
+    write!(out, ",\"view\":\"{view}\",\"children\":[")?;
+    // End of each open subtree; whether the next node opens a list.
+    let mut open: Vec<NodeId> = Vec::new();
+    let mut first = true;
+    for n in 1..tree.len() as NodeId {
+        while open.last().is_some_and(|&end| end <= n) {
+            open.pop();
+            out.write_all(b"]}")?;
+            first = false;
         }
-        seq.end()
+        if !first {
+            out.write_all(b",")?;
+        }
+        node_head(out, tree, t.names, n)?;
+        open.push(n + tree.size(n));
+        first = true;
     }
+    for _ in open {
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"]}")
+}
+
+/// `{"name":...,"total":...,"children":[` of node `n`.
+fn node_head(out: &mut impl Write, tree: &Tree, names: &[FuncInfo], n: NodeId) -> io::Result<()> {
+    let info = &names[tree.func(n) as usize];
+    out.write_all(b"{\"name\":")?;
+    string(out, &info.name)?;
+    out.write_all(b",\"file\":")?;
+    serde_json::to_writer(&mut *out, &info.file).map_err(io::Error::other)?;
+    out.write_all(b",\"line\":")?;
+    serde_json::to_writer(&mut *out, &info.line).map_err(io::Error::other)?;
+    write!(
+        out,
+        ",\"calls\":{},\"self\":{},\"total\":{},\"children\":[",
+        tree.calls(n),
+        tree.self_time(n),
+        tree.total(n)
+    )
+}
+
+/// A JSON string, escaped by serde_json.
+fn string(out: &mut impl Write, s: &str) -> io::Result<()> {
+    serde_json::to_writer(out, s).map_err(io::Error::other)
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ pub struct Exported<'a> {
     pub names: &'a [FuncInfo],
     /// What the output is of (the trace's name), for titles.
     pub title: &'a str,
+    /// `--max-depth`: stacks deeper than this end at it (folded, flame
+    /// graph). Default is None, no limit.
+    pub max_depth: Option<u32>,
 }
 
 /// One output format of `calltrace export`.
@@ -46,6 +49,11 @@ pub trait Exporter: Sync {
     /// The tree view it reads unless `--view` says otherwise.
     fn view(&self) -> View {
         View::Contexts
+    }
+    /// A warning about the size of the output, or an error when it is
+    /// too big to make; checked before writing. None by default.
+    fn check(&self, _t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        Ok(None)
     }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
@@ -137,6 +145,7 @@ pub(crate) mod testing {
             funcs: &b.funcs,
             names: &names,
             title: "t.trace",
+            max_depth: None,
         };
         exporter.write(&t, &mut out).unwrap();
         out

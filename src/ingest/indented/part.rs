@@ -87,7 +87,7 @@ impl Part {
     pub fn flush(&mut self) {
         let p = std::mem::take(&mut self.pending);
         if let Some(n) = self.nodes.get_mut(p.node as usize) {
-            n.calls = n.calls.wrapping_add(p.calls);
+            n.calls = n.calls.saturating_add(p.calls);
             n.total = n.total.saturating_add(p.total);
             n.self_time = n.self_time.saturating_add(p.self_time);
         }
@@ -164,7 +164,7 @@ impl Part {
         // previous line's node, whose sums are pending, and nanoseconds.
         if l.same_start && l.units == Rec::TIME && self.nanos && self.pending.node != UNSET {
             let p = &mut self.pending;
-            p.calls = p.calls.wrapping_add(l.calls);
+            p.calls = p.calls.saturating_add(l.calls);
             p.total = p.total.saturating_add(l.total.nanos());
             p.self_time = p.self_time.saturating_add(l.self_time.nanos());
             return true;
@@ -199,7 +199,7 @@ impl Part {
             self.pending.node = node;
         }
         let p = &mut self.pending;
-        p.calls = p.calls.wrapping_add(l.calls);
+        p.calls = p.calls.saturating_add(l.calls);
         p.total = p.total.saturating_add(t);
         p.self_time = p.self_time.saturating_add(s);
         true

@@ -5,7 +5,7 @@
 //! time (uftrace's `} /* f */` lines carry only the call's duration), and a
 //! clock per thread for events without a time.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::spec::{Cond, Emit, Kind, Rule, RuleSet};
 use super::template::Env;
@@ -21,6 +21,11 @@ struct ThreadState {
     clock: u64,
 }
 
+/// The most bytes a state variable may hold: a rule that appends a
+/// variable to itself doubles it on every line and would exhaust memory
+/// after a few dozen lines; real state is a task or CPU name.
+const MAX_STATE: usize = 1 << 20;
+
 /// The state of a conversion in progress.
 pub struct Engine<'r> {
     rules: &'r RuleSet,
@@ -29,6 +34,10 @@ pub struct Engine<'r> {
     threads: Vec<ThreadState>,
     /// Thread ids, by thread index.
     pub tids: Vec<u64>,
+    /// The same ids as a set, and the lowest id that may be free: a search
+    /// of `tids` per new thread was quadratic in threads.
+    taken: HashSet<u64>,
+    next_free: u64,
     /// Thread names, by thread index (empty for numeric threads).
     pub names: Vec<String>,
     /// Lines no rule applied to.
@@ -48,6 +57,8 @@ impl<'r> Engine<'r> {
             by_name: HashMap::new(),
             threads: Vec::new(),
             tids: Vec::new(),
+            taken: HashSet::new(),
+            next_free: 1,
             names: Vec::new(),
             unmatched: 0,
             first_unmatched: None,
@@ -76,6 +87,14 @@ impl<'r> Engine<'r> {
                 continue;
             }
             let sets = assignments(rule, &env);
+            if let Some((k, v)) = sets.iter().find(|(_, v)| v.len() > MAX_STATE) {
+                return Err(format!(
+                    "{}: field `set`: state variable `{k}` would hold {} bytes, over the limit of {} MiB (does it append to itself on every line?)",
+                    rule.label,
+                    v.len(),
+                    MAX_STATE >> 20
+                ));
+            }
             let events = rule
                 .emit
                 .iter()
@@ -104,9 +123,15 @@ impl<'r> Engine<'r> {
         let i = self.threads.len() as u32;
         let numeric = name.parse::<u64>().ok();
         let tid = match numeric {
-            Some(n) if !self.tids.contains(&n) => n,
-            _ => (1..).find(|t| !self.tids.contains(t)).expect("a free id"),
+            Some(n) if !self.taken.contains(&n) => n,
+            _ => {
+                while self.taken.contains(&self.next_free) {
+                    self.next_free += 1;
+                }
+                self.next_free
+            }
         };
+        self.taken.insert(tid);
         // A number keeps the default `[thread N]` unless its id was taken.
         let shown = if numeric == Some(tid) {
             String::new()

@@ -115,3 +115,18 @@ fn numeric_threads_keep_their_ids_and_named_ones_get_free_ids() {
     assert_eq!(meta.threads, [1, 7, 2]);
     assert_eq!(meta.thread_names, ["cpu", "", "1"]);
 }
+
+#[test]
+fn a_state_variable_doubling_each_line_stops_at_the_bound_naming_the_rule() {
+    let rules = r#"{"state": {"x": "ab"}, "rules": [
+        {"name": "grow", "regex": "^(?P<f>\\w+)$", "set": {"x": "${state.x}${state.x}"},
+         "emit": [{"kind": "complete", "time": "1", "duration": "1", "name": "${f}"}]}]}"#;
+    let log = "f\n".repeat(64);
+    let err = run(rules, log.as_bytes()).unwrap_err().to_string();
+    // "ab" doubled 19 times is 1 MiB; the 20th doubling passes the bound.
+    assert!(err.contains("log:20:"), "{err}");
+    assert!(
+        err.contains("rule 1 (grow)") && err.contains("`x`"),
+        "{err}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::text::{TimeUnit, quantity};
+use super::text::{TimeUnit, counted, quantity};
 use crate::abstraction::pipeline::percent;
 use crate::report::{Report, Stage};
 
@@ -25,12 +25,12 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     let c = &report.config;
     let _ = writeln!(
         out,
-        "<h1>calltrace compare: {} patterns</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {} points, \
+        "<h1>calltrace compare: {}</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {}, \
          modules: {}, whole-trace threshold of the global methods (--min-total) {}{}</p>",
-        report.patterns.len(),
+        counted(report.patterns.len(), "pattern", "patterns"),
         c.threshold,
         c.view.name(),
-        c.sweep.points().len(),
+        counted(c.sweep.points().len(), "point", "points"),
         esc(&c.modules.describe()),
         percent(c.min_total, 2),
         if c.keep_features {
@@ -126,9 +126,13 @@ fn features(out: &mut String, report: &Report) {
         }
         let _ = writeln!(
             out,
-            "<details><summary>{}: {} distinguishing function(s)</summary>\n<table class=\"features\">\n<tr><th>function</th>",
+            "<details><summary>{}: {}</summary>\n<table class=\"features\">\n<tr><th>function</th>",
             esc(&p.name),
-            own.len()
+            counted(
+                own.len(),
+                "distinguishing function",
+                "distinguishing functions"
+            )
         );
         for s in Stage::methods() {
             let _ = write!(out, "<th>{}</th>", esc(s.name()));

@@ -67,8 +67,8 @@ fn status(s: &Snapshot, t: &Title) -> Vec<Line<'static>> {
         lines.push(Line::from(format!("note: {p}")));
     } else if s.skipped > 0 {
         lines.push(Line::from(format!(
-            "{} line(s) could not be read",
-            s.skipped
+            "{} could not be read",
+            crate::emit::text::counted(s.skipped as usize, "line", "lines")
         )));
     }
     lines

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::Outcome;
+use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
 use crate::abstraction::pipeline::{RECOMMENDED_MIN_TOTAL, percent};
 use crate::calltree::View;
@@ -182,8 +182,8 @@ fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
 fn written(dir: &Path, files: &[(&str, Vec<u8>)]) -> String {
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     format!(
-        "wrote {} files to {}: {}",
-        files.len(),
+        "wrote {} to {}: {}",
+        counted(files.len(), "file", "files"),
         dir.display(),
         names.join(" ")
     )
@@ -206,7 +206,11 @@ fn warnings(report: &Report) -> Vec<String> {
         .map(|(msg, names)| match names[..] {
             [one] => format!("{one}: {msg}"),
             _ if names.len() == all => format!("{msg} (all {all} patterns)"),
-            _ => format!("{msg} ({} patterns: {})", names.len(), short_list(&names)),
+            _ => format!(
+                "{msg} ({}: {})",
+                counted(names.len(), "pattern", "patterns"),
+                short_list(&names)
+            ),
         })
         .collect()
 }
@@ -286,18 +290,23 @@ fn summary(report: &Report) -> String {
     let g = &report.groups;
     let total = report.features.len();
     let mut out = format!(
-        "before: {} patterns in {} groups of equal function sets, {total} distinguishing functions\n",
-        report.patterns.len(),
-        g.count(Stage::BEFORE)
+        "before: {} in {} of equal function sets, {}\n",
+        counted(report.patterns.len(), "pattern", "patterns"),
+        counted(g.count(Stage::BEFORE), "group", "groups"),
+        counted(total, "distinguishing function", "distinguishing functions")
     );
     for s in Stage::methods() {
         let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
+        let changed = match g.changed_count(s) {
+            1 => "1 pattern changed group".to_string(),
+            n => format!("{n} patterns changed group"),
+        };
         writeln!(
             out,
-            "{}: {} groups ({} patterns changed group), {kept}/{total} distinguishing functions kept{}",
+            "{}: {} ({changed}), {kept}/{total} distinguishing {} kept{}",
             s.name(),
-            g.count(s),
-            g.changed_count(s),
+            counted(g.count(s), "group", "groups"),
+            if total == 1 { "function" } else { "functions" },
             protection_cost(report, s)
         )
         .expect("write to String");
@@ -317,7 +326,8 @@ fn protection_cost(report: &Report, s: Stage) -> String {
         .zip(unprotected)
         .map(|(p, u)| p.rates[m].nodes_after as i64 - u[m] as i64)
         .sum();
-    format!("; protecting them cost {extra} extra nodes over all patterns")
+    let nodes = if extra == 1 { "node" } else { "nodes" };
+    format!("; protecting them cost {extra} extra {nodes} over all patterns")
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ Methods: threshold (method 1), merge (method 2), merge+threshold, and with the
 whole-trace --min-total global, merge+global, merge+fold+global (recursion folded).
 
 Example:
-  calltrace compare --binary traces/printer --modules modules.csv traces/";
+  calltrace compare traces/printer --modules modules.csv traces/";
 
 const EXPORT_HELP: &str = "Examples:
   calltrace export ./app --to flamegraph -o flame.svg
@@ -400,19 +400,20 @@ fn export_formats() -> clap::builder::PossibleValuesParser {
 
 /// Flags of `calltrace compare`.
 #[derive(Debug, Args)]
+#[command(override_usage = "calltrace compare [OPTIONS] [BINARY] <TRACE>...")]
 pub struct CompareArgs {
-    /// Trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
+    /// The traced executable (ELF with debug info) for all address traces, when the first argument is one; then trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
     #[arg(value_name = "TRACE", required = true)]
     pub traces: Vec<String>,
-    /// The traced executable, for all address traces (ELF with debug info)
-    #[arg(long, value_name = "BIN")]
+    /// The old way to give BINARY
+    #[arg(long, value_name = "BINARY", hide = true)]
     pub binary: Option<PathBuf>,
     /// Read every trace as a text log through these conversion rules (see docs/rules.md)
     #[arg(long, value_name = "FILE.json")]
     pub rules: Option<PathBuf>,
     #[command(flatten)]
     pub symbols: SymbolArgs,
-    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`; without it every function is one module
+    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix` [default: auto, as abstract does]
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%

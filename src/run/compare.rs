@@ -25,16 +25,20 @@ use crate::symbols::SymbolOptions;
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
-    /// `TRACE` arguments: files, `NAME=PATH` or directories. Default is none.
+    /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
+    /// is the executable when it is an ELF file and `binary` is none.
+    /// Default is none.
     pub traces: Vec<String>,
-    /// The executable that serves all address traces. Default is none.
+    /// The executable that serves all address traces (the hidden
+    /// `--binary`). Default is none.
     pub binary: Option<PathBuf>,
     /// Rules file that reads every trace as a log (`--rules`). Default is none.
     pub rules: Option<PathBuf>,
     /// Search path and demangling style. Default is `nm -C` names, no search path.
     pub symbols: SymbolOptions,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
-    /// `auto:prefix`. Default is one module.
+    /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
+    /// `abstract` does.
     pub modules: Option<String>,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
     pub threshold: f64,
@@ -77,13 +81,14 @@ pub const DEFAULT_THRESHOLD: f64 = 0.9;
 /// Default output directory.
 pub const DEFAULT_OUT_DIR: &str = "compare-out";
 
-/// Said when merging has no module table to work with.
-const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module, \
-     so merging folds each top-level call's whole subtree into it \
-     (--modules auto groups them by source directory or file, as abstract does)";
+/// Said when no module table was given.
+const AUTO_MODULES_NOTE: &str = "no --modules given: using --modules auto, which picks \
+     source files, directories or name prefixes for each pattern \
+     (give a CSV table for the same modules in every pattern)";
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
+    let opts = &with_binary(opts)?;
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
@@ -103,7 +108,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
         ));
     }
     if opts.modules.is_none() {
-        notes.push(ONE_MODULE_NOTE.to_string());
+        notes.push(AUTO_MODULES_NOTE.to_string());
     }
     notes.push(written(&opts.out_dir, &files));
     Ok(Outcome {
@@ -125,7 +130,7 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         symbols: opts.symbols.clone(),
         modules: match &opts.modules {
             Some(m) => ModuleSource::from_arg(m)?,
-            None => ModuleSource::Single,
+            None => ModuleSource::Auto,
         },
         threshold: opts.threshold,
         sweep: opts.sweep,
@@ -134,6 +139,35 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         keep_features: opts.keep_features,
         lenient: opts.lenient,
     })
+}
+
+/// `opts` with the positional BINARY taken out of the traces: the first
+/// argument is the executable when it is an ELF file (a program is never a
+/// trace), unless `--binary` named one.
+pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
+    let mut opts = opts.clone();
+    let first = opts.traces.first().map(PathBuf::from);
+    if opts.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
+        return Ok(opts);
+    }
+    opts.binary = first;
+    opts.traces.remove(0);
+    if opts.traces.is_empty() {
+        return Err(Error::usage(
+            "TRACE",
+            "expected at least one trace after the program (BINARY)",
+        ));
+    }
+    Ok(opts)
+}
+
+/// Whether `path` is a regular file that starts like an ELF object.
+fn is_elf(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    path.is_file()
+        && std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok())
+        && &magic == b"\x7fELF"
 }
 
 /// A bar on stderr when it is a terminal, else nothing.

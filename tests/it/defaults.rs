@@ -12,6 +12,72 @@ use super::util::*;
 const PREFIXED: &str = "E main\nE ui_draw\nE ui_button\nX ui_button\nE ui_label\nX ui_label\nX ui_draw\n\
 E net_send\nE net_recv\nX net_recv\nE net_close\nX net_close\nX net_send\nX main\n";
 
+/// `nodes_after` of `method` for `pattern` in rates.csv.
+fn nodes_after(rates: &str, pattern: &str, method: &str) -> String {
+    rates
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|c| c[0] == pattern && c[1] == method)
+        .unwrap_or_else(|| panic!("no {pattern},{method} in\n{rates}"))[4]
+        .to_string()
+}
+
+#[test]
+fn compare_without_modules_picks_them_like_abstract() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), PREFIXED).unwrap();
+    std::fs::write(dir.path().join("b.txt"), PREFIXED).unwrap();
+    let out = calltrace(["compare", "a.txt", "b.txt", "--out-dir", "out"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let rates = std::fs::read_to_string(dir.path().join("out/rates.csv")).unwrap();
+    // One module for everything would merge all 7 calls into main; auto
+    // (name prefixes here) keeps main, ui_draw and net_send.
+    assert_eq!(nodes_after(&rates, "a", "merge"), "3", "{rates}");
+    assert!(out.stderr.contains("--modules auto"), "{}", out.stderr);
+    let abs = calltrace(["abstract", "--merge-modules", "--modules", "auto"])
+        .args(["--trace", "a.txt", "-o", "a.dot"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(
+        abs.text().starts_with("merge: 7 nodes -> 3 nodes"),
+        "{}",
+        abs.text()
+    );
+}
+
+#[test]
+fn compare_takes_the_program_as_first_argument_or_the_old_flag() {
+    let p = root().join("testdata/printer");
+    let dir = tempfile::tempdir().unwrap();
+    let run = |first: &[&Path], out: &str| {
+        calltrace(["compare"])
+            .args(first)
+            .args([p.join("traces/fax.trace"), p.join("traces/scan.trace")])
+            .args([Path::new("--modules"), &p.join("modules.csv")])
+            .args(["--out-dir", out])
+            .current_dir(dir.path())
+            .run()
+            .success();
+        std::fs::read_to_string(dir.path().join(out).join("features.csv")).unwrap()
+    };
+    let exe = p.join("traces/printer");
+    let positional = run(&[&exe], "a");
+    let flag = run(&[Path::new("--binary"), &exe], "b");
+    assert_eq!(positional, flag);
+    assert!(
+        positional.contains("fax_dial"),
+        "names resolved:\n{positional}"
+    );
+    let help = calltrace(["compare", "--help"]).run().success().text();
+    assert!(help.contains("[BINARY] <TRACE>..."), "{help}");
+    assert!(!help.contains("--binary"), "{help}");
+    let msg = calltrace(["compare"]).args([&exe]).run().failure();
+    assert!(msg.contains("at least one trace"), "{msg}");
+}
+
 #[test]
 fn one_of_a_kind_is_singular() {
     let (dir, _t) = temp_file("only.txt", PREFIXED);

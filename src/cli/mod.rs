@@ -347,9 +347,12 @@ pub struct AbstractionArgs {
     /// Functions (globs `*`, `?`) that always survive, with their ancestors; repeatable
     #[arg(long, value_name = "GLOB")]
     pub keep: Vec<String>,
-    /// Draw chains of nodes with negligible self time and one callee as one node
-    #[arg(long)]
+    /// Draw chains of nodes with negligible self time and one callee as one node [default: on with no method flag, else off]
+    #[arg(long, overrides_with = "no_fold_chains")]
     pub fold_chains: bool,
+    /// Draw every node of such chains (turns off --fold-chains)
+    #[arg(long, overrides_with = "fold_chains")]
+    pub no_fold_chains: bool,
 }
 
 /// Flags of `calltrace abstract`.
@@ -359,7 +362,7 @@ pub struct AbstractArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub abstraction: AbstractionArgs,
-    /// Draw the abstracted tree as DOT (identical paths drawn once)
+    /// Draw the abstracted tree as DOT (identical paths drawn once) [default: abstract.dot unless --tree-out or --stats is given]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Write the abstracted tree as indented `name (self / total)` text
@@ -557,7 +560,11 @@ impl AbstractionArgs {
             min_total: self.min_total,
             max_nodes: self.max_nodes,
             keep: self.keep,
-            chains: self.fold_chains,
+            chains: match (self.fold_chains, self.no_fold_chains) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
         }
     }
 }
@@ -568,7 +575,11 @@ impl AbstractArgs {
         AbstractOptions {
             input: self.input.into_options(),
             abstraction: self.abstraction.into_options(),
-            dot: self.output,
+            dot: match (self.output, &self.tree_out, &self.stats) {
+                (Some(o), _, _) => Some(o),
+                (None, None, None) => Some(PathBuf::from(crate::run::abstract_cmd::DEFAULT_DOT)),
+                _ => None,
+            },
             tree_out: self.tree_out,
             stats: self.stats,
             max_depth: self.max_depth,
@@ -769,7 +780,7 @@ mod tests {
             panic!("abstract")
         };
         let o = a.into_options().abstraction;
-        assert!(o.fold_recursion && o.chains && !o.merge);
+        assert!(o.fold_recursion && o.chains == Some(true) && !o.merge);
         assert_eq!((o.min_total, o.max_nodes), (Some(0.001), Some(50)));
         assert_eq!(o.keep, ["lua*", "f?"]);
         assert_eq!(o.view, Some(View::Calls));

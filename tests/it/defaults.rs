@@ -49,6 +49,32 @@ fn compare_without_modules_picks_them_like_abstract() {
 }
 
 #[test]
+fn abstract_draws_abstract_dot_unless_another_output_is_named() {
+    let (dir, _t) = temp_file("t.txt", PREFIXED);
+    let out = calltrace(["abstract", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let dot = std::fs::read_to_string(dir.path().join("abstract.dot")).expect("abstract.dot");
+    assert!(dot.starts_with("digraph"), "{dot}");
+    assert!(
+        out.stderr.contains("wrote abstract.dot ("),
+        "{}",
+        out.stderr
+    );
+    std::fs::remove_file(dir.path().join("abstract.dot")).unwrap();
+    calltrace(["abstract", "--trace", "t.txt", "--tree-out", "t.tree"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert!(dir.path().join("t.tree").exists());
+    assert!(
+        !dir.path().join("abstract.dot").exists(),
+        "--tree-out alone writes no DOT"
+    );
+}
+
+#[test]
 fn compare_takes_the_program_as_first_argument_or_the_old_flag() {
     let p = root().join("testdata/printer");
     let dir = tempfile::tempdir().unwrap();
@@ -76,6 +102,30 @@ fn compare_takes_the_program_as_first_argument_or_the_old_flag() {
     assert!(!help.contains("--binary"), "{help}");
     let msg = calltrace(["compare"]).args([&exe]).run().failure();
     assert!(msg.contains("at least one trace"), "{msg}");
+}
+
+/// `main -> step1 -> step2 -> leaf`: a chain of single callees.
+const CHAIN: &str =
+    "E main 0\nE step1 0\nE step2 0\nE leaf 0\nX leaf 100\nX step2 100\nX step1 100\nX main 100\n";
+
+#[test]
+fn chains_can_be_drawn_whole() {
+    let (dir, _t) = temp_file("t.txt", CHAIN);
+    let abs = |flags: &[&str]| {
+        let out = calltrace(["abstract", "--trace", "t.txt", "-o", "-"])
+            .args(flags)
+            .current_dir(dir.path())
+            .run()
+            .success();
+        (out.text(), out.stderr)
+    };
+    let (folded, _) = abs(&[]);
+    assert!(folded.contains('…'), "folded by default:\n{folded}");
+    let (whole, note) = abs(&["--no-fold-chains"]);
+    assert!(!whole.contains('…'), "{whole}");
+    assert!(note.contains("--no-fold-chains"), "{note}");
+    let (last_wins, _) = abs(&["--no-fold-chains", "--fold-chains"]);
+    assert!(last_wins.contains('…'), "{last_wins}");
 }
 
 #[test]

@@ -152,3 +152,141 @@ fn one_of_a_kind_is_singular() {
     let svg = std::fs::read_to_string(dir.path().join("out/sweep.svg")).unwrap();
     assert!(svg.contains("(1 pattern)"), "sweep.svg caption");
 }
+
+/// The rates table of report.html, each row's cells as text lines.
+fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
+    let start = html.find("<table id=\"rates\">").expect("rates table");
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    table
+        .split("<tr>")
+        .skip(1)
+        .map(|row| {
+            row.split("<t")
+                .skip(1)
+                .map(|cell| {
+                    let body = &cell[cell.find('>').unwrap() + 1..];
+                    body.split("<br>")
+                        .map(|line| strip_tags(line).trim().to_string())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn strip_tags(s: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in s.chars() {
+        match c {
+            '<' => inside = true,
+            '>' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn the_rates_table_fits_a_1280_pixel_window() {
+    let p = root().join("testdata/printer");
+    let dir = tempfile::tempdir().unwrap();
+    calltrace(["compare"])
+        .args([p.join("traces/printer")])
+        .args([Path::new("--modules"), &p.join("modules.csv")])
+        .args(["--out-dir", "out"])
+        .args([p.join("traces")])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let page = dir.path().join("out/report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Estimate: the widest line of each column at 9 px a character (16 px
+    // Helvetica digits are about 8.9 px) plus 1.4 em of padding, within
+    // the page's 1200 px (a 1280 px window less the margins).
+    let rows = rates_rows(&html);
+    let columns = rows[0].len();
+    let width: usize = (0..columns)
+        .map(|c| {
+            let widest = rows
+                .iter()
+                .filter_map(|r| r.get(c))
+                .flat_map(|lines| lines.iter().map(|l| l.chars().count()))
+                .max()
+                .unwrap_or(0);
+            widest * 9 + 22
+        })
+        .sum();
+    assert!(width <= 1200, "the rates table needs about {width} px");
+    // Names and method headings must not break at a hyphen.
+    let style = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    assert!(style.contains("td.name{white-space:nowrap}"), "{style}");
+    assert!(
+        style.contains("th{")
+            && style[style.find("th{").unwrap()..]
+                .split('}')
+                .next()
+                .unwrap()
+                .contains("white-space:nowrap"),
+        "{style}"
+    );
+    assert!(html.contains("<td class=\"name\">mono-nocompress</td>"));
+    let Some(chromium) = tool("chromium") else {
+        return;
+    };
+    // The real layout: a copy of the page with a script that records the
+    // table's right edge and the line count of every name and heading.
+    let probe = html.replace(
+        "</body>",
+        "<script>\nconst t = document.getElementById('rates');\n\
+         const lines = e => { const r = document.createRange(); r.selectNodeContents(e); \
+         return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; };\n\
+         const cells = [...t.querySelectorAll('th, td.name')];\n\
+         const p = document.createElement('pre'); p.id = 'probe';\n\
+         p.textContent = 'right=' + Math.ceil(t.getBoundingClientRect().right) + ' width=' + \
+         document.documentElement.clientWidth + ' wrapped=' + \
+         cells.filter(c => lines(c) > 1).map(c => c.textContent).join('|') + ';';\n\
+         document.body.appendChild(p);\n</script>\n</body>",
+    );
+    let probe_path = dir.path().join("probe.html");
+    std::fs::write(&probe_path, probe).unwrap();
+    let out = output_within(
+        Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--window-size=1280,900",
+                "--dump-dom",
+            ])
+            .arg(format!("file://{}", probe_path.display()))
+            .current_dir(dir.path()),
+        120,
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let probe = dom
+        .split("<pre id=\"probe\">")
+        .nth(1)
+        .and_then(|s| s.split(';').next())
+        .unwrap_or_else(|| {
+            panic!(
+                "no probe in the DOM: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    let field = |name: &str| -> String {
+        probe
+            .split(' ')
+            .find_map(|f| f.strip_prefix(&format!("{name}=")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let right: u32 = field("right").parse().unwrap();
+    let width: u32 = field("width").parse().unwrap();
+    assert!(
+        right <= width,
+        "the table ends at {right} px of {width}: {probe}"
+    );
+    assert_eq!(field("wrapped"), "", "names or headings wrapped: {probe}");
+}

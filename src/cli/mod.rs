@@ -282,8 +282,11 @@ pub struct GraphArgs {
     /// Keep only FUNC and what it calls
     #[arg(long, value_name = "FUNC")]
     pub root: Option<String>,
-    /// Keep only functions at most N calls below the start (--root, --focus, or the top-level calls)
-    #[arg(long, value_name = "N")]
+    /// Keep only functions at most N levels deep, counting the start (--root, --focus, or the top-level calls) as level 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
+    /// The old name: functions at most N calls below the start (`--depth N` is `--max-depth N+1`)
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "max_depth")]
     pub depth: Option<u32>,
     /// Unit of the times in the labels
     #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
@@ -529,7 +532,8 @@ impl GraphArgs {
             min_edge: self.min_edge,
             focus: self.focus,
             root: self.root,
-            depth: self.depth,
+            // The start is level 1 for --max-depth, level 0 for the old --depth.
+            depth: self.max_depth.map(|n| n - 1).or(self.depth),
             time_unit: self.time_unit.into(),
         }
     }

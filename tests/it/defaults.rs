@@ -74,6 +74,57 @@ fn abstract_draws_abstract_dot_unless_another_output_is_named() {
     );
 }
 
+/// The functions drawn in a hot graph, sorted.
+fn drawn(dot: &str) -> Vec<String> {
+    let mut names: Vec<String> = dot
+        .lines()
+        .filter(|l| l.trim_start().starts_with('n') && !l.contains("->"))
+        .filter_map(|l| l.split("label=\"").nth(1))
+        .map(|l| l.split("\\n").next().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn graph_max_depth_counts_like_tree_and_the_old_depth_still_works() {
+    let (dir, _t) = temp_file("t.txt", "E main\nE a\nE b\nE c\nX c\nX b\nX a\nX main\n");
+    let graph = |flags: &[&str]| {
+        let out = calltrace(["graph", "--trace", "t.txt", "-o", "-"])
+            .args(["--min-total", "0", "--min-edge", "0"])
+            .args(flags)
+            .current_dir(dir.path())
+            .run()
+            .success();
+        drawn(&out.text())
+    };
+    assert_eq!(graph(&["--max-depth", "2"]), ["a", "main"]);
+    assert_eq!(
+        graph(&["--depth", "1"]),
+        ["a", "main"],
+        "old name, old count"
+    );
+    assert_eq!(graph(&["--max-depth", "1"]), ["main"]);
+    let tree = calltrace(["tree", "--trace", "t.txt", "--max-depth", "2"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    assert_eq!(
+        shape(&tree.text()),
+        "main\n  a\n",
+        "tree counts the same way"
+    );
+    let help = calltrace(["graph", "--help"]).run().success().text();
+    assert!(
+        help.contains("--max-depth") && !help.contains("--depth"),
+        "{help}"
+    );
+    let msg = calltrace(["graph", "--trace", "t.txt", "--max-depth", "0"])
+        .current_dir(dir.path())
+        .run();
+    assert_eq!(msg.code, 2, "{}", msg.stderr);
+}
+
 #[test]
 fn compare_takes_the_program_as_first_argument_or_the_old_flag() {
     let p = root().join("testdata/printer");

@@ -204,6 +204,29 @@ fn one_of_a_kind_is_singular() {
     assert!(svg.contains("(1 pattern)"), "sweep.svg caption");
 }
 
+#[test]
+fn a_text_format_forced_on_a_binary_trace_says_what_the_file_is() {
+    let hello = hello_pie();
+    let bin = &hello.binary_trace().path;
+    let msg = calltrace(["tree", hello.exe(), "--format", "addr", "--trace"])
+        .args([bin])
+        .run()
+        .failure();
+    assert!(
+        msg.contains("binary calltrace trace") && msg.contains("--format binary"),
+        "{msg}"
+    );
+    assert!(!msg.contains('\u{fffd}'), "{msg}");
+    // Bytes that are not text are shown as escapes, not replaced.
+    let (dir, _t) = temp_file("t.txt", b"E0x1000\n\xff\xfe\x01garbage\n");
+    let msg = calltrace(["tree", "--format", "addr", "--trace", "t.txt"])
+        .current_dir(dir.path())
+        .run()
+        .failure();
+    assert!(msg.contains("t.txt:2:"), "{msg}");
+    assert!(msg.contains("\\xff\\xfe\\x01garbage"), "{msg}");
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

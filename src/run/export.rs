@@ -60,19 +60,20 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         return Ok(outcome);
     }
     let title = opts.input.trace.display().to_string();
-    let write = |tree, funcs, names| {
+    let write = |loaded: &pipeline::Loaded, tree: &crate::calltree::Tree| {
         let t = Exported {
             tree,
-            funcs,
-            names,
+            funcs: &loaded.built.funcs,
+            names: &loaded.names,
             title: &title,
+            command: &command(opts, loaded),
         };
         write_atomic_with(&opts.output, |out| exporter.write(&t, out))
     };
     if abstracting {
         let a = abstract_trace(&opts.input, &opts.abstraction)?;
         let loaded = &a.loaded;
-        write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
+        write(loaded, &a.outcome.tree)?;
         let mut notes = a.notes.clone();
         notes.extend(wrote(opts));
         return Ok(Outcome {
@@ -81,7 +82,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         });
     }
     let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
-    write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
+    write(&loaded, &loaded.built.tree)?;
     Ok(Outcome {
         warnings: loaded.warnings,
         notes: wrote(opts),
@@ -116,6 +117,16 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcom
         warnings: scanned.warnings,
         notes: wrote(opts),
     }))
+}
+
+/// The traced program: BINARY, else the executable the trace recorded,
+/// else (nothing better known) the trace.
+fn command(opts: &ExportOptions, loaded: &pipeline::Loaded) -> String {
+    match (&opts.input.binary, &loaded.built.meta.exe_path) {
+        (Some(b), _) => b.display().to_string(),
+        (None, Some(p)) => p.clone(),
+        (None, None) => opts.input.trace.display().to_string(),
+    }
 }
 
 fn wrote(opts: &ExportOptions) -> Vec<String> {

@@ -227,6 +227,23 @@ fn a_text_format_forced_on_a_binary_trace_says_what_the_file_is() {
     assert!(msg.contains("\\xff\\xfe\\x01garbage"), "{msg}");
 }
 
+#[test]
+fn callgrind_cmd_names_the_program() {
+    let p = root().join("testdata/printer/traces");
+    let out = calltrace(["export"])
+        .args([p.join("printer")])
+        .args([Path::new("--trace"), &p.join("fax.trace")])
+        .args(["--to", "callgrind", "-o", "-"])
+        .run()
+        .success();
+    let cmd = out
+        .text()
+        .lines()
+        .find(|l| l.starts_with("cmd: "))
+        .map(String::from);
+    assert_eq!(cmd, Some(format!("cmd: {}", p.join("printer").display())));
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

@@ -42,7 +42,9 @@ impl Exporter for Callgrind {
         let cg = CallGraph::from_tree(tree, t.funcs);
         let g = &cg.graph;
         writeln!(w.out, "# callgrind format\nversion: 1\ncreator: calltrace")?;
-        writeln!(w.out, "cmd: {}\npositions: line", t.title)?;
+        // One line: a control character in the path must not start another.
+        let cmd = crate::error::escape_controls(t.command);
+        writeln!(w.out, "cmd: {cmd}\npositions: line")?;
         writeln!(w.out, "events: {}", tree.unit.suffix())?;
         writeln!(w.out, "summary: {}\n", self_cost.iter().sum::<u64>())?;
         for n in g.node_indices() {

@@ -35,6 +35,9 @@ pub struct Exported<'a> {
     pub names: &'a [FuncInfo],
     /// What the output is of (the trace's name), for titles.
     pub title: &'a str,
+    /// The traced program (BINARY, else the path the trace recorded, else
+    /// the trace's name), for formats that name the command that ran.
+    pub command: &'a str,
 }
 
 /// One output format of `calltrace export`.
@@ -137,6 +140,7 @@ pub(crate) mod testing {
             funcs: &b.funcs,
             names: &names,
             title: "t.trace",
+            command: "./app",
         };
         exporter.write(&t, &mut out).unwrap();
         out

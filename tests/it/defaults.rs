@@ -244,6 +244,53 @@ fn callgrind_cmd_names_the_program() {
     assert_eq!(cmd, Some(format!("cmd: {}", p.join("printer").display())));
 }
 
+/// The README's line that starts with `prefix` (inside a code block).
+fn readme_line(prefix: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    readme
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("README has no line starting {prefix}"))
+        .to_string()
+}
+
+#[test]
+fn the_readme_completions_line_works_in_a_fresh_home() {
+    let line = readme_line("mkdir -p ~/.local/share/bash-completion");
+    let command = line.split("   #").next().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let out = Command::new("sh")
+        .args(["-c", command])
+        .env("HOME", home.path())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let script = home
+        .path()
+        .join(".local/share/bash-completion/completions/calltrace");
+    let script = std::fs::read_to_string(script).unwrap();
+    assert!(script.contains("complete -F _calltrace"));
+}
+
+#[test]
+fn the_man_page_refers_to_no_missing_pages() {
+    let man = calltrace(["man"]).run().success().text();
+    assert!(!man.contains("(1)"), "refers to other pages");
+    assert!(man.contains(".SH COMMANDS"));
+    for cmd in ["graph", "compare", "live"] {
+        let heading = format!(".SH \"CALLTRACE {}\"", cmd.to_uppercase());
+        assert!(man.contains(&heading), "{heading}");
+        assert!(man.contains(&format!("\\fBcalltrace {cmd}\\fR")), "{cmd}");
+    }
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

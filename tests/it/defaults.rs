@@ -291,6 +291,35 @@ fn the_man_page_refers_to_no_missing_pages() {
     }
 }
 
+#[test]
+fn the_readme_jq_line_gives_the_runs_total_over_threads() {
+    let Some(jq) = tool("jq") else {
+        return;
+    };
+    let line = readme_line("calltrace export ./app --to json -o - | jq '");
+    let filter = line.split('\'').nth(1).unwrap();
+    // Two threads: 10 ns and 5 ns.
+    let (dir, _t) = temp_file(
+        "t.txt",
+        "E main 0 1\nE worker 2 2\nX worker 7 2\nX main 10 1\n",
+    );
+    let json = calltrace(["export", "--trace", "t.txt", "--to", "json", "-o", "-"])
+        .current_dir(dir.path())
+        .run()
+        .success()
+        .stdout;
+    let mut child = Command::new(jq)
+        .arg(filter)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&json).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "15");
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

@@ -320,6 +320,27 @@ fn the_readme_jq_line_gives_the_runs_total_over_threads() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "15");
 }
 
+#[test]
+fn edge_shares_over_100_percent_are_explained_in_the_picture() {
+    // expr -> term -> expr -> term: term's calls sum to more than expr's total.
+    let recursive = "E main 0\nE expr 0\nE term 1\nE expr 2\nE term 3\nX term 9\nX expr 9\nX term 10\nX expr 10\nX main 10\n";
+    let graph = |trace: &str| {
+        let (dir, _t) = temp_file("t.txt", trace);
+        calltrace(["graph", "--trace", "t.txt", "-o", "-"])
+            .current_dir(dir.path())
+            .run()
+            .success()
+            .text()
+    };
+    let dot = graph(recursive);
+    assert!(dot.contains("150.00%"), "{dot}");
+    assert!(dot.contains("can pass 100%"), "{dot}");
+    assert!(
+        !graph(CHAIN).contains("can pass 100%"),
+        "only when it happens"
+    );
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

@@ -341,6 +341,51 @@ fn edge_shares_over_100_percent_are_explained_in_the_picture() {
     );
 }
 
+#[test]
+fn calls_through_uninstrumented_code_hang_under_the_nearest_instrumented_caller() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("attributed to the nearest instrumented caller"));
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("q.c");
+    std::fs::write(
+        &src,
+        "#include <stdlib.h>\n\
+         static int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\n\
+         static void sort_all(int *v, int n) { qsort(v, n, sizeof *v, cmp); }\n\
+         int main(void) { int v[] = {3, 1, 2}; sort_all(v, 3); return v[0] - 1; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("q");
+    let built = Command::new("gcc")
+        .args(["-g", "-O0", "-finstrument-functions"])
+        .arg(&src)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("gcc");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new(&exe).current_dir(dir.path()).status().unwrap();
+    assert!(ran.success());
+    let tree = calltrace(["tree"])
+        .args([&exe])
+        .args(["--view", "contexts"])
+        .current_dir(dir.path())
+        .run()
+        .success();
+    let shape = shape(&tree.text());
+    let lines: Vec<&str> = shape.lines().collect();
+    assert!(
+        lines.len() == 3 && lines[..2] == ["main", "  sort_all"] && lines[2].starts_with("    cmp"),
+        "cmp under sort_all, qsort not drawn:\n{}",
+        tree.text()
+    );
+}
+
 /// The rates table of report.html, each row's cells as text lines.
 fn rates_rows(html: &str) -> Vec<Vec<Vec<String>>> {
     let start = html.find("<table id=\"rates\">").expect("rates table");

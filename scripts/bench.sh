@@ -258,7 +258,7 @@ row i5-5 "graph on $(nproc) threads vs 1 (same output: $same)" "${graph_secs} s"
     "$([[ $same == PASS ]] && le 1.5 "$cores" && echo PASS || echo FAIL) (identical, >= 1.5 cores busy)"
 
 # `abstract` is being made to stream (the abstraction issue): a row to follow it.
-measure abstract "$ct" abstract "$app" --trace "$tmp/seed.trace"
+measure abstract "$ct" abstract "$app" --trace "$tmp/seed.trace" --stats /dev/null  # no drawing, as before abstract.dot became the default
 row - "abstract, $(awk -v c="$calls" 'BEGIN { printf "%.1f M calls", c / 1e6 }')" "${secs} s" "graph ${graph_secs} s" "$(ratio "$secs" "$graph_secs")x" "$(mib "$rss_kb")" "(no target here)"
 rm -f "$tmp/seed.trace"
 

@@ -6,14 +6,25 @@
 # compare the printer's test patterns. Everything lands in example-out/
 # (safe to delete).
 set -euo pipefail
+# A relative CARGO_TARGET_DIR means the directory the script was started in.
+if [[ -n ${CARGO_TARGET_DIR:-} && $CARGO_TARGET_DIR != /* ]]; then
+  export CARGO_TARGET_DIR=$PWD/$CARGO_TARGET_DIR
+fi
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/example-out
 mkdir -p "$out"
 
-echo "== building calltrace (release)"
-cargo build --release --quiet
-ct=$root/target/release/calltrace
+echo "== building calltrace (release; the first build takes a few minutes)"
+# Cargo's progress on stderr; the path of the binary it built (wherever
+# CARGO_TARGET_DIR or a cargo config puts it) from its JSON messages.
+ct=$(cargo build --release --bin calltrace --message-format=json-render-diagnostics |
+  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+if [[ ! -x $ct ]]; then
+  echo "demo.sh: cargo built no calltrace executable" >&2
+  exit 1
+fi
+echo "using $ct"
 
 echo "== tracing testdata/hello with the runtime"
 gcc -g -finstrument-functions testdata/hello/*.c runtime/calltrace.c -o "$out/hello"
@@ -57,7 +68,7 @@ if command -v dot >/dev/null; then
 fi
 
 echo "== comparing the printer's test patterns"
-"$ct" compare --binary "$p/traces/printer" --modules "$p/modules.csv" --out-dir "$out/compare" "$p/traces/"
+"$ct" compare "$p/traces/printer" --modules "$p/modules.csv" --out-dir "$out/compare" "$p/traces/"
 
 echo "== outputs in $out"
 ls "$out" "$out/compare"

@@ -71,7 +71,7 @@ for keep in "" --keep-features; do
   dir="$out/compare${keep:+-kept}"
   echo "== compare --modules auto --view contexts $keep"
   # shellcheck disable=SC2086
-  "$CALLTRACE" compare --binary "$bin" --modules auto --view contexts --sweep 0.9:0.9:0.1 \
+  "$CALLTRACE" compare "$bin" --modules auto --view contexts --sweep 0.9:0.9:0.1 \
     $keep --out-dir "$dir" "$out/traces" 2>/dev/null | sed -n '/^before:/,$p'
 done
 

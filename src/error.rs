@@ -101,9 +101,39 @@ pub fn escape_controls(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// At most `max` characters of `bytes` for a message: UTF-8 text as it
+/// is (control characters escaped as by [`escape_controls`]), every byte
+/// that is not UTF-8 as `\xNN`, so that binary data shows what it holds.
+pub fn escape_bytes(bytes: &[u8], max: usize) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&escape_controls(chunk.valid()));
+        for b in chunk.invalid() {
+            write!(out, "\\x{b:02x}").expect("String");
+        }
+        if out.chars().count() > max {
+            break;
+        }
+    }
+    match out.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &out[..i]),
+        None => out,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_text_show_as_escapes() {
+        assert_eq!(
+            escape_bytes(b"E0x1\xff\xfe\x00z", 60),
+            "E0x1\\xff\\xfe\\x00z"
+        );
+        assert_eq!(escape_bytes("é".as_bytes(), 60), "é");
+        assert_eq!(escape_bytes(b"abcdef", 3), "abc...");
+    }
 
     #[test]
     fn control_characters_are_escaped_visibly() {

@@ -12,6 +12,7 @@ mod it {
     mod bench;
     mod cli;
     mod compare;
+    mod defaults;
     mod errors;
     mod export;
     mod fuzz;

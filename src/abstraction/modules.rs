@@ -51,7 +51,10 @@ impl ModuleSource {
     pub fn describe(&self) -> String {
         match self {
             ModuleSource::Single => "one module (no --modules)".to_string(),
-            ModuleSource::Table(t) => format!("a table of {} modules", t.order.len()),
+            ModuleSource::Table(t) => match t.order.len() {
+                1 => "a table of 1 module".to_string(),
+                n => format!("a table of {n} modules"),
+            },
             ModuleSource::AutoFile => "auto:file".to_string(),
             ModuleSource::AutoDir => "auto:dir".to_string(),
             ModuleSource::AutoPrefix => "auto:prefix".to_string(),

@@ -42,8 +42,10 @@ pub struct Options {
     pub max_nodes: Option<usize>,
     /// Globs of functions that survive with their ancestors. Default is none.
     pub keep: Vec<String>,
-    /// Draw single-callee chains as one node. Default is false.
-    pub chains: bool,
+    /// Draw single-callee chains as one node (`--fold-chains`,
+    /// `--no-fold-chains`). Default is none: on in the recommended
+    /// pipeline, off otherwise.
+    pub chains: Option<bool>,
 }
 
 impl Options {
@@ -66,7 +68,7 @@ impl Options {
             view: Some(self.view.unwrap_or(View::Contexts)),
             fold_recursion: true,
             min_total: Some(RECOMMENDED_MIN_TOTAL),
-            chains: true,
+            chains: Some(self.chains.unwrap_or(true)),
             ..self.clone()
         }
     }
@@ -322,7 +324,7 @@ mod tests {
         assert!(o.no_method());
         let r = o.recommended();
         assert_eq!(r.modules.as_deref(), Some("auto"));
-        assert!(r.merge && r.fold_recursion && r.chains);
+        assert!(r.merge && r.fold_recursion && r.chains == Some(true));
         assert_eq!((r.min_total, r.view()), (Some(0.001), View::Contexts));
         let names: Vec<_> = r.passes().iter().map(|p| p.name()).collect();
         assert_eq!(names, ["merge", "fold-recursion", "min-total"]);

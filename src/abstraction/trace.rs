@@ -103,7 +103,7 @@ impl Abstraction {
         } else {
             fold_paths(tree, funcs)
         };
-        let min_self = if self.options.chains {
+        let min_self = if self.options.chains == Some(true) {
             self.options.chain_min_self(paths.total(0))
         } else {
             0
@@ -118,8 +118,12 @@ fn describe_recommended(o: &Options, m: &Modules) -> String {
         (None, Some(src)) => format!("modules from {src}"),
         (None, None) => "one module".into(),
     };
+    let chains = match o.chains {
+        Some(false) => "every node of a chain drawn (--no-fold-chains)",
+        _ => "chains drawn as one node",
+    };
     format!(
-        "no method given: using the recommended pipeline: --view {}, --merge-modules ({modules}), --fold-recursion, --min-total {}, chains drawn as one node",
+        "no method given: using the recommended pipeline: --view {}, --merge-modules ({modules}), --fold-recursion, --min-total {}, {chains}",
         o.view().name(),
         pipeline::percent(o.min_total.unwrap_or(pipeline::RECOMMENDED_MIN_TOTAL), 1)
     )
@@ -140,7 +144,7 @@ fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
         min_total: o.min_total,
         max_nodes: o.max_nodes,
         keep: o.keep.clone(),
-        chains: o.chains,
+        chains: o.chains == Some(true),
         recommended,
     }
 }

@@ -49,7 +49,7 @@ Methods: threshold (method 1), merge (method 2), merge+threshold, and with the
 whole-trace --min-total global, merge+global, merge+fold+global (recursion folded).
 
 Example:
-  calltrace compare --binary traces/printer --modules modules.csv traces/";
+  calltrace compare traces/printer --modules modules.csv traces/";
 
 const EXPORT_HELP: &str = "Examples:
   calltrace export ./app --to flamegraph -o flame.svg
@@ -130,9 +130,19 @@ pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
 pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap::CommandFactory;
     let cmd = Cli::command();
-    clap_mangen::Man::new(cmd.clone()).render(out)?;
+    let man = clap_mangen::Man::new(cmd.clone());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    // clap_mangen's own list points at calltrace-graph(1) and friends,
+    // pages that do not exist: the commands are described on this page.
+    commands_section(&cmd, out)?;
+    man.render_extra_section(out)?;
+    man.render_version_section(out)?;
     // Each command's synopsis and flags under its own heading.
-    for sub in cmd.get_subcommands() {
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("calltrace {}", sub.get_name());
         writeln!(out, ".SH \"{}\"", name.to_uppercase())?;
         let man = clap_mangen::Man::new(sub.clone().bin_name(name));
@@ -141,6 +151,33 @@ pub fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
         man.render_options_section(out)?;
     }
     Ok(())
+}
+
+/// `COMMANDS`: each command with its one-line description, pointing at its
+/// section further down this page.
+fn commands_section(cmd: &clap::Command, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    writeln!(out, ".SH COMMANDS")?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let title = format!("calltrace {}", sub.get_name()).to_uppercase();
+        writeln!(
+            out,
+            ".TP\n\\fBcalltrace {}\\fR\n{} (see {title} below)",
+            sub.get_name(),
+            roff_text(&about)
+        )?;
+    }
+    Ok(())
+}
+
+/// Text safe in a roff body line: a backslash as `\e`, `-` as `\-`, and a
+/// leading `.` or `'` kept from reading as a request.
+fn roff_text(s: &str) -> String {
+    let s = s.replace('\\', "\\e").replace('-', "\\-");
+    match s.starts_with(['.', '\'']) {
+        true => format!("\\&{s}"),
+        false => s,
+    }
 }
 
 /// Flags shared by every command that reads a trace.
@@ -286,8 +323,11 @@ pub struct GraphArgs {
     /// Keep only FUNC and what it calls
     #[arg(long, value_name = "FUNC")]
     pub root: Option<String>,
-    /// Keep only functions at most N calls below the start (--root, --focus, or the top-level calls)
-    #[arg(long, value_name = "N")]
+    /// Keep only functions at most N levels deep, counting the start (--root, --focus, or the top-level calls) as level 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
+    /// The old name: functions at most N calls below the start (`--depth N` is `--max-depth N+1`)
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "max_depth")]
     pub depth: Option<u32>,
     /// Unit of the times in the labels
     #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
@@ -351,9 +391,12 @@ pub struct AbstractionArgs {
     /// Functions (globs `*`, `?`) that always survive, with their ancestors; repeatable
     #[arg(long, value_name = "GLOB")]
     pub keep: Vec<String>,
-    /// Draw chains of nodes with negligible self time and one callee as one node
-    #[arg(long)]
+    /// Draw chains of nodes with negligible self time and one callee as one node [default: on with no method flag, else off]
+    #[arg(long, overrides_with = "no_fold_chains")]
     pub fold_chains: bool,
+    /// Draw every node of such chains (turns off --fold-chains)
+    #[arg(long, overrides_with = "fold_chains")]
+    pub no_fold_chains: bool,
 }
 
 /// Flags of `calltrace abstract`.
@@ -363,7 +406,7 @@ pub struct AbstractArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub abstraction: AbstractionArgs,
-    /// Draw the abstracted tree as DOT (identical paths drawn once)
+    /// Draw the abstracted tree as DOT (identical paths drawn once) [default: abstract.dot unless --tree-out or --stats is given]
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Write the abstracted tree as indented `name (self / total)` text
@@ -407,19 +450,20 @@ fn export_formats() -> clap::builder::PossibleValuesParser {
 
 /// Flags of `calltrace compare`.
 #[derive(Debug, Args)]
+#[command(override_usage = "calltrace compare [OPTIONS] [BINARY] <TRACE>...")]
 pub struct CompareArgs {
-    /// Trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
+    /// The traced executable (ELF with debug info) for all address traces, when the first argument is one; then trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
     #[arg(value_name = "TRACE", required = true)]
     pub traces: Vec<String>,
-    /// The traced executable, for all address traces (ELF with debug info)
-    #[arg(long, value_name = "BIN")]
+    /// The old way to give BINARY
+    #[arg(long, value_name = "BINARY", hide = true)]
     pub binary: Option<PathBuf>,
     /// Read every trace as a text log through these conversion rules (see docs/rules.md)
     #[arg(long, value_name = "FILE.json")]
     pub rules: Option<PathBuf>,
     #[command(flatten)]
     pub symbols: SymbolArgs,
-    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`; without it every function is one module
+    /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix` [default: auto, as abstract does]
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%
@@ -544,7 +588,8 @@ impl GraphArgs {
             min_edge: self.min_edge,
             focus: self.focus,
             root: self.root,
-            depth: self.depth,
+            // The start is level 1 for --max-depth, level 0 for the old --depth.
+            depth: self.max_depth.map(|n| n - 1).or(self.depth),
             time_unit: self.time_unit.into(),
         }
     }
@@ -575,7 +620,11 @@ impl AbstractionArgs {
             min_total: self.min_total,
             max_nodes: self.max_nodes,
             keep: self.keep,
-            chains: self.fold_chains,
+            chains: match (self.fold_chains, self.no_fold_chains) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
         }
     }
 }
@@ -586,7 +635,11 @@ impl AbstractArgs {
         AbstractOptions {
             input: self.input.into_options(),
             abstraction: self.abstraction.into_options(),
-            dot: self.output,
+            dot: match (self.output, &self.tree_out, &self.stats) {
+                (Some(o), _, _) => Some(o),
+                (None, None, None) => Some(PathBuf::from(crate::run::abstract_cmd::DEFAULT_DOT)),
+                _ => None,
+            },
             tree_out: self.tree_out,
             stats: self.stats,
             max_depth: self.max_depth,
@@ -788,7 +841,7 @@ mod tests {
             panic!("abstract")
         };
         let o = a.into_options().abstraction;
-        assert!(o.fold_recursion && o.chains && !o.merge);
+        assert!(o.fold_recursion && o.chains == Some(true) && !o.merge);
         assert_eq!((o.min_total, o.max_nodes), (Some(0.001), Some(50)));
         assert_eq!(o.keep, ["lua*", "f?"]);
         assert_eq!(o.view, Some(View::Calls));

@@ -74,6 +74,12 @@ pub struct Hot<'a> {
     pub shown: TimeUnit,
 }
 
+/// Drawn when an edge's share passes 100%: the picture says why.
+const RECURSION_LEGEND: &str = "  legend [shape=note, style=filled, fillcolor=\"#ffffee\", fontcolor=\"#222222\", \
+     label=\"An edge's % is the callee's time summed over every call from the caller,\\l\
+     as a share of the caller's total. Under recursion (a -> b -> a) the nested calls\\l\
+     are counted again at each level, so an edge can pass 100%.\\l\"];\n";
+
 /// Renders the hot call graph as DOT.
 pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
     let (g, cg) = (&h.cg.graph, h.cg);
@@ -100,10 +106,12 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
         tooltip(&mut out, info);
         out.push_str("];\n");
     }
+    let mut above_whole = false;
     for e in g.edge_indices().filter(|e| h.pruned.edge[e.index()]) {
         let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
         let w = g[e];
         let caller = h.stats[g[a] as usize].total.max(1);
+        above_whole |= a != b && w.total > caller;
         let share = w.total as f64 / h.whole.max(1) as f64;
         // A recursive call's time is already the caller's own: no share.
         let of_caller = match a == b {
@@ -120,6 +128,9 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
             temperature(share),
             (1.0 + 5.0 * share).min(6.0)
         );
+    }
+    if above_whole {
+        out.push_str(RECURSION_LEGEND);
     }
     out.push_str("}\n");
     out.into_bytes()

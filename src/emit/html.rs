@@ -7,14 +7,15 @@
 
 use std::fmt::Write;
 
-use super::text::{TimeUnit, quantity};
+use super::text::{TimeUnit, counted, quantity};
 use crate::abstraction::pipeline::percent;
 use crate::report::{Report, Stage};
 
 const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:0.5em 0}th,td{padding:0.2em 0.7em;border-bottom:1px solid #eee}
-th{text-align:left;background:#f4f6fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{text-align:left;background:#f4f6fa;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.name{white-space:nowrap}td.n small{color:#777}#rates th{text-align:right}#rates th:first-child{text-align:left}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
 details{margin:0.3em 0}summary{cursor:pointer}.muted{color:#777}";
 
@@ -27,12 +28,12 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     let c = &report.config;
     let _ = writeln!(
         out,
-        "<h1>calltrace compare: {} patterns</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {} points, \
+        "<h1>calltrace compare: {}</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {}, \
          modules: {}, whole-trace threshold of the global methods (--min-total) {}{}</p>",
-        report.patterns.len(),
+        counted(report.patterns.len(), "pattern", "patterns"),
         c.threshold,
         c.view.name(),
-        c.sweep.points().len(),
+        counted(c.sweep.points().len(), "point", "points"),
         esc(&c.modules.describe()),
         percent(c.min_total, 2),
         if c.keep_features {
@@ -43,7 +44,7 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     );
     rates(&mut out, report);
     out.push_str(
-        "<p class=\"muted\">Each cell: nodes kept (share of the nodes before), and the share of \
+        "<p class=\"muted\">Each cell: nodes kept; below it, their share of the nodes before · the share of \
          the root's time (calls, untimed) outside the subtrees the method removed. Merging removes \
          no time. The global methods remove every subtree under --min-total of the whole trace: in \
          the calls view each call is its own subtree, so a trace of many small calls loses much of \
@@ -71,15 +72,17 @@ fn rates(out: &mut String, report: &Report) {
     for p in &report.patterns {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td class=\"n\">{}</td>",
+            "<tr><td class=\"name\">{}</td><td class=\"n\">{}</td>",
             esc(&p.name),
             p.nodes_before
         );
         for s in Stage::methods() {
             match p.rate(s) {
+                // Two short lines, not one long one: seven methods side by
+                // side must fit a 1280-pixel window.
                 Some(r) => write!(
                     out,
-                    "<td class=\"n\">{} ({}, explains {})</td>",
+                    "<td class=\"n\">{}<br><small>{} · {}</small></td>",
                     r.nodes_after,
                     percent(r.kept_ratio(), 1),
                     percent(r.time_explained, 1)
@@ -128,9 +131,13 @@ fn features(out: &mut String, report: &Report) {
         }
         let _ = writeln!(
             out,
-            "<details><summary>{}: {} distinguishing function(s)</summary>\n<table class=\"features\">\n<tr><th>function</th>",
+            "<details><summary>{}: {}</summary>\n<table class=\"features\">\n<tr><th>function</th>",
             esc(&p.name),
-            own.len()
+            counted(
+                own.len(),
+                "distinguishing function",
+                "distinguishing functions"
+            )
         );
         for s in Stage::methods() {
             let _ = write!(out, "<th>{}</th>", esc(s.name()));

@@ -136,6 +136,12 @@ pub fn dot_escape(s: &str) -> String {
     out
 }
 
+/// `1 function`, `2 functions`: `n` and its noun, `one` or `many` (every
+/// count a user reads takes the plural only when it is not 1).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,6 +73,15 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             input.name()
         )));
     }
+    if let Some(name) = forced.filter(|&f| f != "binary")
+        && input.head(8) == magic
+    {
+        return Err(Error::Input(format!(
+            "{}: byte 0: `CALLTRC\\x00` begins a binary calltrace trace, not the lines of \
+             --format {name}; pass --format binary or leave --format out",
+            input.name()
+        )));
+    }
     if let Some(name) = forced {
         return format_by_name(name).ok_or_else(|| {
             let names: Vec<_> = formats().iter().map(|f| f.name()).collect();
@@ -97,7 +106,7 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             return Error::Input(format!("{}: {what}", input.name()));
         }
         let first = meaningful_lines(head).next().unwrap_or_default();
-        let shown: String = String::from_utf8_lossy(first).chars().take(60).collect();
+        let shown = crate::error::escape_bytes(first, 60);
         Error::Input(format!(
             "{}: cannot tell the trace format from `{shown}`; expected E/X lines (`E0x401136`, `E main`), \
              indented `name (self / total)` lines or a binary calltrace trace (or pass --format)",

@@ -5,6 +5,9 @@
 //! every thread's current stack and the self time of each function over the
 //! last interval and overall, and counts events and the events a lossy
 //! runtime reported dropped; `screen` draws a [`Snapshot`] with ratatui.
+//! A thread whose outermost call has returned has ended: it is shown once
+//! with no open call, then only counted, so that a program that started
+//! hundreds of short threads still shows the ones running.
 
 pub mod follow;
 pub mod screen;
@@ -22,6 +25,8 @@ use crate::symbols::{self, FuncInfo};
 struct ThreadState {
     stack: Vec<FuncId>,
     last_time: Option<u64>,
+    /// A snapshot showed it with no open call: the next one drops it.
+    shown_ended: bool,
 }
 
 /// The state of a followed trace.
@@ -40,6 +45,8 @@ pub struct Monitor {
     objects: ingest::TraceMeta,
     timed: bool,
     threads: FxHashMap<u64, ThreadState>,
+    /// Threads dropped from the view because they ended.
+    ended: rustc_hash::FxHashSet<u64>,
     self_all: FxHashMap<FuncId, u64>,
     self_now: FxHashMap<FuncId, u64>,
     last_interval: Vec<(FuncId, u64)>,
@@ -61,8 +68,11 @@ pub struct Snapshot {
     pub top_interval: Vec<(String, u64, f64)>,
     /// Functions by self time since the start.
     pub top_overall: Vec<(String, u64, f64)>,
-    /// Each thread's current stack, outermost first, by thread id.
+    /// Each thread's current stack, outermost first, by thread id. A
+    /// thread that ended is here (with an empty stack) in one snapshot only.
     pub stacks: Vec<(u64, Vec<String>)>,
+    /// Threads that ended and are no longer in `stacks`.
+    pub ended_threads: usize,
     /// Events per second over the last interval.
     pub rate: f64,
     /// Events read.
@@ -89,6 +99,7 @@ impl Monitor {
             objects: ingest::TraceMeta::default(),
             timed: false,
             threads: FxHashMap::default(),
+            ended: Default::default(),
             self_all: FxHashMap::default(),
             self_now: FxHashMap::default(),
             last_interval: Vec::new(),
@@ -193,7 +204,10 @@ impl Monitor {
     fn event(&mut self, tid: u64, e: Event) {
         self.events += 1;
         self.events_now += 1;
+        // A thread id the system gave again, or a thread that went on.
+        self.ended.remove(&tid);
         let th = self.threads.entry(tid).or_default();
+        th.shown_ended = false;
         if let (Some(&top), Some(last), true) = (th.stack.last(), th.last_time, self.timed) {
             let dt = e.time.saturating_sub(last);
             *self.self_all.entry(top).or_default() += dt;
@@ -247,6 +261,10 @@ impl Monitor {
     /// What to draw, with at most `top` functions per list.
     pub fn snapshot(&mut self, top: usize) -> Snapshot {
         self.name_functions();
+        self.drop_ended();
+        for t in self.threads.values_mut() {
+            t.shown_ended = t.stack.is_empty();
+        }
         let named = |list: &[(FuncId, u64)]| {
             let sum: u64 = list.iter().map(|&(_, w)| w).sum();
             list.iter()
@@ -265,11 +283,27 @@ impl Monitor {
             top_interval: named(&self.last_interval),
             top_overall: named(&sorted(&self.self_all)),
             stacks,
+            ended_threads: self.ended.len(),
             rate: self.rate(),
             events: self.events,
             dropped: self.dropped,
             skipped: self.skipped,
             problem: self.problem.clone(),
+        }
+    }
+
+    /// Forgets the threads a snapshot already showed as ended (their
+    /// outermost call returned, nothing since).
+    fn drop_ended(&mut self) {
+        let ended: Vec<u64> = self
+            .threads
+            .iter()
+            .filter(|(_, t)| t.shown_ended && t.stack.is_empty())
+            .map(|(&tid, _)| tid)
+            .collect();
+        for tid in ended {
+            self.threads.remove(&tid);
+            self.ended.insert(tid);
         }
     }
 
@@ -400,5 +434,28 @@ mod tests {
         let mut m = Monitor::new(None);
         let err = m.feed(b"CALLTRC\0\x01\0\x01\0").unwrap_err().to_string();
         assert!(err.contains("text traces"), "{err}");
+    }
+
+    #[test]
+    fn ended_threads_leave_the_stacks_after_one_refresh_and_are_counted() {
+        let mut m = Monitor::new(None);
+        let mut batch = String::from("E main 0 1\n");
+        for tid in 2..489 {
+            batch.push_str(&format!("E work {tid} {tid}\nX work {} {tid}\n", tid + 1));
+        }
+        m.feed(batch.as_bytes()).unwrap();
+        let s = m.snapshot(5);
+        assert_eq!(s.stacks.len(), 488, "ended threads are shown once");
+        assert!(s.stacks[1..].iter().all(|(_, st)| st.is_empty()));
+        assert_eq!(s.ended_threads, 0);
+        let s = m.snapshot(5);
+        assert_eq!(s.stacks, [(1, vec!["main".to_string()])]);
+        assert_eq!(s.ended_threads, 487);
+        // A thread id seen again is running again.
+        m.feed(b"E work 900 7\n").unwrap();
+        let s = m.snapshot(5);
+        assert_eq!(s.stacks.len(), 2);
+        assert_eq!(s.stacks[1], (7, vec!["work".to_string()]));
+        assert_eq!(s.ended_threads, 486);
     }
 }

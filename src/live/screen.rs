@@ -1,7 +1,8 @@
 //! The terminal view of `calltrace live`, drawn with ratatui from a
 //! [`Snapshot`]: a status line (events per second, events, dropped), the
 //! top functions by self time over the last interval and overall side by
-//! side, and each thread's current stack.
+//! side, and each thread's current stack (ended threads counted in one
+//! line).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -51,13 +52,17 @@ pub fn draw(frame: &mut Frame, s: &Snapshot, title: &Title) {
 
 fn status(s: &Snapshot, t: &Title) -> Vec<Line<'static>> {
     let first = format!(
-        "calltrace live: {} ({})   events/s: {:.0}   events: {}   dropped: {}   threads: {}",
+        "calltrace live: {} ({})   events/s: {:.0}   events: {}   dropped: {}   threads: {}{}",
         t.trace,
         t.state,
         s.rate,
         s.events,
         s.dropped,
-        s.stacks.len()
+        s.stacks.len(),
+        match s.ended_threads {
+            0 => String::new(),
+            n => format!(" (+{n} ended)"),
+        }
     );
     let mut lines = vec![Line::styled(
         first,
@@ -67,8 +72,8 @@ fn status(s: &Snapshot, t: &Title) -> Vec<Line<'static>> {
         lines.push(Line::from(format!("note: {p}")));
     } else if s.skipped > 0 {
         lines.push(Line::from(format!(
-            "{} line(s) could not be read",
-            s.skipped
+            "{} could not be read",
+            crate::emit::text::counted(s.skipped as usize, "line", "lines")
         )));
     }
     lines
@@ -86,14 +91,23 @@ fn top_list<'a>(list: &[(String, u64, f64)], timed: bool, title: &str) -> Paragr
 }
 
 fn stack_list<'a>(s: &Snapshot, width: usize) -> Paragraph<'a> {
-    let lines: Vec<Line> = s
-        .stacks
-        .iter()
-        .map(|(tid, stack)| {
+    // First, so that many running threads cannot push it out of sight.
+    let ended = (s.ended_threads > 0).then(|| {
+        Line::styled(
+            format!(
+                "{} ended (not shown)",
+                crate::emit::text::counted(s.ended_threads, "thread", "threads")
+            ),
+            Style::new().add_modifier(Modifier::DIM),
+        )
+    });
+    let lines: Vec<Line> = ended
+        .into_iter()
+        .chain(s.stacks.iter().map(|(tid, stack)| {
             let label = format!("thread {tid}: ");
             let room = width.saturating_sub(label.chars().count());
             Line::from(label + &innermost(stack, room))
-        })
+        }))
         .collect();
     Paragraph::new(lines).block(Block::bordered().title(" Current stacks (outermost first) "))
 }
@@ -149,9 +163,10 @@ mod tests {
             rate: 1234.0,
             events: 99,
             dropped: 3,
+            ended_threads: 487,
             ..Snapshot::default()
         };
-        let mut term = Terminal::new(TestBackend::new(100, 20)).unwrap();
+        let mut term = Terminal::new(TestBackend::new(120, 20)).unwrap();
         let title = Title {
             trace: "t.txt",
             state: "following",
@@ -162,7 +177,7 @@ mod tests {
             .backend()
             .buffer()
             .content()
-            .chunks(100)
+            .chunks(120)
             .map(|row| row.iter().map(|c| c.symbol()).collect::<String>() + "\n")
             .collect();
         for want in [
@@ -171,6 +186,8 @@ mod tests {
             "75.0%   1.50 ms  hot",
             "thread 42: main > hot",
             "last interval (0.25 s)",
+            "threads: 1 (+487 ended)",
+            "487 threads ended (not shown)",
         ] {
             assert!(text.contains(want), "{want} not in\n{text}");
         }

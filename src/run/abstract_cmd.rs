@@ -2,8 +2,9 @@
 //! flags ask for (the paper's merging and threshold methods, recursion
 //! folding, the whole-trace threshold, the node budget), or with the
 //! recommended readable pipeline when no method is given. Prints a one-line
-//! summary; optionally draws the result as DOT, writes it as indented text
-//! that `calltrace` reads back, and records the numbers as JSON.
+//! summary; draws the result as DOT (`abstract.dot` unless another output
+//! is asked for), optionally writes it as indented text that `calltrace`
+//! reads back, and records the numbers as JSON.
 
 use std::path::PathBuf;
 
@@ -15,14 +16,18 @@ use crate::emit;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
+/// Where the DOT drawing goes when no output is named, as `graph` writes
+/// `graph.dot`.
+pub const DEFAULT_DOT: &str = "abstract.dot";
+
 /// Options of `calltrace abstract`.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AbstractOptions {
     /// Trace, binary and parsing options.
     pub input: InputOptions,
     /// What to abstract and how. Default is no method: the recommended pipeline.
     pub abstraction: Options,
-    /// DOT of the abstracted tree. Default is none.
+    /// DOT of the abstracted tree. Default is [`DEFAULT_DOT`].
     pub dot: Option<PathBuf>,
     /// Indented text of the abstracted tree. Default is none.
     pub tree_out: Option<PathBuf>,
@@ -30,6 +35,19 @@ pub struct AbstractOptions {
     pub stats: Option<PathBuf>,
     /// Deepest call written to `tree_out`. Default is none (every call).
     pub max_depth: Option<u32>,
+}
+
+impl Default for AbstractOptions {
+    fn default() -> Self {
+        AbstractOptions {
+            input: InputOptions::default(),
+            abstraction: Options::default(),
+            dot: Some(PathBuf::from(DEFAULT_DOT)),
+            tree_out: None,
+            stats: None,
+            max_depth: None,
+        }
+    }
 }
 
 /// Runs `calltrace abstract`.

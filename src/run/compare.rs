@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::Outcome;
+use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
 use crate::abstraction::pipeline::{RECOMMENDED_MIN_TOTAL, percent};
 use crate::calltree::View;
@@ -25,16 +25,20 @@ use crate::symbols::SymbolOptions;
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
-    /// `TRACE` arguments: files, `NAME=PATH` or directories. Default is none.
+    /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
+    /// is the executable when it is an ELF file and `binary` is none.
+    /// Default is none.
     pub traces: Vec<String>,
-    /// The executable that serves all address traces. Default is none.
+    /// The executable that serves all address traces (the hidden
+    /// `--binary`). Default is none.
     pub binary: Option<PathBuf>,
     /// Rules file that reads every trace as a log (`--rules`). Default is none.
     pub rules: Option<PathBuf>,
     /// Search path and demangling style. Default is `nm -C` names, no search path.
     pub symbols: SymbolOptions,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
-    /// `auto:prefix`. Default is one module.
+    /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
+    /// `abstract` does.
     pub modules: Option<String>,
     /// Method 1 threshold of `rates.csv`. Default is 0.9.
     pub threshold: f64,
@@ -77,10 +81,10 @@ pub const DEFAULT_THRESHOLD: f64 = 0.9;
 /// Default output directory.
 pub const DEFAULT_OUT_DIR: &str = "compare-out";
 
-/// Said when merging has no module table to work with.
-const ONE_MODULE_NOTE: &str = "no --modules given: all functions are one module, \
-     so merging folds each top-level call's whole subtree into it \
-     (--modules auto groups them by source directory or file, as abstract does)";
+/// Said when no module table was given.
+const AUTO_MODULES_NOTE: &str = "no --modules given: using --modules auto, which picks \
+     source files, directories or name prefixes for each pattern \
+     (give a CSV table for the same modules in every pattern)";
 
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
@@ -97,6 +101,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
             ),
         ));
     }
+    let opts = &with_binary(opts)?;
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
@@ -117,7 +122,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
         ));
     }
     if opts.modules.is_none() {
-        notes.push(ONE_MODULE_NOTE.to_string());
+        notes.push(AUTO_MODULES_NOTE.to_string());
     }
     notes.push(written(&opts.out_dir, &files));
     Ok(Outcome {
@@ -139,7 +144,7 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         symbols: opts.symbols.clone(),
         modules: match &opts.modules {
             Some(m) => ModuleSource::from_arg(m)?,
-            None => ModuleSource::Single,
+            None => ModuleSource::Auto,
         },
         threshold: opts.threshold,
         sweep: opts.sweep,
@@ -148,6 +153,35 @@ fn config(opts: &CompareOptions) -> Result<Config> {
         keep_features: opts.keep_features,
         lenient: opts.lenient,
     })
+}
+
+/// `opts` with the positional BINARY taken out of the traces: the first
+/// argument is the executable when it is an ELF file (a program is never a
+/// trace), unless `--binary` named one.
+pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
+    let mut opts = opts.clone();
+    let first = opts.traces.first().map(PathBuf::from);
+    if opts.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
+        return Ok(opts);
+    }
+    opts.binary = first;
+    opts.traces.remove(0);
+    if opts.traces.is_empty() {
+        return Err(Error::usage(
+            "TRACE",
+            "expected at least one trace after the program (BINARY)",
+        ));
+    }
+    Ok(opts)
+}
+
+/// Whether `path` is a regular file that starts like an ELF object.
+fn is_elf(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    path.is_file()
+        && std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok())
+        && &magic == b"\x7fELF"
 }
 
 /// A bar on stderr when it is a terminal, else nothing.
@@ -196,8 +230,8 @@ fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
 fn written(dir: &Path, files: &[(&str, Vec<u8>)]) -> String {
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     format!(
-        "wrote {} files to {}: {}",
-        files.len(),
+        "wrote {} to {}: {}",
+        counted(files.len(), "file", "files"),
         dir.display(),
         names.join(" ")
     )
@@ -220,7 +254,11 @@ fn warnings(report: &Report) -> Vec<String> {
         .map(|(msg, names)| match names[..] {
             [one] => format!("{one}: {msg}"),
             _ if names.len() == all => format!("{msg} (all {all} patterns)"),
-            _ => format!("{msg} ({} patterns: {})", names.len(), short_list(&names)),
+            _ => format!(
+                "{msg} ({}: {})",
+                counted(names.len(), "pattern", "patterns"),
+                short_list(&names)
+            ),
         })
         .collect()
 }
@@ -300,18 +338,23 @@ fn summary(report: &Report) -> String {
     let g = &report.groups;
     let total = report.features.len();
     let mut out = format!(
-        "before: {} patterns in {} groups of equal function sets, {total} distinguishing functions\n",
-        report.patterns.len(),
-        g.count(Stage::BEFORE)
+        "before: {} in {} of equal function sets, {}\n",
+        counted(report.patterns.len(), "pattern", "patterns"),
+        counted(g.count(Stage::BEFORE), "group", "groups"),
+        counted(total, "distinguishing function", "distinguishing functions")
     );
     for s in Stage::methods() {
         let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
+        let changed = match g.changed_count(s) {
+            1 => "1 pattern changed group".to_string(),
+            n => format!("{n} patterns changed group"),
+        };
         writeln!(
             out,
-            "{}: {} groups ({} patterns changed group), {kept}/{total} distinguishing functions kept{}",
+            "{}: {} ({changed}), {kept}/{total} distinguishing {} kept{}",
             s.name(),
-            g.count(s),
-            g.changed_count(s),
+            counted(g.count(s), "group", "groups"),
+            if total == 1 { "function" } else { "functions" },
             protection_cost(report, s)
         )
         .expect("write to String");
@@ -331,7 +374,8 @@ fn protection_cost(report: &Report, s: Stage) -> String {
         .zip(unprotected)
         .map(|(p, u)| p.rates[m].nodes_after as i64 - u[m] as i64)
         .sum();
-    format!("; protecting them cost {extra} extra nodes over all patterns")
+    let nodes = if extra == 1 { "node" } else { "nodes" };
+    format!("; protecting them cost {extra} extra {nodes} over all patterns")
 }
 
 #[cfg(test)]

@@ -65,13 +65,14 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         return Ok(outcome);
     }
     let title = opts.input.trace.display().to_string();
-    let write = |tree, funcs, names| -> Result<()> {
+    let write = |loaded: &pipeline::Loaded, tree: &crate::calltree::Tree| {
         let t = Exported {
             tree,
-            funcs,
-            names,
+            funcs: &loaded.built.funcs,
+            names: &loaded.names,
             title: &title,
             max_depth: opts.max_depth,
+            command: &command(opts, loaded),
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);
@@ -83,7 +84,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         let a = abstract_trace(&opts.input, &opts.abstraction)?;
         let loaded = &a.loaded;
         super::warn_now(&loaded.warnings);
-        write(&a.outcome.tree, &loaded.built.funcs, &loaded.names)?;
+        write(loaded, &a.outcome.tree)?;
         let mut notes = a.notes.clone();
         notes.extend(wrote(opts));
         return Ok(Outcome {
@@ -93,7 +94,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     }
     let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
     super::warn_now(&loaded.warnings);
-    write(&loaded.built.tree, &loaded.built.funcs, &loaded.names)?;
+    write(&loaded, &loaded.built.tree)?;
     Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
@@ -131,6 +132,16 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcom
         warnings: Vec::new(),
         notes: wrote(opts),
     }))
+}
+
+/// The traced program: BINARY, else the executable the trace recorded,
+/// else (nothing better known) the trace.
+fn command(opts: &ExportOptions, loaded: &pipeline::Loaded) -> String {
+    match (&opts.input.binary, &loaded.built.meta.exe_path) {
+        (Some(b), _) => b.display().to_string(),
+        (None, Some(p)) => p.clone(),
+        (None, None) => opts.input.trace.display().to_string(),
+    }
 }
 
 fn wrote(opts: &ExportOptions) -> Vec<String> {

@@ -177,9 +177,10 @@ pub const COMPARE_OUTPUTS: [&str; 8] = [
 
 impl CommandFiles for CompareOptions {
     fn files(&self) -> Result<Files> {
-        let patterns = crate::report::patterns::from_args(&self.traces)?;
+        let opts = super::compare::with_binary(self)?;
+        let patterns = crate::report::patterns::from_args(&opts.traces)?;
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
-        inputs.extend(self.binary.iter().map(|b| ("--binary", b.clone())));
+        inputs.extend(opts.binary.iter().map(|b| ("BINARY", b.clone())));
         inputs.extend(self.rules.iter().map(|r| ("--rules", r.clone())));
         inputs.extend(module_table(&self.modules));
         let outputs = COMPARE_OUTPUTS

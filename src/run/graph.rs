@@ -116,7 +116,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     }
     if drawn.0 > PRUNE_HINT_NODES {
         notes.push(format!(
-            "{} functions drawn: dot is slow and the picture hard to read; prune with --min-total 2, --focus FUNC, --root FUNC or --depth N",
+            "{} functions drawn: dot is slow and the picture hard to read; prune with --min-total 2, --focus FUNC, --root FUNC or --max-depth N",
             drawn.0
         ));
     }

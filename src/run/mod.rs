@@ -39,10 +39,7 @@ pub fn print_warning(warning: &str) {
     let _ = writeln!(std::io::stderr().lock(), "calltrace: warning: {line}");
 }
 
-/// `1 function`, `2 functions`: `n` and its noun, `one` or `many`.
-pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub(crate) use crate::emit::text::counted;
 
 /// Names longer than this make boxes wider than a screen.
 const LONG_NAME: usize = 100;

@@ -295,6 +295,7 @@ fn auto_prefix_modules_and_broken_table_quoting() {
     );
     let out = calltrace(["abstract", "--modules", "auto:prefix", "--merge-modules"])
         .args(["--trace".as_ref(), prefixed.as_os_str()])
+        .args(["-o", "/dev/null"])
         .run()
         .success();
     // ui_button merges into ui_draw, net_recv into net_send; main is alone.

@@ -262,11 +262,15 @@ fn a_unique_function_is_listed_in_features() {
     std::fs::write(dir.path().join("a.txt"), symbolic("only_in_a")).unwrap();
     std::fs::write(dir.path().join("b.txt"), symbolic("shared")).unwrap();
     std::fs::write(dir.path().join("c.txt"), symbolic("shared")).unwrap();
+    // All functions in one module, so that merging folds the helpers away.
+    std::fs::write(dir.path().join("m.csv"), "*,all\n").unwrap();
     calltrace([
         "compare",
         "a.txt",
         "second=b.txt",
         "c.txt",
+        "--modules",
+        "m.csv",
         "--out-dir",
         "out",
     ])
@@ -302,8 +306,9 @@ fn keep_features_protects_distinguishing_functions_and_counts_the_cost() {
     std::fs::write(dir.path().join("a.txt"), symbolic("only_in_a")).unwrap();
     std::fs::write(dir.path().join("b.txt"), symbolic("shared")).unwrap();
     std::fs::write(dir.path().join("c.txt"), symbolic("other")).unwrap();
+    std::fs::write(dir.path().join("m.csv"), "*,all\n").unwrap();
     let out = calltrace(["compare", "a.txt", "b.txt", "c.txt", "--keep-features"])
-        .args(["--out-dir", "out"])
+        .args(["--modules", "m.csv", "--out-dir", "out"])
         .current_dir(dir.path())
         .run()
         .success();

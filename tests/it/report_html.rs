@@ -47,7 +47,7 @@ fn report_html_is_self_contained_and_renders_in_chromium() {
         "top functions per pattern"
     );
     assert!(
-        html.contains("<summary>fax: 7 distinguishing function(s)</summary>"),
+        html.contains("<summary>fax: 7 distinguishing functions</summary>"),
         "the fax pattern's distinguishing functions are listed"
     );
     assert!(

@@ -130,7 +130,7 @@ fn rules_events_flow_into_abstract_and_compare() {
         "abstract",
         &rules("ftrace-function-graph.json"),
         &ftrace,
-        &["--threshold", "90%"],
+        &["--threshold", "90%", "-o", "/dev/null"],
     );
     // 18 calls in the sample; every caller keeps its biggest callees.
     assert!(out.text().contains("18 nodes ->"), "{}", out.text());

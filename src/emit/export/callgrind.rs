@@ -51,7 +51,9 @@ impl Exporter for Callgrind {
         let cg = CallGraph::from_tree(tree, t.funcs);
         let g = &cg.graph;
         writeln!(w.out, "# callgrind format\nversion: 1\ncreator: calltrace")?;
-        writeln!(w.out, "cmd: {}\npositions: line", escape_controls(t.title))?;
+        // One line: a control character in the path must not start another.
+        let cmd = escape_controls(t.command);
+        writeln!(w.out, "cmd: {cmd}\npositions: line")?;
         writeln!(w.out, "events: {}", tree.unit.suffix())?;
         let summary = self_cost.iter().fold(0u64, |s, &c| s.saturating_add(c));
         writeln!(w.out, "summary: {summary}\n")?;
@@ -139,6 +141,7 @@ mod tests {
             names: &names,
             title: "t\rfn=(1) inj",
             max_depth: None,
+            command: "t\rfn=(1) inj",
         };
         let mut out = Vec::new();
         Callgrind.write(&t, &mut out).unwrap();

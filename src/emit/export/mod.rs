@@ -38,6 +38,9 @@ pub struct Exported<'a> {
     /// `--max-depth`: stacks deeper than this end at it (folded, flame
     /// graph). Default is None, no limit.
     pub max_depth: Option<u32>,
+    /// The traced program (BINARY, else the path the trace recorded, else
+    /// the trace's name), for formats that name the command that ran.
+    pub command: &'a str,
 }
 
 /// One output format of `calltrace export`.
@@ -146,6 +149,7 @@ pub(crate) mod testing {
             names: &names,
             title: "t.trace",
             max_depth: None,
+            command: "./app",
         };
         exporter.write(&t, &mut out).unwrap();
         out

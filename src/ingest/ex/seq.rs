@@ -261,7 +261,7 @@ impl<'a> Seq<'a> {
     }
 
     fn err(&self, lineno: u64, line: &[u8], expected: &str) -> Error {
-        let shown: String = String::from_utf8_lossy(line).chars().take(60).collect();
+        let shown = crate::error::escape_bytes(line, 60);
         Error::parse(
             self.path,
             lineno,

@@ -98,7 +98,9 @@
  *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
  *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
  *   line).  All objects are written at start; objects loaded later (dlopen)
- *   when one of their functions is first entered, before its events.
+ *   when one of their functions is first entered, before its events.  An
+ *   object loaded where one the program's dlclose() unloaded was gets its
+ *   own lines, after every event of the old one (see dlclose below).
  *
  * BINARY format (all integers little-endian; see docs/binary-format.md):
  *
@@ -2534,6 +2536,108 @@ CT_HOOK void calltrace_flush(void)
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
     ct_t.gate--;
+}
+
+/* dlclose(): an object it unloads frees its addresses, and the next object
+ * loaded may get them (uftrace's s-dlopen: libfoo.so where libabc's code
+ * was).  No entry then leaves the thread's last code range, so nothing
+ * would notice: this wrapper, after libc's dlclose(), checks the loader's
+ * count of unloaded objects (dlpi_subs), drops the mappings no longer
+ * loaded from ct_maps (so that an entry there misses and writes the new
+ * object's mappings), writes every event recorded so far (those of the old
+ * object must come before the new mappings in the file: readers use the
+ * mappings in force at each event) and makes this thread's next entry
+ * look its mapping up.  Other threads' last code range is not reset: one
+ * that last ran in the unloaded object and next enters the new one at the
+ * same place without a call elsewhere in between keeps the old names.
+ * Calls of dlclose() from libraries do not come here (the executable's
+ * symbol is not exported to them).  Weak, with libc's found through
+ * dlsym(RTLD_NEXT): a static link without a dynamic dlsym() leaves objects
+ * loaded (which keeps their addresses, and their names, apart). */
+#pragma weak dlsym
+typedef int (*ct_dlclose_fn)(void *);
+static unsigned char ct_maps_live[CT_MAPS_MAX]; /* ct_lock */
+
+static CT_NOINST int ct_subs_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uint64_t *)data = (uint64_t)info->dlpi_subs;
+    return 1;
+}
+
+/* Marks in ct_maps_live the known mappings still loaded.  ct_lock held. */
+static CT_NOINST int ct_live_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    uint32_t n = *(uint32_t *)data, k;
+    int i;
+    (void)size;
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uint64_t start = (uint64_t)info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        for (k = 0; k < n; k++)
+            if (ct_maps[k].start == start && ct_maps[k].end == start + ph->p_memsz)
+                ct_maps_live[k] = 1;
+    }
+    return 0;
+}
+
+/* Forget the mappings of unloaded objects and write what is buffered, when
+ * objects were unloaded since the last look.  ct_lock held. */
+static CT_NOINST int ct_maps_unloaded(void)
+{
+    static uint64_t subs_seen;
+    uint64_t subs = 0;
+    uint32_t n = ct_nmaps, k;
+    struct ct_thread *t;
+    dl_iterate_phdr(ct_subs_cb, &subs);
+    if (subs == subs_seen)
+        return 0;
+    subs_seen = subs;
+    memset(ct_maps_live, 0, n);
+    dl_iterate_phdr(ct_live_cb, &n);
+    /* The reader of a lock-free ct_map_find sees the old start or the end:
+     * the whole range or an empty one, never a wrong one. */
+    for (k = 0; k < n; k++)
+        if (!ct_maps_live[k] && ct_maps[k].start != ct_maps[k].end)
+            __atomic_store_n(&ct_maps[k].start, ct_maps[k].end, __ATOMIC_RELAXED);
+    ct_stage_drain();
+    for (t = ct_threads; t; t = t->next)
+        ct_flush_locked(t);
+    return 1;
+}
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define CT_NOEXCEPT noexcept(true)
+#elif defined(__cplusplus)
+#define CT_NOEXCEPT throw()
+#else
+#define CT_NOEXCEPT
+#endif
+
+__attribute__((weak)) CT_HOOK int dlclose(void *handle) CT_NOEXCEPT
+{
+    static ct_dlclose_fn real;
+    int r;
+    if (!real && dlsym)
+        real = (ct_dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
+    if (!real)
+        return 0; /* (static: the object stays loaded) */
+    r = real(handle);
+    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
+        return r;
+    ct_t.gate++;
+    CT_BARRIER();
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
+        ct_drain_side(ct_t.self);
+    pthread_mutex_lock(&ct_lock);
+    if (ct_fd >= 0 && ct_maps_unloaded())
+        ct_t.span = 0; /* this thread's next entry looks its mapping up */
+    pthread_mutex_unlock(&ct_lock);
+    CT_BARRIER();
+    ct_t.gate--;
+    return r;
 }
 
 /* Write what is buffered before the process ends without destructors.

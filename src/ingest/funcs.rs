@@ -1,6 +1,10 @@
 //! Interning of functions as they appear in a trace: addresses or names
 //! become dense [`FuncId`]s so later stages work on small integers. Id 0 is
 //! always the synthetic root; thread nodes are interned as [`FuncKey::Thread`].
+//! An address names one function only while the object loaded there stays:
+//! a mapping that replaces another's range ([`FuncTable::mapping`]) makes
+//! the addresses in it new functions from then on, each knowing which of the
+//! trace's mappings were in force when it was first seen.
 
 use rustc_hash::FxHashMap;
 
@@ -29,6 +33,11 @@ pub struct FuncTable {
     by_thread: FxHashMap<u64, FuncId>,
     /// Entries of `by_addr` that [`FuncTable::alias_addr`] made (named).
     aliases: usize,
+    /// For each id, the number of mappings the trace had recorded when it
+    /// was interned (see [`FuncTable::maps_seen`]).
+    seen: Vec<u32>,
+    /// Mappings recorded so far.
+    maps: u32,
 }
 
 impl Default for FuncTable {
@@ -39,6 +48,8 @@ impl Default for FuncTable {
             by_name: FxHashMap::default(),
             by_thread: FxHashMap::default(),
             aliases: 0,
+            seen: vec![0],
+            maps: 0,
         }
     }
 }
@@ -90,7 +101,27 @@ impl FuncTable {
     fn push(&mut self, key: FuncKey) -> FuncId {
         let id = self.keys.len() as FuncId;
         self.keys.push(key);
+        self.seen.push(self.maps);
         id
+    }
+
+    /// Notes the trace's next mapping record, `start..end`, in event order.
+    /// When it `replaces` an earlier mapping of that range (an object
+    /// loaded where an unloaded one was), addresses in it interned from now
+    /// on are new functions: the same address is another function there.
+    pub fn mapping(&mut self, start: u64, end: u64, replaces: bool) {
+        self.maps = self.maps.saturating_add(1);
+        if replaces {
+            // (method aliases sit far above any code: none goes)
+            self.by_addr.retain(|&a, _| !(start <= a && a < end));
+        }
+    }
+
+    /// How many of the trace's mapping records (in trace order) came before
+    /// `id` was first seen: its address belongs to the latest of them that
+    /// holds it.
+    pub fn maps_seen(&self, id: FuncId) -> usize {
+        self.seen[id as usize] as usize
     }
 
     /// The key of `id`.
@@ -140,5 +171,20 @@ mod tests {
         let th = t.thread(7);
         assert!(t.is_synthetic(th));
         assert!(!t.is_synthetic(a));
+    }
+
+    #[test]
+    fn a_replaced_mapping_makes_its_addresses_new_functions() {
+        let mut t = FuncTable::default();
+        t.mapping(0x1000, 0x2000, false);
+        let (old, outside) = (t.addr(0x1100), t.addr(0x3000));
+        t.mapping(0x1000, 0x2000, false);
+        assert_eq!(t.addr(0x1100), old, "the same object recorded again");
+        t.mapping(0x1000, 0x1800, true);
+        let new = t.addr(0x1100);
+        assert_ne!(new, old);
+        assert_eq!(t.addr(0x3000), outside);
+        assert_eq!((t.maps_seen(old), t.maps_seen(new)), (1, 3));
+        assert_eq!(t.key(new), t.key(old));
     }
 }

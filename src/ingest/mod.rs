@@ -274,6 +274,21 @@ pub struct Mapping {
     pub build_id: Option<String>,
 }
 
+/// Adds a mapping record read in trace order: to `meta`, and to `funcs`,
+/// where one that replaces the latest mapping of its range (another object
+/// loaded where an unloaded one was) makes the addresses in it new
+/// functions from here on.
+pub(crate) fn add_mapping(meta: &mut TraceMeta, funcs: &mut FuncTable, map: Mapping) {
+    let replaces = meta
+        .maps
+        .iter()
+        .rev()
+        .find(|m| m.start < map.end && map.start < m.end)
+        .is_some_and(|m| *m != map);
+    funcs.mapping(map.start, map.end, replaces);
+    meta.maps.push(map);
+}
+
 /// How to read a trace. Default is strict parsing on every core.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {

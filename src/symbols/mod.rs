@@ -18,7 +18,7 @@ mod objects;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
+use crate::ingest::{FuncId, FuncKey, FuncTable, Mapping, TraceMeta};
 
 pub use bias::BiasSource;
 pub use demangle::{Demangle, demangle, short_form, simplify};
@@ -341,19 +341,13 @@ fn resolve_in_objects(
     let mut ids = Vec::with_capacity(funcs.len());
     let mut namesakes = Namesakes::default();
     let mut opened: Vec<Opened> = Vec::new();
-    for key in funcs.keys() {
+    for (i, key) in funcs.keys().iter().enumerate() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
             ids.push(None);
             continue;
         };
-        // The latest mapping wins: an object loaded where a closed one was.
-        let Some((m, map)) = maps
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, m)| m.start <= *a && *a < m.end)
-        else {
+        let Some((m, map)) = mapping_of(maps, *a, funcs.maps_seen(i as FuncId)) else {
             stats.unresolved += 1;
             infos.push(hex_info(*a));
             ids.push(None);
@@ -434,6 +428,17 @@ fn resolve_in_objects(
     namesakes_elsewhere(&mut objects, &opened, &ids, opts.demangle, &mut namesakes);
     stats.warnings = objects.warnings;
     Ok((infos, ids, namesakes.found, stats))
+}
+
+/// The mapping that held `addr` when the function was first seen, after
+/// the trace's first `seen` mapping records: the latest of those that holds
+/// it (an object loaded where an unloaded one was replaces it), else the
+/// first later one (a record that came after the events it is for).
+fn mapping_of(maps: &[Mapping], addr: u64, seen: usize) -> Option<(usize, &Mapping)> {
+    let holds = |(_, m): &(usize, &Mapping)| m.start <= addr && addr < m.end;
+    let (before, after) = maps.split_at(seen.min(maps.len()));
+    let later = after.iter().enumerate().map(|(k, m)| (before.len() + k, m));
+    before.iter().enumerate().rev().find(holds).or_else(|| later.into_iter().find(holds))
 }
 
 /// The recorded path of the library (not the executable's mapping `exe`)

@@ -235,7 +235,7 @@ impl<'a> Seq<'a> {
                         "`# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` with hex numbers",
                     )
                 })?;
-                self.meta.maps.push(map);
+                crate::ingest::add_mapping(&mut self.meta, self.funcs, map);
                 return Ok(());
             }
             Some("dropped") => {

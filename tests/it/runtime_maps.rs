@@ -1,0 +1,201 @@
+//! Loaded objects that change while the program runs, and what the runtime
+//! must never do to the files around it: a library loaded where an unloaded
+//! one was keeps its own names (the runtime writes its mappings in order
+//! with the events, the reader uses the mappings in force at each event),
+//! the trace never truncates a file the process maps, a name that does not
+//! fit is refused, and diagnostics never go into a file that took stderr's
+//! descriptor.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::util::{BIN, output_within, root, tool};
+
+/// A fresh directory for one test's programs and traces.
+fn work(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("runtime_maps")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create work dir");
+    dir
+}
+
+/// Runs a compiler command; fails the test with its messages if it fails.
+fn cc(cmd: &mut Command) {
+    let out = cmd.output().expect("run the compiler (these tests need gcc and g++)");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The program: loads a library, calls into it, closes it, then the same
+/// with a second library, which the loader puts where the first one was.
+const DLOPEN_MAIN: &str = r#"#include <dlfcn.h>
+#include <stdio.h>
+
+static int visit(const char *lib, const char *sym, int n)
+{
+    void *h = dlopen(lib, RTLD_NOW);
+    int (*f)(int);
+    int r;
+    if (!h) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 1;
+    }
+    f = (int (*)(int))dlsym(h, sym);
+    r = f ? f(n) : -1;
+    dlclose(h);
+    return r < 0;
+}
+
+int main(void)
+{
+    return visit("./libfirst.so", "first_outer", 3) || visit("./libsecond.so", "second_outer", 4);
+}
+"#;
+
+const FIRST_LIB: &str = r#"static int first_inner(int n) { return n * 2; }
+int first_middle(int n) { return first_inner(n + 1) - 1; }
+int first_outer(int n) { return first_middle(n) + 1; }
+"#;
+
+const SECOND_LIB: &str = r#"volatile int sink;
+struct Helper {
+    static int twice(int n) { sink = n; return 2 * n; }
+};
+extern "C" int second_outer(int n) { return Helper::twice(n) + Helper::twice(n + 1); }
+"#;
+
+/// The calls each function of the program gets.
+const DLOPEN_CALLS: &[(&str, u64)] = &[
+    ("Helper::twice(int)", 2),
+    ("first_inner", 1),
+    ("first_middle", 1),
+    ("first_outer", 1),
+    ("main", 1),
+    ("second_outer", 1),
+    ("visit", 2),
+];
+
+/// Builds the two libraries into `dir`, and the program (with the runtime
+/// unless `runtime` is false) as `dir/exe`.
+fn build_dlopen(dir: &Path, exe: &str, runtime: bool) -> PathBuf {
+    std::fs::write(dir.join("main.c"), DLOPEN_MAIN).unwrap();
+    std::fs::write(dir.join("first.c"), FIRST_LIB).unwrap();
+    std::fs::write(dir.join("second.cpp"), SECOND_LIB).unwrap();
+    let flags = ["-g", "-finstrument-functions", "-shared", "-fPIC"];
+    cc(Command::new("gcc").current_dir(dir).args(flags).args(["first.c", "-o", "libfirst.so"]));
+    cc(Command::new("g++").current_dir(dir).args(flags).args(["second.cpp", "-o", "libsecond.so"]));
+    let mut cmd = Command::new("gcc");
+    cmd.current_dir(dir).args(["-g", "-finstrument-functions", "main.c"]);
+    if runtime {
+        cmd.arg(root().join("runtime/calltrace.c"));
+    }
+    cc(cmd.args(["-o", exe, "-ldl"]));
+    dir.join(exe)
+}
+
+/// Runs `exe` in `dir` writing a trace of `format` to `trace`.
+fn record(dir: &Path, exe: &Path, format: &str, trace: &Path) {
+    let out = output_within(
+        Command::new(exe)
+            .current_dir(dir)
+            .env("CALLTRACE_OUT", trace)
+            .env("CALLTRACE_FORMAT", format),
+        60,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "runtime complained");
+}
+
+/// How often each function is called in `calltrace tree` of `trace`.
+fn call_counts(trace: &Path, extra: &[&str]) -> BTreeMap<String, u64> {
+    let out = Command::new(BIN)
+        .args(["tree", "--trace"])
+        .arg(trace)
+        .args(extra)
+        .output()
+        .expect("run calltrace");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut counts = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let name = line.trim_start();
+        let name = name.rsplit_once(" (").map_or(name, |(n, _)| n);
+        *counts.entry(name.to_string()).or_insert(0) += 1;
+    }
+    counts
+}
+
+fn expected(list: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    list.iter().map(|&(n, c)| (n.to_string(), c)).collect()
+}
+
+/// uftrace's s-dlopen shape: a library loaded where a closed one was got
+/// the closed one's names (`foo` counted as `lib_a`), because nothing told
+/// the reader that the code at those addresses had changed.
+#[test]
+fn a_library_loaded_where_a_closed_one_was_keeps_its_own_names() {
+    let dir = work("dlopen");
+    let exe = build_dlopen(&dir, "app", true);
+    let text = dir.join("trace.txt");
+    record(&dir, &exe, "text", &text);
+    // The second library really went where the first one was.
+    let trace = std::fs::read_to_string(&text).unwrap();
+    let starts: Vec<(&str, &str)> = trace
+        .lines()
+        .filter_map(|l| l.strip_prefix("# map "))
+        .filter(|l| l.ends_with("/libfirst.so") || l.ends_with("/libsecond.so"))
+        .map(|l| (l.split(' ').next().unwrap(), l.rsplit('/').next().unwrap()))
+        .collect();
+    assert_eq!(starts.len(), 2, "{starts:?}");
+    assert_eq!(starts[0].0, starts[1].0, "the loader chose another address: {starts:?}");
+    // The second library's mapping comes after the first one's events.
+    let second_map = trace.find("/libsecond.so").unwrap();
+    let first_start = u64::from_str_radix(starts[0].0.trim_start_matches("0x"), 16).unwrap();
+    let last_event_before = trace[..second_map]
+        .lines()
+        .filter(|l| l.starts_with('E'))
+        .filter_map(|l| u64::from_str_radix(&l[3..l.find(' ').unwrap()], 16).ok())
+        .filter(|&a| a >= first_start && a < first_start + 0x10000)
+        .count();
+    assert_eq!(last_event_before, 3, "the first library's 3 entries come before:\n{trace}");
+    for threads in ["1", "2"] {
+        assert_eq!(call_counts(&text, &["--threads", threads]), expected(DLOPEN_CALLS));
+    }
+    let bin = dir.join("trace.bin");
+    record(&dir, &exe, "binary", &bin);
+    assert_eq!(call_counts(&bin, &[]), expected(DLOPEN_CALLS));
+}
+
+/// The same program against uftrace's call counts (uftrace's own build,
+/// without the runtime), through scripts/compare-uftrace.sh.
+#[test]
+fn a_library_loaded_where_a_closed_one_was_counts_as_uftrace_counts() {
+    if tool("uftrace").is_none() {
+        return;
+    }
+    let dir = work("dlopen-uftrace");
+    build_dlopen(&dir, "unused", false);
+    let out = output_within(
+        Command::new(root().join("scripts/compare-uftrace.sh"))
+            .env("CALLTRACE", BIN)
+            .arg("--dir")
+            .arg(&dir)
+            .args(["gcc"])
+            .arg(dir.join("main.c"))
+            .arg("-ldl"),
+        120,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let n = DLOPEN_CALLS.len();
+    let calls: u64 = DLOPEN_CALLS.iter().map(|c| c.1).sum();
+    assert!(
+        stdout.contains(&format!("agree: {n} of {n} functions, {calls} calls")),
+        "{stdout}"
+    );
+}

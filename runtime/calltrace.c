@@ -38,7 +38,10 @@
  *                     instead (trace.1234.txt).  For the second the runtime
  *                     sets CALLTRACE_OUT_TAKEN to the absolute path of its
  *                     file; for the third each process holds a flock() on
- *                     its regular file (see ct_claim).
+ *                     its regular file (see ct_claim).  Refused (tracing
+ *                     disabled, with a message): a file mapped into the
+ *                     process (a library, the program), and a name that
+ *                     does not fit in PATH_MAX bytes.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
@@ -174,6 +177,9 @@
  *   - Functions in shared libraries (also dlopen'ed ones) built with
  *     -finstrument-functions are recorded with their absolute addresses; the
  *     map records say which object (and build-id) holds them.
+ *   - Messages go to descriptor 2 only while it is the stderr the process
+ *     started with (device and inode); once the program has closed it or put
+ *     another file there, they are not written at all.
  *   - The descriptor is moved to >= 1000; if the program closes it anyway
  *     (daemons closing all descriptors), tracing stops with a message rather
  *     than write into a file the program opened later.
@@ -198,6 +204,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -255,7 +262,7 @@ extern "C" {
 #define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
-#define CT_PATH_MAX 4096
+#define CT_PATH_MAX PATH_MAX       /* a path's bytes with its NUL (4096 on Linux) */
 
 /* One recorded event, as stored in the per-thread buffer.  Untimed
  * (CALLTRACE_CLOCK=none), a ring slot is only the first word, with the kind
@@ -406,6 +413,7 @@ struct ct_map {
 static struct ct_map ct_maps[CT_MAPS_MAX];
 static uint32_t ct_nmaps;
 static char ct_path_tmpl[CT_PATH_MAX];
+static int ct_name_long; /* CALLTRACE_OUT does not fit in ct_path_tmpl */
 static unsigned char ct_gout[CT_GOUT_BYTES];
 
 static const char ct_dig2[] =
@@ -525,12 +533,38 @@ static inline CT_NOINST uint64_t ct_to_ns(uint64_t raw, uint64_t mult)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
 
+/* The stderr found at start-up (ct_err_note): messages go to descriptor 2
+ * only while it is still that file.  A program that closed it and opened a
+ * data file there must not find "calltrace: ..." in its data. */
+static int ct_err_state; /* 0: not looked yet; 1: known; -1: none at start-up */
+static dev_t ct_err_dev;
+static ino_t ct_err_ino;
+
+static CT_NOINST void ct_err_note(void)
+{
+    struct stat st;
+    if (ct_err_state)
+        return;
+    if (fstat(2, &st) == 0) {
+        ct_err_dev = st.st_dev;
+        ct_err_ino = st.st_ino;
+        ct_err_state = 1;
+    } else {
+        ct_err_state = -1;
+    }
+}
+
 static CT_NOINST void ct_msg(const char *a, const char *b)
 {
     char buf[512];
     size_t n = 0;
     const char *parts[3];
+    struct stat st;
     int i;
+    ct_err_note();
+    if (ct_err_state < 0 || fstat(2, &st) != 0 || st.st_dev != ct_err_dev ||
+        st.st_ino != ct_err_ino)
+        return;
     parts[0] = "calltrace: ";
     parts[1] = a;
     parts[2] = b;
@@ -1738,33 +1772,38 @@ static CT_NOINST const char *ct_getenv(const char *name)
     return NULL;
 }
 
-/* Build the output file name from the template, expanding %p and %%. */
-static CT_NOINST void ct_out_name(char *dst, size_t cap)
+/* Build the output file name from the template, expanding %p and %%.
+ * Returns -1 when the name does not fit in cap bytes with its NUL (never a
+ * shorter name: that could be another, existing file). */
+static CT_NOINST int ct_out_name(char *dst, size_t cap)
 {
     const char *s = ct_path_tmpl;
-    size_t n = 0;
-    while (*s && n + 24 < cap) {
+    unsigned char num[24];
+    size_t n = 0, plen = (size_t)(ct_dec(num + 1, (uint64_t)getpid()) - num) - 1;
+    num[0] = '.';
+    if (ct_name_long)
+        return -1;
+    while (*s) {
         if (s[0] == '%' && s[1] == 'p') {
-            unsigned char num[24];
-            unsigned char *e = ct_dec(num, (uint64_t)getpid());
-            unsigned char *q = num;
-            while (q < e)
-                dst[n++] = (char)*q++;
+            if (n + plen >= cap)
+                return -1;
+            memcpy(dst + n, num + 1, plen);
+            n += plen;
             s += 2;
-        } else if (s[0] == '%' && s[1] == '%') {
-            dst[n++] = '%';
-            s += 2;
-        } else {
-            dst[n++] = *s++;
+            continue;
         }
+        if (n + 1 >= cap)
+            return -1;
+        if (s[0] == '%' && s[1] == '%')
+            s++;
+        dst[n++] = *s++;
     }
     dst[n] = 0;
-    if (ct_own_name && !ct_path_has_pid && n + 24 < cap) {
+    if (ct_own_name && !ct_path_has_pid) {
         /* NAME.EXT -> NAME.<pid>.EXT (NAME -> NAME.<pid>) */
-        unsigned char num[24];
-        unsigned char *e = ct_dec(num + 1, (uint64_t)getpid());
-        size_t len = (size_t)(e - num), dot = n, i;
-        num[0] = '.';
+        size_t len = plen + 1, dot = n, i;
+        if (n + len >= cap)
+            return -1;
         for (i = n; i > 0 && dst[i - 1] != '/'; i--)
             if (dst[i - 1] == '.' && dot == n)
                 dot = i - 1;
@@ -1773,21 +1812,94 @@ static CT_NOINST void ct_out_name(char *dst, size_t cap)
         memmove(dst + dot + len, dst + dot, n - dot + 1);
         memcpy(dst + dot, num, len);
     }
+    return 0;
 }
 
-/* The absolute form of the output name, for CALLTRACE_OUT_TAKEN. */
+/* The absolute form of the output name, for CALLTRACE_OUT_TAKEN; empty
+ * when it does not fit. */
 static CT_NOINST void ct_abs_name(char *dst, size_t cap)
 {
     char name[CT_PATH_MAX];
-    size_t n = 0, i;
-    ct_out_name(name, sizeof name);
-    if (name[0] != '/' && getcwd(dst, cap - 2)) {
+    size_t n = 0, len;
+    dst[0] = 0;
+    if (ct_out_name(name, sizeof name) != 0)
+        return;
+    if (name[0] != '/') {
+        if (!getcwd(dst, cap - 1)) {
+            dst[0] = 0;
+            return;
+        }
         n = strlen(dst);
         dst[n++] = '/';
     }
-    for (i = 0; name[i] && n + 1 < cap; i++)
-        dst[n++] = name[i];
-    dst[n] = 0;
+    len = strlen(name);
+    if (n + len >= cap) {
+        dst[0] = 0;
+        return;
+    }
+    memcpy(dst + n, name, len + 1);
+}
+
+/* Whether line l (n bytes) of /proc/self/maps maps the file (maj:min, ino):
+ * `START-END PERMS OFFSET MAJ:MIN INODE PATH`. */
+static CT_NOINST int ct_maps_line_is(const char *l, size_t n, unsigned long maj,
+                                     unsigned long min, uint64_t ino)
+{
+    unsigned long ma = 0, mi = 0;
+    uint64_t in = 0;
+    size_t i = 0;
+    int f;
+    for (f = 0; f < 3; f++) {
+        while (i < n && l[i] != ' ')
+            i++;
+        while (i < n && l[i] == ' ')
+            i++;
+    }
+    for (; i < n && l[i] != ':'; i++)
+        ma = ma * 16 + (unsigned long)(l[i] <= '9' ? l[i] - '0' : (l[i] | 32) - 'a' + 10);
+    for (i++; i < n && l[i] != ' '; i++)
+        mi = mi * 16 + (unsigned long)(l[i] <= '9' ? l[i] - '0' : (l[i] | 32) - 'a' + 10);
+    for (i++; i < n && l[i] >= '0' && l[i] <= '9'; i++)
+        in = in * 10 + (uint64_t)(l[i] - '0');
+    return in != 0 && in == ino && ma == maj && mi == min;
+}
+
+/* Whether the file (dev, ino) is mapped into this process: the program, a
+ * library, a file it mmap()ed.  Emptying such a file kills the process
+ * (SIGBUS); writing into it corrupts it.  0 when /proc cannot tell. */
+static CT_NOINST int ct_mapped(dev_t dev, ino_t ino)
+{
+    static char buf[8192]; /* ct_lock held */
+    unsigned long maj = major(dev), min = minor(dev);
+    size_t len = 0, start;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0, skip = 0;
+    char *nl;
+    if (fd < 0)
+        return 0;
+    while (!found) {
+        ssize_t r = read(fd, buf + len, sizeof buf - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r > 0)
+            len += (size_t)r;
+        for (start = 0; (nl = (char *)memchr(buf + start, '\n', len - start)) != NULL;
+             start = (size_t)(nl - buf) + 1, skip = 0)
+            if (!skip && ct_maps_line_is(buf + start, (size_t)(nl - buf) - start, maj, min, ino))
+                found = 1;
+        if (r <= 0) {
+            found |= !skip && start < len && ct_maps_line_is(buf + start, len - start, maj, min, ino);
+            break;
+        }
+        memmove(buf, buf + start, len - start);
+        len -= start;
+        if (len == sizeof buf) { /* a line longer than buf: its fields came first */
+            found |= !skip && ct_maps_line_is(buf, len, maj, min, ino);
+            skip = 1;
+            len = 0;
+        }
+    }
+    close(fd);
+    return found;
 }
 
 /* Take a regular trace file for this process: an exclusive flock() on its
@@ -1826,7 +1938,10 @@ static CT_NOINST int ct_open_output(void)
     uint32_t i;
     int fd;
 
-    ct_out_name(name, sizeof name);
+    if (ct_out_name(name, sizeof name) != 0) {
+        ct_msg("CALLTRACE_OUT names a file longer than PATH_MAX, tracing disabled: ", ct_path_tmpl);
+        return -1;
+    }
     {
         /* A FIFO is opened for writing only, waiting for its reader: open
          * read-write, the program would be a reader of its own trace, and
@@ -1863,6 +1978,13 @@ static CT_NOINST int ct_open_output(void)
         if (fstat(fd, &st) != 0) {
             close(fd);
             ct_msg("cannot stat trace file, tracing disabled: ", name);
+            return -1;
+        }
+        if (S_ISREG(st.st_mode) && ct_mapped(st.st_dev, st.st_ino)) {
+            close(fd);
+            ct_msg("the trace file is mapped into the process (a library or the program?), "
+                   "tracing disabled: ",
+                   name);
             return -1;
         }
         if (S_ISREG(st.st_mode)) { /* not FIFOs, /dev/null, terminals */
@@ -1933,7 +2055,8 @@ static CT_NOINST void ct_export_taken(void)
         return;
     done = 1;
     ct_abs_name(abs, sizeof abs);
-    setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+    if (abs[0])
+        setenv("CALLTRACE_OUT_TAKEN", abs, 1);
 }
 
 static CT_NOINST void ct_thread_exit(void *arg);
@@ -1960,6 +2083,7 @@ static CT_NOINST int ct_init(void)
     if (CT_LIKELY(s != 0))
         return s > 0;
 
+    ct_err_note(); /* the stderr messages may go to */
     pthread_mutex_lock(&ct_lock);
     if (ct_state == 0) {
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
@@ -1999,6 +2123,7 @@ static CT_NOINST int ct_init(void)
             }
         }
         ct_path_tmpl[i] = 0;
+        ct_name_long = out[i] != 0; /* refused by ct_out_name, never cut short */
         if (!ct_path_has_pid) {
             /* A program run by a traced process of the same run (which set
              * CALLTRACE_OUT_TAKEN) must not truncate that process's trace. */

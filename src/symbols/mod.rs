@@ -438,7 +438,12 @@ fn mapping_of(maps: &[Mapping], addr: u64, seen: usize) -> Option<(usize, &Mappi
     let holds = |(_, m): &(usize, &Mapping)| m.start <= addr && addr < m.end;
     let (before, after) = maps.split_at(seen.min(maps.len()));
     let later = after.iter().enumerate().map(|(k, m)| (before.len() + k, m));
-    before.iter().enumerate().rev().find(holds).or_else(|| later.into_iter().find(holds))
+    before
+        .iter()
+        .enumerate()
+        .rev()
+        .find(holds)
+        .or_else(|| later.into_iter().find(holds))
 }
 
 /// The recorded path of the library (not the executable's mapping `exe`)

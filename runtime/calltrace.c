@@ -100,7 +100,9 @@
  *   "# map START END OFFSET BUILD_ID PATH" describes one executable mapping
  *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
  *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
- *   line).  All objects are written at start; objects loaded later (dlopen)
+ *   line; in the path of `# base` and `# map` lines a backslash is written
+ *   `\\`, a newline `\n` and a carriage return `\r`; binary records carry
+ *   the path's bytes as they are).  All objects are written at start; objects loaded later (dlopen)
  *   when one of their functions is first entered, before its events.  An
  *   object loaded where one the program's dlclose() unloaded was gets its
  *   own lines, after every event of the old one (see dlclose below).
@@ -1599,6 +1601,24 @@ static CT_NOINST uint32_t ct_build_id(const struct dl_phdr_info *info, const uns
     return 0;
 }
 
+/* A path in a text line at p (`# base`, `# map`): `\` as `\\`, newline as
+ * `\n`, carriage return as `\r`, so that the line stays one line and the
+ * reader gets the path back whole.  Returns the new end (at most 2 * len
+ * bytes).  Binary records carry the bytes as they are. */
+static CT_NOINST unsigned char *ct_text_path(unsigned char *p, const char *path, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        char c = path[i];
+        if (c == '\\' || c == '\n' || c == '\r') {
+            *p++ = '\\';
+            c = c == '\n' ? 'n' : c == '\r' ? 'r' : c;
+        }
+        *p++ = (unsigned char)c;
+    }
+    return p;
+}
+
 /* One mapping as a trace record in ct_gout at p; returns the new end.
  * Text: `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH`.  Binary: record 'M'
  * (docs/binary-format.md). */
@@ -1641,8 +1661,7 @@ static CT_NOINST unsigned char *ct_map_record(unsigned char *p, uint64_t start, 
             *p++ = (unsigned char)ct_hexdig[id[i] & 15];
         }
         *p++ = ' ';
-        for (i = 0; i < plen; i++)
-            *p++ = path[i] == '\n' ? '?' : (unsigned char)path[i];
+        p = ct_text_path(p, path, plen);
         *p++ = '\n';
     }
     return p;
@@ -1687,8 +1706,8 @@ static CT_NOINST int ct_maps_cb(struct dl_phdr_info *info, size_t size, void *da
             idlen = ct_build_id(info, &id);
             have_id = 1;
         }
-        if (plen > CT_GOUT_BYTES - 600)
-            plen = CT_GOUT_BYTES - 600;
+        if (plen > CT_GOUT_BYTES / 2 - 600) /* (escaped, twice as long at most) */
+            plen = CT_GOUT_BYTES / 2 - 600;
         p = ct_map_record(ct_gout, start, end, ph->p_offset, id, idlen, path, plen);
         ct_write_all(ct_gout, (size_t)(p - ct_gout));
         ct_maps[n].start = start;
@@ -2036,8 +2055,7 @@ static CT_NOINST int ct_open_output(void)
             *p++ = (unsigned char)l1[i];
         p = ct_hex(p, ct_base);
         *p++ = ' ';
-        for (i = 0; i < ct_exe_len; i++)
-            *p++ = (unsigned char)ct_exe[i];
+        p = ct_text_path(p, ct_exe, ct_exe_len);
         *p++ = '\n';
     }
     ct_write_all(ct_gout, (size_t)(p - ct_gout));
@@ -2162,9 +2180,6 @@ static CT_NOINST int ct_init(void)
         ct_base = base;
         n = readlink("/proc/self/exe", ct_exe, sizeof ct_exe);
         ct_exe_len = (n > 0 && (size_t)n < sizeof ct_exe) ? (uint32_t)n : 0;
-        for (i = 0; i < ct_exe_len; i++) /* keep the text header one line */
-            if (ct_exe[i] == '\n')
-                ct_exe[i] = '?';
 
         ct_pid = getpid();
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {

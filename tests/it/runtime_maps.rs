@@ -383,3 +383,39 @@ int main(void)
         "data\n"
     );
 }
+
+/// A newline in a directory name became `?` in the recorded executable path
+/// (binary traces too, which can carry any bytes), so the trace named a
+/// file that does not exist and its functions could not be named without
+/// BINARY. Text traces escape the path; the reader undoes it.
+#[test]
+fn an_executable_under_a_directory_with_a_newline_is_found_from_the_trace() {
+    let dir = work("newline").join("new\nline \\n dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = build(
+        &dir,
+        "app",
+        "static int leaf(int n) { return n + 1; }\nint main(void) { return leaf(1) - 2; }\n",
+        &[],
+    );
+    for (format, name) in [("text", "t.txt"), ("binary", "t.bin")] {
+        let trace = dir.join(name);
+        record(&dir, &exe, format, &trace);
+        let out = Command::new(BIN)
+            .args(["tree", "--trace"])
+            .arg(&trace)
+            .output()
+            .expect("run calltrace");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(out.status.success(), "{format}: {stderr}");
+        assert!(!stderr.contains("warning"), "{format}: {stderr}");
+        let names: Vec<&str> = stdout
+            .lines()
+            .map(|l| l.trim_start().split(" (").next().unwrap())
+            .collect();
+        assert_eq!(names, ["main", "leaf"], "{format}: {stdout}");
+    }
+}

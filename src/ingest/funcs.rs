@@ -6,7 +6,11 @@
 //! the addresses in it new functions from then on, each knowing which of the
 //! trace's mappings were in force when it was first seen.
 
+use std::collections::BTreeMap;
+
 use rustc_hash::FxHashMap;
+
+use super::Mapping;
 
 /// Dense id of a function (or synthetic node) in a [`FuncTable`].
 pub type FuncId = u32;
@@ -38,6 +42,9 @@ pub struct FuncTable {
     seen: Vec<u32>,
     /// Mappings recorded so far.
     maps: u32,
+    /// The mappings in force, by start (those that later ones overlapped
+    /// are gone).
+    layout: BTreeMap<u64, Mapping>,
 }
 
 impl Default for FuncTable {
@@ -50,6 +57,7 @@ impl Default for FuncTable {
             aliases: 0,
             seen: vec![0],
             maps: 0,
+            layout: BTreeMap::new(),
         }
     }
 }
@@ -105,16 +113,34 @@ impl FuncTable {
         id
     }
 
-    /// Notes the trace's next mapping record, `start..end`, in event order.
-    /// When it `replaces` an earlier mapping of that range (an object
-    /// loaded where an unloaded one was), addresses in it interned from now
-    /// on are new functions: the same address is another function there.
-    pub fn mapping(&mut self, start: u64, end: u64, replaces: bool) {
+    /// Notes the trace's next mapping record in event order. When it
+    /// replaces another mapping in force in its range (another object loaded
+    /// where an unloaded one was; the same one recorded again is not),
+    /// addresses in it interned from now on are new functions: the same
+    /// address is another function there. Returns whether it did.
+    pub fn mapping(&mut self, map: &Mapping) -> bool {
+        let (start, end) = (map.start, map.end);
         self.maps = self.maps.saturating_add(1);
+        // The mappings in force do not overlap: those that this one does
+        // are the last ones starting below its end, back to one that ends
+        // at or before its start. Each is removed once: linear overall.
+        let overlapped: Vec<u64> = self
+            .layout
+            .range(..end)
+            .rev()
+            .take_while(|(_, m)| m.end > start)
+            .map(|(&s, _)| s)
+            .collect();
+        let mut replaces = false;
+        for s in overlapped {
+            replaces |= self.layout.remove(&s).is_some_and(|m| m != *map);
+        }
+        self.layout.insert(start, map.clone());
         if replaces {
             // (method aliases sit far above any code: none goes)
             self.by_addr.retain(|&a, _| !(start <= a && a < end));
         }
+        replaces
     }
 
     /// How many of the trace's mapping records (in trace order) came before
@@ -175,16 +201,26 @@ mod tests {
 
     #[test]
     fn a_replaced_mapping_makes_its_addresses_new_functions() {
+        let map = |start, end, path: &str| Mapping {
+            start,
+            end,
+            path: path.to_string(),
+            ..Mapping::default()
+        };
         let mut t = FuncTable::default();
-        t.mapping(0x1000, 0x2000, false);
+        assert!(!t.mapping(&map(0x1000, 0x2000, "/a.so")));
         let (old, outside) = (t.addr(0x1100), t.addr(0x3000));
-        t.mapping(0x1000, 0x2000, false);
+        assert!(!t.mapping(&map(0x1000, 0x2000, "/a.so")));
         assert_eq!(t.addr(0x1100), old, "the same object recorded again");
-        t.mapping(0x1000, 0x1800, true);
+        assert!(
+            !t.mapping(&map(0x2000, 0x2800, "/c.so")),
+            "beside, not over it"
+        );
+        assert!(t.mapping(&map(0x1000, 0x1800, "/b.so")));
         let new = t.addr(0x1100);
         assert_ne!(new, old);
         assert_eq!(t.addr(0x3000), outside);
-        assert_eq!((t.maps_seen(old), t.maps_seen(new)), (1, 3));
+        assert_eq!((t.maps_seen(old), t.maps_seen(new)), (1, 4));
         assert_eq!(t.key(new), t.key(old));
     }
 }

@@ -275,17 +275,11 @@ pub struct Mapping {
 }
 
 /// Adds a mapping record read in trace order: to `meta`, and to `funcs`,
-/// where one that replaces the latest mapping of its range (another object
-/// loaded where an unloaded one was) makes the addresses in it new
-/// functions from here on.
+/// where one that replaces another object's mapping in its range (loaded
+/// where an unloaded one was) makes the addresses in it new functions from
+/// here on.
 pub(crate) fn add_mapping(meta: &mut TraceMeta, funcs: &mut FuncTable, map: Mapping) {
-    let replaces = meta
-        .maps
-        .iter()
-        .rev()
-        .find(|m| m.start < map.end && map.start < m.end)
-        .is_some_and(|m| *m != map);
-    funcs.mapping(map.start, map.end, replaces);
+    funcs.mapping(&map);
     meta.maps.push(map);
 }
 

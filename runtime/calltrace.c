@@ -38,7 +38,10 @@
  *                     instead (trace.1234.txt).  For the second the runtime
  *                     sets CALLTRACE_OUT_TAKEN to the absolute path of its
  *                     file; for the third each process holds a flock() on
- *                     its regular file (see ct_claim).
+ *                     its regular file (see ct_claim).  Refused (tracing
+ *                     disabled, with a message): a file mapped into the
+ *                     process (a library, the program), and a name that
+ *                     does not fit in PATH_MAX bytes.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
@@ -97,8 +100,12 @@
  *   "# map START END OFFSET BUILD_ID PATH" describes one executable mapping
  *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
  *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
- *   line).  All objects are written at start; objects loaded later (dlopen)
- *   when one of their functions is first entered, before its events.
+ *   line; in the path of `# base` and `# map` lines a backslash is written
+ *   `\\`, a newline `\n` and a carriage return `\r`; binary records carry
+ *   the path's bytes as they are).  All objects are written at start; objects loaded later (dlopen)
+ *   when one of their functions is first entered, before its events.  An
+ *   object loaded where one the program's dlclose() unloaded was gets its
+ *   own lines, after every event of the old one (see dlclose below).
  *
  * BINARY format (CALLTRACE_FORMAT=binary): specified in docs/binary-format.md
  *   (header, records, event encoding, thread buffers); this file is its
@@ -158,6 +165,9 @@
  *   - Functions in shared libraries (also dlopen'ed ones) built with
  *     -finstrument-functions are recorded with their absolute addresses; the
  *     map records say which object (and build-id) holds them.
+ *   - Messages go to descriptor 2 only while it is the stderr the process
+ *     started with (device and inode); once the program has closed it or put
+ *     another file there, they are not written at all.
  *   - The descriptor is moved to >= 1000; if the program closes it anyway
  *     (daemons closing all descriptors), tracing stops with a message rather
  *     than write into a file the program opened later.
@@ -182,6 +192,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -239,7 +250,7 @@ extern "C" {
 #define CT_METHOD_BASE 0x3f00000000000000ull /* event address of method 0 */
 #define CT_VERSION 2u                 /* binary format version */
 #define CT_TIME_MASK 0x7fffffffffffffffull
-#define CT_PATH_MAX 4096
+#define CT_PATH_MAX PATH_MAX       /* a path's bytes with its NUL (4096 on Linux) */
 
 /* One recorded event, as stored in the per-thread buffer.  Untimed
  * (CALLTRACE_CLOCK=none), a ring slot is only the first word, with the kind
@@ -390,6 +401,7 @@ struct ct_map {
 static struct ct_map ct_maps[CT_MAPS_MAX];
 static uint32_t ct_nmaps;
 static char ct_path_tmpl[CT_PATH_MAX];
+static int ct_name_long; /* CALLTRACE_OUT does not fit in ct_path_tmpl */
 static unsigned char ct_gout[CT_GOUT_BYTES];
 
 static const char ct_dig2[] =
@@ -509,12 +521,38 @@ static inline CT_NOINST uint64_t ct_to_ns(uint64_t raw, uint64_t mult)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
 
+/* The stderr found at start-up (ct_err_note): messages go to descriptor 2
+ * only while it is still that file.  A program that closed it and opened a
+ * data file there must not find "calltrace: ..." in its data. */
+static int ct_err_state; /* 0: not looked yet; 1: known; -1: none at start-up */
+static dev_t ct_err_dev;
+static ino_t ct_err_ino;
+
+static CT_NOINST void ct_err_note(void)
+{
+    struct stat st;
+    if (ct_err_state)
+        return;
+    if (fstat(2, &st) == 0) {
+        ct_err_dev = st.st_dev;
+        ct_err_ino = st.st_ino;
+        ct_err_state = 1;
+    } else {
+        ct_err_state = -1;
+    }
+}
+
 static CT_NOINST void ct_msg(const char *a, const char *b)
 {
     char buf[512];
     size_t n = 0;
     const char *parts[3];
+    struct stat st;
     int i;
+    ct_err_note();
+    if (ct_err_state < 0 || fstat(2, &st) != 0 || st.st_dev != ct_err_dev ||
+        st.st_ino != ct_err_ino)
+        return;
     parts[0] = "calltrace: ";
     parts[1] = a;
     parts[2] = b;
@@ -1549,6 +1587,24 @@ static CT_NOINST uint32_t ct_build_id(const struct dl_phdr_info *info, const uns
     return 0;
 }
 
+/* A path in a text line at p (`# base`, `# map`): `\` as `\\`, newline as
+ * `\n`, carriage return as `\r`, so that the line stays one line and the
+ * reader gets the path back whole.  Returns the new end (at most 2 * len
+ * bytes).  Binary records carry the bytes as they are. */
+static CT_NOINST unsigned char *ct_text_path(unsigned char *p, const char *path, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        char c = path[i];
+        if (c == '\\' || c == '\n' || c == '\r') {
+            *p++ = '\\';
+            c = c == '\n' ? 'n' : c == '\r' ? 'r' : c;
+        }
+        *p++ = (unsigned char)c;
+    }
+    return p;
+}
+
 /* One mapping as a trace record in ct_gout at p; returns the new end.
  * Text: `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH`.  Binary: record 'M'
  * (docs/binary-format.md). */
@@ -1591,8 +1647,7 @@ static CT_NOINST unsigned char *ct_map_record(unsigned char *p, uint64_t start, 
             *p++ = (unsigned char)ct_hexdig[id[i] & 15];
         }
         *p++ = ' ';
-        for (i = 0; i < plen; i++)
-            *p++ = path[i] == '\n' ? '?' : (unsigned char)path[i];
+        p = ct_text_path(p, path, plen);
         *p++ = '\n';
     }
     return p;
@@ -1637,8 +1692,8 @@ static CT_NOINST int ct_maps_cb(struct dl_phdr_info *info, size_t size, void *da
             idlen = ct_build_id(info, &id);
             have_id = 1;
         }
-        if (plen > CT_GOUT_BYTES - 600)
-            plen = CT_GOUT_BYTES - 600;
+        if (plen > CT_GOUT_BYTES / 2 - 600) /* (escaped, twice as long at most) */
+            plen = CT_GOUT_BYTES / 2 - 600;
         p = ct_map_record(ct_gout, start, end, ph->p_offset, id, idlen, path, plen);
         ct_write_all(ct_gout, (size_t)(p - ct_gout));
         ct_maps[n].start = start;
@@ -1722,33 +1777,38 @@ static CT_NOINST const char *ct_getenv(const char *name)
     return NULL;
 }
 
-/* Build the output file name from the template, expanding %p and %%. */
-static CT_NOINST void ct_out_name(char *dst, size_t cap)
+/* Build the output file name from the template, expanding %p and %%.
+ * Returns -1 when the name does not fit in cap bytes with its NUL (never a
+ * shorter name: that could be another, existing file). */
+static CT_NOINST int ct_out_name(char *dst, size_t cap)
 {
     const char *s = ct_path_tmpl;
-    size_t n = 0;
-    while (*s && n + 24 < cap) {
+    unsigned char num[24];
+    size_t n = 0, plen = (size_t)(ct_dec(num + 1, (uint64_t)getpid()) - num) - 1;
+    num[0] = '.';
+    if (ct_name_long)
+        return -1;
+    while (*s) {
         if (s[0] == '%' && s[1] == 'p') {
-            unsigned char num[24];
-            unsigned char *e = ct_dec(num, (uint64_t)getpid());
-            unsigned char *q = num;
-            while (q < e)
-                dst[n++] = (char)*q++;
+            if (n + plen >= cap)
+                return -1;
+            memcpy(dst + n, num + 1, plen);
+            n += plen;
             s += 2;
-        } else if (s[0] == '%' && s[1] == '%') {
-            dst[n++] = '%';
-            s += 2;
-        } else {
-            dst[n++] = *s++;
+            continue;
         }
+        if (n + 1 >= cap)
+            return -1;
+        if (s[0] == '%' && s[1] == '%')
+            s++;
+        dst[n++] = *s++;
     }
     dst[n] = 0;
-    if (ct_own_name && !ct_path_has_pid && n + 24 < cap) {
+    if (ct_own_name && !ct_path_has_pid) {
         /* NAME.EXT -> NAME.<pid>.EXT (NAME -> NAME.<pid>) */
-        unsigned char num[24];
-        unsigned char *e = ct_dec(num + 1, (uint64_t)getpid());
-        size_t len = (size_t)(e - num), dot = n, i;
-        num[0] = '.';
+        size_t len = plen + 1, dot = n, i;
+        if (n + len >= cap)
+            return -1;
         for (i = n; i > 0 && dst[i - 1] != '/'; i--)
             if (dst[i - 1] == '.' && dot == n)
                 dot = i - 1;
@@ -1757,21 +1817,94 @@ static CT_NOINST void ct_out_name(char *dst, size_t cap)
         memmove(dst + dot + len, dst + dot, n - dot + 1);
         memcpy(dst + dot, num, len);
     }
+    return 0;
 }
 
-/* The absolute form of the output name, for CALLTRACE_OUT_TAKEN. */
+/* The absolute form of the output name, for CALLTRACE_OUT_TAKEN; empty
+ * when it does not fit. */
 static CT_NOINST void ct_abs_name(char *dst, size_t cap)
 {
     char name[CT_PATH_MAX];
-    size_t n = 0, i;
-    ct_out_name(name, sizeof name);
-    if (name[0] != '/' && getcwd(dst, cap - 2)) {
+    size_t n = 0, len;
+    dst[0] = 0;
+    if (ct_out_name(name, sizeof name) != 0)
+        return;
+    if (name[0] != '/') {
+        if (!getcwd(dst, cap - 1)) {
+            dst[0] = 0;
+            return;
+        }
         n = strlen(dst);
         dst[n++] = '/';
     }
-    for (i = 0; name[i] && n + 1 < cap; i++)
-        dst[n++] = name[i];
-    dst[n] = 0;
+    len = strlen(name);
+    if (n + len >= cap) {
+        dst[0] = 0;
+        return;
+    }
+    memcpy(dst + n, name, len + 1);
+}
+
+/* Whether line l (n bytes) of /proc/self/maps maps the file (maj:min, ino):
+ * `START-END PERMS OFFSET MAJ:MIN INODE PATH`. */
+static CT_NOINST int ct_maps_line_is(const char *l, size_t n, unsigned long maj,
+                                     unsigned long min, uint64_t ino)
+{
+    unsigned long ma = 0, mi = 0;
+    uint64_t in = 0;
+    size_t i = 0;
+    int f;
+    for (f = 0; f < 3; f++) {
+        while (i < n && l[i] != ' ')
+            i++;
+        while (i < n && l[i] == ' ')
+            i++;
+    }
+    for (; i < n && l[i] != ':'; i++)
+        ma = ma * 16 + (unsigned long)(l[i] <= '9' ? l[i] - '0' : (l[i] | 32) - 'a' + 10);
+    for (i++; i < n && l[i] != ' '; i++)
+        mi = mi * 16 + (unsigned long)(l[i] <= '9' ? l[i] - '0' : (l[i] | 32) - 'a' + 10);
+    for (i++; i < n && l[i] >= '0' && l[i] <= '9'; i++)
+        in = in * 10 + (uint64_t)(l[i] - '0');
+    return in != 0 && in == ino && ma == maj && mi == min;
+}
+
+/* Whether the file (dev, ino) is mapped into this process: the program, a
+ * library, a file it mmap()ed.  Emptying such a file kills the process
+ * (SIGBUS); writing into it corrupts it.  0 when /proc cannot tell. */
+static CT_NOINST int ct_mapped(dev_t dev, ino_t ino)
+{
+    static char buf[8192]; /* ct_lock held */
+    unsigned long maj = major(dev), min = minor(dev);
+    size_t len = 0, start;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0, skip = 0;
+    char *nl;
+    if (fd < 0)
+        return 0;
+    while (!found) {
+        ssize_t r = read(fd, buf + len, sizeof buf - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r > 0)
+            len += (size_t)r;
+        for (start = 0; (nl = (char *)memchr(buf + start, '\n', len - start)) != NULL;
+             start = (size_t)(nl - buf) + 1, skip = 0)
+            if (!skip && ct_maps_line_is(buf + start, (size_t)(nl - buf) - start, maj, min, ino))
+                found = 1;
+        if (r <= 0) {
+            found |= !skip && start < len && ct_maps_line_is(buf + start, len - start, maj, min, ino);
+            break;
+        }
+        memmove(buf, buf + start, len - start);
+        len -= start;
+        if (len == sizeof buf) { /* a line longer than buf: its fields came first */
+            found |= !skip && ct_maps_line_is(buf, len, maj, min, ino);
+            skip = 1;
+            len = 0;
+        }
+    }
+    close(fd);
+    return found;
 }
 
 /* Take a regular trace file for this process: an exclusive flock() on its
@@ -1810,7 +1943,10 @@ static CT_NOINST int ct_open_output(void)
     uint32_t i;
     int fd;
 
-    ct_out_name(name, sizeof name);
+    if (ct_out_name(name, sizeof name) != 0) {
+        ct_msg("CALLTRACE_OUT names a file longer than PATH_MAX, tracing disabled: ", ct_path_tmpl);
+        return -1;
+    }
     {
         /* A FIFO is opened for writing only, waiting for its reader: open
          * read-write, the program would be a reader of its own trace, and
@@ -1847,6 +1983,13 @@ static CT_NOINST int ct_open_output(void)
         if (fstat(fd, &st) != 0) {
             close(fd);
             ct_msg("cannot stat trace file, tracing disabled: ", name);
+            return -1;
+        }
+        if (S_ISREG(st.st_mode) && ct_mapped(st.st_dev, st.st_ino)) {
+            close(fd);
+            ct_msg("the trace file is mapped into the process (a library or the program?), "
+                   "tracing disabled: ",
+                   name);
             return -1;
         }
         if (S_ISREG(st.st_mode)) { /* not FIFOs, /dev/null, terminals */
@@ -1898,8 +2041,7 @@ static CT_NOINST int ct_open_output(void)
             *p++ = (unsigned char)l1[i];
         p = ct_hex(p, ct_base);
         *p++ = ' ';
-        for (i = 0; i < ct_exe_len; i++)
-            *p++ = (unsigned char)ct_exe[i];
+        p = ct_text_path(p, ct_exe, ct_exe_len);
         *p++ = '\n';
     }
     ct_write_all(ct_gout, (size_t)(p - ct_gout));
@@ -1917,7 +2059,8 @@ static CT_NOINST void ct_export_taken(void)
         return;
     done = 1;
     ct_abs_name(abs, sizeof abs);
-    setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+    if (abs[0])
+        setenv("CALLTRACE_OUT_TAKEN", abs, 1);
 }
 
 static CT_NOINST void ct_thread_exit(void *arg);
@@ -1944,6 +2087,7 @@ static CT_NOINST int ct_init(void)
     if (CT_LIKELY(s != 0))
         return s > 0;
 
+    ct_err_note(); /* the stderr messages may go to */
     pthread_mutex_lock(&ct_lock);
     if (ct_state == 0) {
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
@@ -1983,6 +2127,7 @@ static CT_NOINST int ct_init(void)
             }
         }
         ct_path_tmpl[i] = 0;
+        ct_name_long = out[i] != 0; /* refused by ct_out_name, never cut short */
         if (!ct_path_has_pid) {
             /* A program run by a traced process of the same run (which set
              * CALLTRACE_OUT_TAKEN) must not truncate that process's trace. */
@@ -2021,9 +2166,6 @@ static CT_NOINST int ct_init(void)
         ct_base = base;
         n = readlink("/proc/self/exe", ct_exe, sizeof ct_exe);
         ct_exe_len = (n > 0 && (size_t)n < sizeof ct_exe) ? (uint32_t)n : 0;
-        for (i = 0; i < ct_exe_len; i++) /* keep the text header one line */
-            if (ct_exe[i] == '\n')
-                ct_exe[i] = '?';
 
         ct_pid = getpid();
         if (ct_open_output() == 0 && pthread_key_create(&ct_key, ct_thread_exit) == 0) {
@@ -2520,6 +2662,108 @@ CT_HOOK void calltrace_flush(void)
     pthread_mutex_unlock(&ct_lock);
     CT_BARRIER();
     ct_t.gate--;
+}
+
+/* dlclose(): an object it unloads frees its addresses, and the next object
+ * loaded may get them (uftrace's s-dlopen: libfoo.so where libabc's code
+ * was).  No entry then leaves the thread's last code range, so nothing
+ * would notice: this wrapper, after libc's dlclose(), checks the loader's
+ * count of unloaded objects (dlpi_subs), drops the mappings no longer
+ * loaded from ct_maps (so that an entry there misses and writes the new
+ * object's mappings), writes every event recorded so far (those of the old
+ * object must come before the new mappings in the file: readers use the
+ * mappings in force at each event) and makes this thread's next entry
+ * look its mapping up.  Other threads' last code range is not reset: one
+ * that last ran in the unloaded object and next enters the new one at the
+ * same place without a call elsewhere in between keeps the old names.
+ * Calls of dlclose() from libraries do not come here (the executable's
+ * symbol is not exported to them).  Weak, with libc's found through
+ * dlsym(RTLD_NEXT): a static link without a dynamic dlsym() leaves objects
+ * loaded (which keeps their addresses, and their names, apart). */
+#pragma weak dlsym
+typedef int (*ct_dlclose_fn)(void *);
+static unsigned char ct_maps_live[CT_MAPS_MAX]; /* ct_lock */
+
+static CT_NOINST int ct_subs_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uint64_t *)data = (uint64_t)info->dlpi_subs;
+    return 1;
+}
+
+/* Marks in ct_maps_live the known mappings still loaded.  ct_lock held. */
+static CT_NOINST int ct_live_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    uint32_t n = *(uint32_t *)data, k;
+    int i;
+    (void)size;
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uint64_t start = (uint64_t)info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        for (k = 0; k < n; k++)
+            if (ct_maps[k].start == start && ct_maps[k].end == start + ph->p_memsz)
+                ct_maps_live[k] = 1;
+    }
+    return 0;
+}
+
+/* Forget the mappings of unloaded objects and write what is buffered, when
+ * objects were unloaded since the last look.  ct_lock held. */
+static CT_NOINST int ct_maps_unloaded(void)
+{
+    static uint64_t subs_seen;
+    uint64_t subs = 0;
+    uint32_t n = ct_nmaps, k;
+    struct ct_thread *t;
+    dl_iterate_phdr(ct_subs_cb, &subs);
+    if (subs == subs_seen)
+        return 0;
+    subs_seen = subs;
+    memset(ct_maps_live, 0, n);
+    dl_iterate_phdr(ct_live_cb, &n);
+    /* The reader of a lock-free ct_map_find sees the old start or the end:
+     * the whole range or an empty one, never a wrong one. */
+    for (k = 0; k < n; k++)
+        if (!ct_maps_live[k] && ct_maps[k].start != ct_maps[k].end)
+            __atomic_store_n(&ct_maps[k].start, ct_maps[k].end, __ATOMIC_RELAXED);
+    ct_stage_drain();
+    for (t = ct_threads; t; t = t->next)
+        ct_flush_locked(t);
+    return 1;
+}
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define CT_NOEXCEPT noexcept(true)
+#elif defined(__cplusplus)
+#define CT_NOEXCEPT throw()
+#else
+#define CT_NOEXCEPT
+#endif
+
+__attribute__((weak)) CT_HOOK int dlclose(void *handle) CT_NOEXCEPT
+{
+    static ct_dlclose_fn real;
+    int r;
+    if (!real && dlsym)
+        real = (ct_dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
+    if (!real)
+        return 0; /* (static: the object stays loaded) */
+    r = real(handle);
+    if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
+        return r;
+    ct_t.gate++;
+    CT_BARRIER();
+    if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
+        ct_drain_side(ct_t.self);
+    pthread_mutex_lock(&ct_lock);
+    if (ct_fd >= 0 && ct_maps_unloaded())
+        ct_t.span = 0; /* this thread's next entry looks its mapping up */
+    pthread_mutex_unlock(&ct_lock);
+    CT_BARRIER();
+    ct_t.gate--;
+    return r;
 }
 
 /* Write what is buffered before the process ends without destructors.

@@ -27,6 +27,7 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
+    mod runtime_maps;
     mod safety;
     mod scaling;
     mod symbols;

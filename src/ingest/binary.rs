@@ -875,7 +875,7 @@ impl Reader<'_> {
         match head.tag {
             TAG_MAP => {
                 let map = mapping(payload).ok_or_else(|| self.err("a mapping record"))?;
-                side.meta.maps.push(map);
+                super::add_mapping(side.meta, funcs, map);
                 self.pos += head.nbytes;
                 return Ok(());
             }

@@ -242,6 +242,16 @@ mod tests {
     }
 
     #[test]
+    fn paths_of_base_and_map_lines_are_unescaped() {
+        let text = "# base 0x5000 /t/new\\nline\\\\x  two\\r\\q\n\
+                    # map 0x5000 0x6000 0x0 - /t/new\\nline\\\\x  two\\r\\q\nE0x5010\n";
+        let (_, meta, _) = parse(&AddrFormat, text, false).unwrap();
+        let path = "/t/new\nline\\x  two\r\\q";
+        assert_eq!(meta.exe_path.as_deref(), Some(path));
+        assert_eq!(meta.maps[0].path, path);
+    }
+
+    #[test]
     fn reads_map_headers() {
         let text = "# base 0x5000 /bin/app\n# map 0x5000 0x6000 0x1000 ABcd01 /bin/app\n\
                     E0x5010\n# map 0x7f00 0x8f00 0x0 - /lib/my lib.so\n# map 0x9000 0x9100 0x0 - \nX0x5010\n";

@@ -1,8 +1,16 @@
 //! Interning of functions as they appear in a trace: addresses or names
 //! become dense [`FuncId`]s so later stages work on small integers. Id 0 is
 //! always the synthetic root; thread nodes are interned as [`FuncKey::Thread`].
+//! An address names one function only while the object loaded there stays:
+//! a mapping that replaces another's range ([`FuncTable::mapping`]) makes
+//! the addresses in it new functions from then on, each knowing which of the
+//! trace's mappings were in force when it was first seen.
+
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
+
+use super::Mapping;
 
 /// Dense id of a function (or synthetic node) in a [`FuncTable`].
 pub type FuncId = u32;
@@ -29,6 +37,14 @@ pub struct FuncTable {
     by_thread: FxHashMap<u64, FuncId>,
     /// Entries of `by_addr` that [`FuncTable::alias_addr`] made (named).
     aliases: usize,
+    /// For each id, the number of mappings the trace had recorded when it
+    /// was interned (see [`FuncTable::maps_seen`]).
+    seen: Vec<u32>,
+    /// Mappings recorded so far.
+    maps: u32,
+    /// The mappings in force, by start (those that later ones overlapped
+    /// are gone).
+    layout: BTreeMap<u64, Mapping>,
 }
 
 impl Default for FuncTable {
@@ -39,6 +55,9 @@ impl Default for FuncTable {
             by_name: FxHashMap::default(),
             by_thread: FxHashMap::default(),
             aliases: 0,
+            seen: vec![0],
+            maps: 0,
+            layout: BTreeMap::new(),
         }
     }
 }
@@ -90,7 +109,45 @@ impl FuncTable {
     fn push(&mut self, key: FuncKey) -> FuncId {
         let id = self.keys.len() as FuncId;
         self.keys.push(key);
+        self.seen.push(self.maps);
         id
+    }
+
+    /// Notes the trace's next mapping record in event order. When it
+    /// replaces another mapping in force in its range (another object loaded
+    /// where an unloaded one was; the same one recorded again is not),
+    /// addresses in it interned from now on are new functions: the same
+    /// address is another function there. Returns whether it did.
+    pub fn mapping(&mut self, map: &Mapping) -> bool {
+        let (start, end) = (map.start, map.end);
+        self.maps = self.maps.saturating_add(1);
+        // The mappings in force do not overlap: those that this one does
+        // are the last ones starting below its end, back to one that ends
+        // at or before its start. Each is removed once: linear overall.
+        let overlapped: Vec<u64> = self
+            .layout
+            .range(..end)
+            .rev()
+            .take_while(|(_, m)| m.end > start)
+            .map(|(&s, _)| s)
+            .collect();
+        let mut replaces = false;
+        for s in overlapped {
+            replaces |= self.layout.remove(&s).is_some_and(|m| m != *map);
+        }
+        self.layout.insert(start, map.clone());
+        if replaces {
+            // (method aliases sit far above any code: none goes)
+            self.by_addr.retain(|&a, _| !(start <= a && a < end));
+        }
+        replaces
+    }
+
+    /// How many of the trace's mapping records (in trace order) came before
+    /// `id` was first seen: its address belongs to the latest of them that
+    /// holds it.
+    pub fn maps_seen(&self, id: FuncId) -> usize {
+        self.seen[id as usize] as usize
     }
 
     /// The key of `id`.
@@ -140,5 +197,30 @@ mod tests {
         let th = t.thread(7);
         assert!(t.is_synthetic(th));
         assert!(!t.is_synthetic(a));
+    }
+
+    #[test]
+    fn a_replaced_mapping_makes_its_addresses_new_functions() {
+        let map = |start, end, path: &str| Mapping {
+            start,
+            end,
+            path: path.to_string(),
+            ..Mapping::default()
+        };
+        let mut t = FuncTable::default();
+        assert!(!t.mapping(&map(0x1000, 0x2000, "/a.so")));
+        let (old, outside) = (t.addr(0x1100), t.addr(0x3000));
+        assert!(!t.mapping(&map(0x1000, 0x2000, "/a.so")));
+        assert_eq!(t.addr(0x1100), old, "the same object recorded again");
+        assert!(
+            !t.mapping(&map(0x2000, 0x2800, "/c.so")),
+            "beside, not over it"
+        );
+        assert!(t.mapping(&map(0x1000, 0x1800, "/b.so")));
+        let new = t.addr(0x1100);
+        assert_ne!(new, old);
+        assert_eq!(t.addr(0x3000), outside);
+        assert_eq!((t.maps_seen(old), t.maps_seen(new)), (1, 4));
+        assert_eq!(t.key(new), t.key(old));
     }
 }

@@ -275,6 +275,15 @@ pub struct Mapping {
     pub build_id: Option<String>,
 }
 
+/// Adds a mapping record read in trace order: to `meta`, and to `funcs`,
+/// where one that replaces another object's mapping in its range (loaded
+/// where an unloaded one was) makes the addresses in it new functions from
+/// here on.
+pub(crate) fn add_mapping(meta: &mut TraceMeta, funcs: &mut FuncTable, map: Mapping) {
+    funcs.mapping(&map);
+    meta.maps.push(map);
+}
+
 /// How to read a trace. Default is strict parsing on every core.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {

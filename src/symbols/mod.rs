@@ -20,7 +20,7 @@ mod objects;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::ingest::{FuncKey, FuncTable, Mapping, TraceMeta};
+use crate::ingest::{FuncId, FuncKey, FuncTable, Mapping, TraceMeta};
 
 pub use bias::BiasSource;
 pub use demangle::{Demangle, demangle, short_form, simplify};
@@ -349,16 +349,14 @@ fn resolve_in_objects(
     let mut namesakes = Namesakes::default();
     let mut opened: Vec<Opened> = Vec::new();
     let mut opened_objects = std::collections::HashSet::new();
-    // The latest mapping holding an address wins: an object loaded where
-    // a closed one was.
     let index = mapindex::MapIndex::new(maps);
-    for key in funcs.keys() {
+    for (i, key) in funcs.keys().iter().enumerate() {
         let FuncKey::Addr(a) = key else {
             infos.push(plain_info(key));
             ids.push(None);
             continue;
         };
-        let Some((m, map)) = index.find(*a).map(|m| (m, &maps[m])) else {
+        let Some((m, map)) = mapping_of(&index, maps, *a, funcs.maps_seen(i as FuncId)) else {
             stats.unresolved += 1;
             infos.push(hex_info(*a));
             ids.push(None);
@@ -444,6 +442,36 @@ fn resolve_in_objects(
     stats.warnings = objects.debug_warnings();
     stats.warnings.append(&mut objects.warnings);
     Ok((infos, ids, namesakes.found, stats))
+}
+
+/// The mapping that held `addr` when the function was first seen, after
+/// the trace's first `seen` mapping records: the latest of those that holds
+/// it (an object loaded where an unloaded one was replaces it), else the
+/// first later one (a record that came after the events it is for).
+fn mapping_of<'m>(
+    index: &mapindex::MapIndex,
+    maps: &'m [Mapping],
+    addr: u64,
+    seen: usize,
+) -> Option<(usize, &'m Mapping)> {
+    // The latest holder of all is the latest one before `seen` too when it
+    // came before: the common case, a binary search. Only an address whose
+    // holder was recorded after the function was first seen (a replaced
+    // object, a record that came late) scans.
+    match index.find(addr) {
+        Some(m) if m < seen => return Some((m, &maps[m])),
+        None => return None,
+        Some(_) => {}
+    }
+    let holds = |(_, m): &(usize, &Mapping)| m.start <= addr && addr < m.end;
+    let (before, after) = maps.split_at(seen.min(maps.len()));
+    let later = after.iter().enumerate().map(|(k, m)| (before.len() + k, m));
+    before
+        .iter()
+        .enumerate()
+        .rev()
+        .find(holds)
+        .or_else(|| later.into_iter().find(holds))
 }
 
 /// The recorded path of the library (not the executable's mapping `exe`)

@@ -235,7 +235,7 @@ impl<'a> Seq<'a> {
                         "`# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` with hex numbers",
                     )
                 })?;
-                self.meta.maps.push(map);
+                crate::ingest::add_mapping(&mut self.meta, self.funcs, map);
                 return Ok(());
             }
             Some("dropped") => {
@@ -248,14 +248,13 @@ impl<'a> Seq<'a> {
             }
             _ => return Ok(()),
         }
-        let addr = words
-            .next()
-            .and_then(|w| parse_hex(w.as_bytes()))
+        let (addr, path) = split_word(text.trim_start().strip_prefix("base").unwrap_or(text));
+        let addr = parse_hex(addr.as_bytes())
             .ok_or_else(|| self.err(lineno, line, "`# base 0xADDR [path]` with a hex address"))?;
         self.meta.base = Some(addr);
-        let path = words.collect::<Vec<_>>().join(" ");
+        let path = path.strip_prefix([' ', '\t']).unwrap_or(path);
         if !path.is_empty() {
-            self.meta.exe_path = Some(path);
+            self.meta.exe_path = Some(unescape_path(path));
         }
         Ok(())
     }
@@ -280,6 +279,36 @@ pub(super) fn is_header(line: &[u8]) -> bool {
     )
 }
 
+/// The first word of `text` (after blanks) and what follows it.
+fn split_word(text: &str) -> (&str, &str) {
+    let r = text.trim_start();
+    let end = r.find(char::is_whitespace).unwrap_or(r.len());
+    (&r[..end], &r[end..])
+}
+
+/// A path of a `# base` or `# map` line as the runtime escaped it: `\\`
+/// is a backslash, `\n` a newline, `\r` a carriage return; any other
+/// backslash stands for itself (traces of older runtimes wrote paths as
+/// they were).
+fn unescape_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        let escaped = match (c, chars.peek()) {
+            ('\\', Some('\\')) => '\\',
+            ('\\', Some('n')) => '\n',
+            ('\\', Some('r')) => '\r',
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        chars.next();
+        out.push(escaped);
+    }
+    out
+}
+
 /// `map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last, may hold
 /// spaces, may be empty for the main program).
 fn parse_map(text: &str) -> Option<Mapping> {
@@ -287,9 +316,7 @@ fn parse_map(text: &str) -> Option<Mapping> {
     let mut fields = [""; 4];
     let mut rest = rest;
     for f in &mut fields {
-        let r = rest.trim_start();
-        let end = r.find(char::is_whitespace).unwrap_or(r.len());
-        (*f, rest) = (&r[..end], &r[end..]);
+        (*f, rest) = split_word(rest);
     }
     let hex = |w: &str| parse_hex(w.as_bytes());
     let (start, end, offset) = (hex(fields[0])?, hex(fields[1])?, hex(fields[2])?);
@@ -304,7 +331,7 @@ fn parse_map(text: &str) -> Option<Mapping> {
         start,
         end,
         offset,
-        path: rest.strip_prefix([' ', '\t']).unwrap_or(rest).to_string(),
+        path: unescape_path(rest.strip_prefix([' ', '\t']).unwrap_or(rest)),
         build_id,
     })
 }

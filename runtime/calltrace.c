@@ -139,8 +139,11 @@
  *     a time (or 32768 events of a thread; ct_stage_drain), and a thread's
  *     ring room comes back only once its events are written.  Without the
  *     writer (CALLTRACE_WRITER=0, or no thread could be started) each thread
- *     writes its own ring when it is nearly full.  A thread's events are
- *     written when it exits; at process exit a late destructor writes every
+ *     writes its own ring when it is nearly full.  A thread keeps its ring
+ *     until it is gone, not just until its exit destructor (signal handlers
+ *     that run while it exits record at the cost of any event); the writer
+ *     (else the next new thread) then writes the rest and reuses the ring.
+ *     At process exit a late destructor writes every
  *     ring and the writer's staged blocks, and events after that (later
  *     destructors, threads still running) are written through immediately.
  *     The descriptor therefore stays open until the kernel closes it; no
@@ -304,6 +307,7 @@ struct ct_thread {
     /* The buffer's place in the trace file (owner; ct_reserve). */
     uint64_t file_off;  /* the region's offset in the file (0: in memory) */
     uint32_t reserved;  /* ring slots whose file blocks are reserved */
+    int exiting;        /* its thread is exiting: reaped once gone (ct_reap) */
 };
 
 /* The 'R' region's layout (docs/binary-format.md): mult at offset 40.  (An
@@ -367,6 +371,7 @@ static int ct_staging;          /* the writer stages blocks (a regular file, not
 static unsigned char ct_wout[CT_WOUT_BYTES]; /* the stage (ct_stage_drain); ct_lock */
 static size_t ct_wout_len;      /* bytes staged; ct_lock */
 static CT_NOINST void ct_stage_drain(void);
+static CT_NOINST void ct_reap(void);
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -1277,6 +1282,8 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
     struct ct_thread *t;
     uint32_t most = 0;
     pthread_mutex_lock(&ct_lock);
+    if (!fast)
+        ct_reap();
     for (t = ct_threads; t; t = t->next) {
         uint32_t to = fast ? __atomic_load_n(&t->pub, __ATOMIC_ACQUIRE)
                            : __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
@@ -1935,6 +1942,7 @@ static CT_NOINST void ct_export_taken(void)
 }
 
 static CT_NOINST void ct_thread_exit(void *arg);
+static CT_NOINST void ct_thread_release(struct ct_thread *t);
 static CT_NOINST void ct_atfork_prepare(void);
 static CT_NOINST void ct_atfork_parent(void);
 static CT_NOINST void ct_atfork_child(void);
@@ -2156,6 +2164,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     struct ct_thread *t;
 
     pthread_mutex_lock(&ct_lock);
+    ct_reap(); /* (without a writer nobody else frees exited threads' buffers) */
     t = ct_free;
     if (t)
         ct_free = t->next;
@@ -2171,6 +2180,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->last_time = 0;
     t->side_len = t->side_head = t->side_open = t->side_skip = 0;
     t->side_busy = 0;
+    t->exiting = 0;
     t->depth = 0;
     t->tid = ct_t.tid;
     t->tidlen = ct_tidtxt(t->tidtxt, t->tid);
@@ -2223,6 +2233,34 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_put(struct ct_thr
         struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
         e->addr = addr;
         e->tk = tk;
+    }
+}
+
+/* Free the buffers of exited threads (ct_thread_exit) whose threads are
+ * gone: first the events that signal handlers left in the side buffer
+ * (no later event of theirs moved them to the ring), then the ring.  A
+ * thread is gone when tgkill() no longer finds its tid; a main thread that
+ * called pthread_exit() stays until the process ends (the final flush
+ * writes it).  ct_lock held. */
+static CT_NOINST void ct_reap(void)
+{
+    struct ct_thread *t, *next;
+    for (t = ct_threads; t; t = next) {
+        next = t->next;
+        if (!__atomic_load_n(&t->exiting, __ATOMIC_ACQUIRE) ||
+            syscall(SYS_tgkill, (long)ct_pid, (long)t->tid, 0L) == 0 || errno != ESRCH)
+            continue;
+        ct_flush_locked(t);
+        while (CT_SIDE_PENDING(t)) {
+            const struct ct_ev *e = CT_SIDEP(t) + (t->side_head & (CT_SIDE - 1));
+            ct_put(t, t->len, e->addr, e->tk);
+            t->side_head++;
+            t->len++;
+        }
+        ct_flush_locked(t);
+        ct_unlink(t);
+        t->next = ct_free;
+        ct_free = t;
     }
 }
 
@@ -2512,7 +2550,7 @@ CT_HOOK void ct_thread_end(void)
     if (!t)
         return;
     pthread_setspecific(ct_key, NULL);
-    ct_thread_exit(t);
+    ct_thread_release(t);
     ct_t.dead = 0; /* a later event gets a new buffer */
 }
 
@@ -2553,6 +2591,7 @@ static CT_NOINST void ct_flush_before_death(void)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1; /* the writer thread may hold the lock for a while */
     if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
+        ct_reap();
         ct_stage_drain();
         for (t = ct_threads; t; t = t->next)
             ct_flush_locked(t);
@@ -2605,9 +2644,11 @@ __attribute__((weak, noreturn)) CT_HOOK void abort(void)
 /* ------------------------------------------------------------------ */
 /* Thread exit, process exit, fork                                      */
 
-static CT_NOINST void ct_thread_exit(void *arg)
+/* Give up t for good, its thread going on without a buffer (ct_thread_end):
+ * write its events, including those of signal handlers that run meanwhile,
+ * and put it on the free list. */
+static CT_NOINST void ct_thread_release(struct ct_thread *t)
 {
-    struct ct_thread *t = (struct ct_thread *)arg;
     sigset_t all, old;
     ct_t.gate++;
     CT_BARRIER();
@@ -2640,6 +2681,31 @@ static CT_NOINST void ct_thread_exit(void *arg)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The thread-exit destructor: keep the thread's buffer until the thread is
+ * gone (without a writer thread, write its events so far).  The thread
+ * still runs after this (glibc's exit path, the program's later key
+ * destructors) and signal handlers may run on it all the while: their events go into the ring at
+ * the cost of any event.  (They used to be written through, several system
+ * calls each; a handler of a 20 us timer then took longer than the period,
+ * and the thread never finished exiting while its trace grew without end.)
+ * The writer, a new thread, or the final flush writes the rest and frees
+ * the buffer once the thread is gone (ct_reap). */
+static CT_NOINST void ct_thread_exit(void *arg)
+{
+    struct ct_thread *t = (struct ct_thread *)arg;
+    ct_t.gate++;
+    CT_BARRIER();
+    if (CT_SIDE_PENDING(t))
+        ct_drain_side(t);
+    pthread_mutex_lock(&ct_lock);
+    if (!__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE))
+        ct_flush_locked(t); /* (else the writer does, outside this thread's time) */
+    __atomic_store_n(&t->exiting, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ct_lock);
+    CT_BARRIER();
+    ct_t.gate--;
+}
+
 __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 {
     ct_t.gate++;
@@ -2667,6 +2733,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
+    ct_reap(); /* (their side buffers: no event of theirs moves them now) */
     ct_stage_drain();
     for (t = ct_threads; t; t = t->next) {
         ct_flush_locked(t);

@@ -24,6 +24,7 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
+    mod runtime_progress;
     mod safety;
     mod symbols;
     mod tlv;

@@ -1,0 +1,178 @@
+//! The tracing runtime makes progress and records only the program: a
+//! thread that exits under a fast signal timer finishes. Every traced run
+//! here is bounded in time (a watchdog) and in output (`ulimit -f`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::util::{output_within, root, tree};
+
+/// How long a traced run may take before the watchdog kills it: far more
+/// than any of them needs, even with both cores busy.
+const WATCHDOG_SECS: u64 = 120;
+
+/// The most a traced run may write: `ulimit -f` in 512-byte blocks (dash;
+/// bash counts 1024), so 32 or 64 MiB.
+const FSIZE_BLOCKS: u64 = 65536;
+
+/// A fresh directory for one test's programs and traces.
+fn work(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("runtime_progress")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create work dir");
+    dir
+}
+
+/// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc
+/// arguments (after the sources, so libraries can follow).
+fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).expect("write source");
+    let exe = dir.join(name);
+    let out = Command::new("gcc")
+        .args(["-g", "-O1", "-finstrument-functions"])
+        .arg(&src)
+        .arg(root().join("runtime/calltrace.c"))
+        .arg("-o")
+        .arg(&exe)
+        .args(extra)
+        .output()
+        .expect("run gcc (these tests need gcc)");
+    assert!(
+        out.status.success(),
+        "gcc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// A command that runs `exe ARGS` with its file size limited (the trace
+/// cannot fill the disk); run it with `output_within`.
+fn bounded(exe: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -f {FSIZE_BLOCKS} && exec \"$0\" \"$@\""))
+        .arg(exe)
+        .args(args);
+    cmd
+}
+
+/// Calls per function over the contexts view of `trace` (the `xN` counts).
+fn calls_per_function(exe: &Path, trace: &Path) -> BTreeMap<String, u64> {
+    let view = tree(exe.to_str().unwrap(), trace, &["--view", "contexts"]);
+    let mut calls = BTreeMap::new();
+    for line in view.lines().filter(|l| !l.starts_with('[')) {
+        let body = line.trim_start();
+        let Some((name, rest)) = body.split_once(" (") else {
+            continue;
+        };
+        let n = match rest.rsplit_once(" x") {
+            Some((_, n)) if n.bytes().all(|b| b.is_ascii_digit()) => n.parse::<u64>().unwrap(),
+            _ => 1,
+        };
+        *calls.entry(name.to_string()).or_insert(0) += n;
+    }
+    calls
+}
+
+/// The number printed after `what` on stderr, 0 if absent.
+fn number_after(stderr: &str, what: &str) -> u64 {
+    stderr.split_once(what).map_or(0, |(_, rest)| {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap()
+    })
+}
+
+/// Threads that call `f` in a loop while a 20 us timer of their own runs a
+/// signal handler (`on_sig`, calling `h` DEPTH times) on them, until and
+/// while they exit; the program counts the handler's runs.
+const EXIT_TICKS: &str = r#"
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+static volatile long handled;
+static int depth;
+__attribute__((noinline)) static void h(void) { __asm__ volatile(""); }
+static void on_sig(int s) {
+    (void)s;
+    for (int i = 0; i < depth; i++) h();
+    __atomic_fetch_add(&handled, 1, __ATOMIC_RELAXED);
+}
+__attribute__((noinline)) static int f(int x) { __asm__ volatile(""); return x + 1; }
+static void *run(void *arg) {
+    sigset_t u; sigemptyset(&u); sigaddset(&u, SIGUSR1); pthread_sigmask(SIG_UNBLOCK, &u, 0);
+    long n = (long)arg; int s = 0;
+    struct sigevent sev = {0};
+    timer_t tm;
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGUSR1;
+    sev._sigev_un._tid = syscall(SYS_gettid);
+    timer_create(CLOCK_MONOTONIC, &sev, &tm);
+    struct itimerspec its = {{0, 20000}, {0, 20000}};
+    timer_settime(tm, 0, &its, 0);
+    for (long i = 0; i < n; i++) s += f(i);
+    return (void *)tm;  /* still armed as the thread exits */
+}
+int main(int argc, char **argv) {
+    int waves = atoi(argv[1]), width = atoi(argv[2]); long calls = atol(argv[3]);
+    depth = atoi(argv[4]);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sig; sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, 0);
+    sigset_t set; sigemptyset(&set); sigaddset(&set, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &set, 0);  /* main does not take them */
+    for (int w = 0; w < waves; w++) {
+        pthread_t t[64]; void *tm[64];
+        for (int i = 0; i < width; i++) pthread_create(&t[i], 0, (void*(*)(void*))run, (void*)calls);
+        for (int i = 0; i < width; i++) { pthread_join(t[i], &tm[i]); timer_delete((timer_t)tm[i]); }
+    }
+    fprintf(stderr, "handled %ld\n", handled);
+    return 0;
+}
+"#;
+
+/// Issue 28, item 1. Once a thread's exit destructor had run, each event of
+/// a signal handler was written through (a lock and six system calls): a
+/// handler of 18 events then took longer than the 20 us period of its
+/// timer, the thread never finished exiting, and the trace grew by
+/// megabytes a second until the disk was full. Now those events cost what
+/// any event costs: the run ends, and every run of the handler is in the
+/// trace or counted as dropped.
+#[test]
+fn a_thread_exiting_under_a_fast_signal_timer_finishes_and_keeps_its_handlers_events() {
+    let dir = work("exit-ticks");
+    let exe = build(&dir, "ticks", EXIT_TICKS, &["-lrt", "-lpthread"]);
+    for (format, writer) in [("text", "1"), ("binary", "1"), ("text", "0")] {
+        let what = format!("{format}, CALLTRACE_WRITER={writer}");
+        let trace = dir.join(format!("ticks.{format}.{writer}"));
+        let out = output_within(
+            bounded(&exe, &["6", "4", "2000", "8"])
+                .env("CALLTRACE_OUT", &trace)
+                .env("CALLTRACE_FORMAT", format)
+                .env("CALLTRACE_WRITER", writer),
+            WATCHDOG_SECS,
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{what}: {out:?}");
+        let handled = number_after(&stderr, "handled ");
+        let dropped = number_after(&stderr, "interrupted the tracer): ");
+        let calls = calls_per_function(&exe, &trace);
+        let (on_sig, h) = (calls["on_sig"], calls["h"]);
+        assert!(handled > 0, "{what}: {stderr}");
+        assert_eq!(calls["f"], 6 * 4 * 2000, "{what}: {calls:?}");
+        // A run of the handler is 18 events: on_sig and 8 calls of h, in and out.
+        assert_eq!(
+            18 * handled,
+            2 * (on_sig + h) + dropped,
+            "{what}: handled {handled}, traced on_sig {on_sig} and h {h}, dropped {dropped} events"
+        );
+    }
+}

@@ -166,6 +166,9 @@
  *     (`calltrace runtime --header`): ct_method_register(), ct_enter(),
  *     ct_exit(), ct_thread_name(), ct_thread_end(); binary format only (text
  *     traces get `# method` lines that calltrace does not use yet).
+ *   - Calls that the runtime itself makes into the program (libc's setenv()
+ *     and pthread_create() call a malloc() or free() that the program
+ *     defines) are never recorded.
  *   - Instrumented signal handlers are traced.  Their events are kept in order
  *     even when the signal interrupts the tracer itself, except beyond 1024
  *     events per interrupted event, or for a handler interrupting another one
@@ -344,13 +347,14 @@ struct ct_tls {
     uint64_t waited; /* raw clock this thread spent in check-ins, taken out
                       * of its event times (CALLTRACE_WAITS) */
     int quiet;       /* every signal blocked (the writer thread) */
+    int own;         /* the runtime calls out (ct_own_begin): events are its own */
 };
 
 #define CT_GATE_BUSY 0xffu
 #define CT_GATE_SLOW 0x100u
 #define CT_GATE_SIDE 0x10000u
 static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec"))) = {
-    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0, 0, 0};
+    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0, 0, 0, 0};
 
 extern char **environ;
 
@@ -649,6 +653,26 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
     p = ct_dec(p, tid);
     *p++ = '\n';
     return (uint32_t)(p - (unsigned char *)dst);
+}
+
+/* The runtime calls into libc that may call the program's own instrumented
+ * functions: setenv() calls the program's realloc() and malloc(), and
+ * pthread_create() its free(), when the program defines them (a forked
+ * child showed 16 calls of free() under main that main never made).  Those
+ * calls are the runtime's and never recorded (ct_record_slow).  Signals are
+ * held meanwhile, so that no handler's events are taken for them. */
+static CT_NOINST void ct_own_begin(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    ct_t.own++;
+}
+
+static CT_NOINST void ct_own_end(const sigset_t *old)
+{
+    ct_t.own--;
+    pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* The signals the runtime's own writes can raise, which would kill the
@@ -1311,6 +1335,7 @@ static CT_NOINST void *ct_writer_main(void *arg)
     long nap = 1000;
     (void)arg;
     ct_t.gate++; /* this thread runs no traced code; be safe anyway */
+    ct_t.own = 1; /* (what it calls is the runtime's: never recorded) */
     ct_t.quiet = 1; /* started with every signal blocked (ct_writer_start) */
     for (;;) {
         uint32_t most;
@@ -1367,12 +1392,14 @@ static CT_NOINST void ct_writer_start(void)
         return;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    ct_t.own++; /* (pthread_create() frees cached stacks' memory: ct_own_begin) */
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 64 * 1024);
     if (pthread_create(&th, &attr, ct_writer_main, NULL) == 0)
         __atomic_store_n(&ct_writer_on, 1, __ATOMIC_RELEASE);
     pthread_attr_destroy(&attr);
+    ct_t.own--;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     __atomic_store_n(&starting, 0, __ATOMIC_RELEASE);
 }
@@ -1673,7 +1700,10 @@ static CT_NOINST int ct_maps_cb(struct dl_phdr_info *info, size_t size, void *da
 static CT_NOINST void ct_scan_maps(void)
 {
     int first = 1;
+    sigset_t old;
+    ct_own_begin(&old); /* (realpath()) */
     dl_iterate_phdr(ct_maps_cb, &first);
+    ct_own_end(&old);
 }
 
 /* The known mapping holding addr, as [*lo, *lo + *span); 0 if none. */
@@ -1934,11 +1964,14 @@ static CT_NOINST void ct_export_taken(void)
 {
     static int done;
     char abs[CT_PATH_MAX];
+    sigset_t old;
     if (done || !environ || ct_path_has_pid || ct_own_name || ct_fd < 0 || ct_chardev)
         return;
     done = 1;
     ct_abs_name(abs, sizeof abs);
+    ct_own_begin(&old);
     setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+    ct_own_end(&old);
 }
 
 static CT_NOINST void ct_thread_exit(void *arg);
@@ -2361,6 +2394,8 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
 static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_t kind, int code)
 {
     struct ct_thread *t;
+    if (ct_t.own)
+        return; /* the runtime's own call (ct_own_begin) */
     if (ct_t.gate & CT_GATE_BUSY) {
         ct_record_nested(fn, kind);
         return;

@@ -1,6 +1,8 @@
 //! The tracing runtime makes progress and records only the program: a
-//! thread that exits under a fast signal timer finishes. Every traced run
-//! here is bounded in time (a watchdog) and in output (`ulimit -f`).
+//! thread that exits under a fast signal timer finishes, and a program that
+//! defines its own `malloc`/`free` does not see the runtime's calls of them.
+//! Every traced run here is bounded in time (a watchdog) and in output
+//! (`ulimit -f`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -175,4 +177,101 @@ fn a_thread_exiting_under_a_fast_signal_timer_finishes_and_keeps_its_handlers_ev
             "{what}: handled {handled}, traced on_sig {on_sig} and h {h}, dropped {dropped} events"
         );
     }
+}
+
+/// A program that defines `malloc`, `realloc` and `free` (forwarding to
+/// libc's, found with `dlsym` from a `.preinit_array` function), forks, and
+/// then makes one call of each of `malloc` and `free` in both processes.
+const OWN_MALLOC_FORK: &str = r#"
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void *(*next_malloc)(size_t);
+static void *(*next_realloc)(void *, size_t);
+static void (*next_free)(void *);
+static char arena[1 << 20];
+static size_t used;
+void *malloc(size_t n) {
+    if (next_malloc) return next_malloc(n);
+    void *p = arena + used;
+    used += (n + 15) & ~(size_t)15;
+    return used <= sizeof arena ? p : NULL;
+}
+void *realloc(void *p, size_t n) {
+    if (next_realloc && ((char *)p < arena || (char *)p >= arena + sizeof arena))
+        return next_realloc(p, n);
+    char *q = malloc(n), *o = p;
+    for (size_t i = 0; o && i < n; i++) q[i] = o[i];
+    return q;
+}
+void free(void *p) {
+    if ((char *)p >= arena && (char *)p < arena + sizeof arena) return;
+    if (next_free) next_free(p);
+}
+static void find_libc(void) {
+    next_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+    next_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+    next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+}
+__attribute__((section(".preinit_array"), used)) static void (*preinit[])(void) = {find_libc};
+int main(void) {
+    pid_t child = fork();
+    void *volatile p = malloc(1); /* (volatile: gcc drops a malloc-free pair) */
+    free(p);
+    if (child > 0) waitpid(child, NULL, 0);
+    return 0;
+}
+"#;
+
+/// The traces a run in `dir` wrote: `trace.txt` and `trace.<pid>.txt`.
+fn default_traces(dir: &Path) -> Vec<PathBuf> {
+    let mut traces: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("trace.") && name.ends_with(".txt")
+        })
+        .collect();
+    traces.sort();
+    traces
+}
+
+/// Issue 28, item 3 (the shape of uftrace's `s-malloc-fork.c`). libc's
+/// `setenv()` and `pthread_create()`, which the runtime calls, call the
+/// program's `realloc`/`malloc` and `free`: the forked child's trace showed
+/// 16 calls of `free` under `main` that main never made (starting the
+/// child's writer thread), and the parent's two `malloc` and a `realloc`
+/// before main (exporting `CALLTRACE_OUT_TAKEN`). The calls per function
+/// must be what the program made, as `uftrace record` counts them: `main`,
+/// `malloc` and `free` twice each (and the `.preinit_array` function once,
+/// which runs before uftrace starts recording).
+#[test]
+fn the_runtimes_own_calls_of_a_malloc_and_free_the_program_defines_are_not_traced() {
+    let dir = work("own-malloc-fork");
+    let exe = build(&dir, "mallocfork", OWN_MALLOC_FORK, &["-ldl"]);
+    let out = output_within(
+        bounded(&exe, &[])
+            .current_dir(&dir)
+            .env_remove("CALLTRACE_OUT")
+            .env_remove("CALLTRACE_OUT_TAKEN"),
+        WATCHDOG_SECS,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let traces = default_traces(&dir);
+    assert_eq!(traces.len(), 2, "the parent's and the child's: {traces:?}");
+    let mut total = BTreeMap::new();
+    for trace in &traces {
+        for (name, n) in calls_per_function(&exe, trace) {
+            *total.entry(name).or_insert(0) += n;
+        }
+    }
+    let expected: BTreeMap<String, u64> =
+        [("find_libc", 1), ("free", 2), ("main", 2), ("malloc", 2)]
+            .into_iter()
+            .map(|(name, n)| (name.to_string(), n))
+            .collect();
+    assert_eq!(total, expected, "calls per function in {traces:?}");
 }

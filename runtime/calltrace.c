@@ -18,7 +18,9 @@
  * are in libc; tested with GCC 12 / glibc 2.36).  With older glibc add
  * -pthread.  -ldl is never needed; -lpthread is harmless.  g++ compiles this
  * file too (as C or C++), and -std=c99 ... gnu11, -O0 ... -O3, PIE (default)
- * and -no-pie, -static all work.  Link it exactly once, into the executable.
+ * and -no-pie, -static all work.  Link it once, into the executable.  (If a
+ * shared library carries it too, the copy that the program's calls of the
+ * hooks reach records, normally the executable's; the other stays idle.)
  * Keep -g so that calltrace can name the functions.
  *
  * Run:
@@ -1991,6 +1993,25 @@ static CT_NOINST uint32_t ct_cpus(void)
     return n > 0 ? (uint32_t)n : 1;
 }
 
+CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site);
+static void ct_enter_here(void *this_fn, void *call_site);
+
+/* Whether this copy of the runtime records the process's events.  The
+ * runtime linked into a shared library as well as the executable makes two
+ * copies, each with its own state; the program's calls of the hooks (the
+ * library's too) all go to the definition that the dynamic linker finds
+ * first, normally the executable's.  The other copy must then stay out of
+ * the way: it used to start first (a library's constructors run before the
+ * executable's), take trace.txt and write only its header there, while
+ * every event went to the owner's trace.<pid>.txt.  In a shared library
+ * (-fPIC) the address of the hook comes from the dynamic linker, so it is
+ * this copy's own only if this copy is the one the program calls. */
+static CT_NOINST int ct_owner(void)
+{
+    void (*volatile hook)(void *, void *) = __cyg_profile_func_enter;
+    return hook == ct_enter_here;
+}
+
 /* Start tracing once: returns nonzero if tracing is on. */
 static CT_NOINST int ct_init(void)
 {
@@ -1999,6 +2020,10 @@ static CT_NOINST int ct_init(void)
     if (CT_LIKELY(s != 0))
         return s > 0;
 
+    if (!ct_owner()) { /* another copy of the runtime records: say nothing */
+        __atomic_store_n(&ct_state, -1, __ATOMIC_RELEASE);
+        return 0;
+    }
     pthread_mutex_lock(&ct_lock);
     if (ct_state == 0) {
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
@@ -2482,6 +2507,10 @@ CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
     (void)call_site;
     ct_record(this_fn, 0, 1);
 }
+
+/* This copy's own entry hook, whatever the dynamic linker binds (ct_owner). */
+static void ct_enter_here(void *this_fn, void *call_site)
+    __attribute__((alias("__cyg_profile_func_enter"), no_instrument_function));
 
 CT_HOOK void __cyg_profile_func_exit(void *this_fn, void *call_site)
 {

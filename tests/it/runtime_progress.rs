@@ -1,8 +1,9 @@
-//! The tracing runtime makes progress and records only the program: a
-//! thread that exits under a fast signal timer finishes, and a program that
-//! defines its own `malloc`/`free` does not see the runtime's calls of them.
-//! Every traced run here is bounded in time (a watchdog) and in output
-//! (`ulimit -f`).
+//! The tracing runtime makes progress and records only the program, once:
+//! a thread that exits under a fast signal timer finishes, a program that
+//! defines its own `malloc`/`free` does not see the runtime's calls of them,
+//! and a runtime linked into a library as well as the executable writes one
+//! trace. Every traced run here is bounded in time (a watchdog) and in
+//! output (`ulimit -f`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -274,4 +275,80 @@ fn the_runtimes_own_calls_of_a_malloc_and_free_the_program_defines_are_not_trace
             .map(|(name, n)| (name.to_string(), n))
             .collect();
     assert_eq!(total, expected, "calls per function in {traces:?}");
+}
+
+/// Runs gcc with `args`; fails the test with gcc's messages if it fails.
+fn gcc(dir: &Path, args: &[&str]) {
+    let out = Command::new("gcc")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run gcc (these tests need gcc)");
+    assert!(
+        out.status.success(),
+        "gcc {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 28, item 5. With the runtime linked into a shared library as well
+/// as the executable, the library's copy started first (its constructors run
+/// first) and took `trace.txt`, where it wrote only headers, while every
+/// event went to the executable's copy, in `trace.<pid>.txt`; `calltrace`
+/// then called `trace.txt` empty. The two copies now behave as one: one
+/// trace, every call in it.
+#[test]
+fn a_runtime_linked_into_a_library_and_the_executable_writes_one_trace() {
+    let dir = work("linked-twice");
+    let runtime = root().join("runtime/calltrace.c");
+    let runtime = runtime.to_str().unwrap();
+    std::fs::write(
+        dir.join("lib.c"),
+        "int lib_add(int a, int b) { return a + b; }\n\
+         int lib_twice(int a) { return lib_add(a, a); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("app.c"),
+        "#include <stdio.h>\nint lib_twice(int a);\n\
+         static int work(int x) { return lib_twice(x) + 1; }\n\
+         int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += work(i);\n\
+         printf(\"%d\\n\", s); return 0; }\n",
+    )
+    .unwrap();
+    let flags = ["-g", "-O1", "-finstrument-functions"];
+    let mut lib = flags.to_vec();
+    lib.extend(["-fPIC", "-shared", "lib.c", runtime, "-o", "libtwice.so"]);
+    gcc(&dir, &lib);
+    let mut app = flags.to_vec();
+    app.extend([
+        "app.c",
+        runtime,
+        "-L.",
+        "-ltwice",
+        "-Wl,-rpath,$ORIGIN",
+        "-o",
+        "app",
+    ]);
+    gcc(&dir, &app);
+    let exe = dir.join("app");
+    let out = output_within(
+        bounded(&exe, &[])
+            .current_dir(&dir)
+            .env_remove("CALLTRACE_OUT")
+            .env_remove("CALLTRACE_OUT_TAKEN"),
+        WATCHDOG_SECS,
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "9\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let traces = default_traces(&dir);
+    assert_eq!(traces, [dir.join("trace.txt")], "one trace");
+    let calls = calls_per_function(&exe, &traces[0]);
+    let expected: BTreeMap<String, u64> =
+        [("lib_add", 3), ("lib_twice", 3), ("main", 1), ("work", 3)]
+            .into_iter()
+            .map(|(name, n)| (name.to_string(), n))
+            .collect();
+    assert_eq!(calls, expected);
 }

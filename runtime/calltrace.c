@@ -40,7 +40,12 @@
  *                     instead (trace.1234.txt).  For the second the runtime
  *                     sets CALLTRACE_OUT_TAKEN to the absolute path of its
  *                     file; for the third each process holds a flock() on
- *                     its regular file (see ct_claim).
+ *                     its regular file (see ct_claim).  And a program whose
+ *                     file holds the text trace of a process whose traced
+ *                     parent still runs (a sibling started with its own
+ *                     environment: posix_spawn(..., envp)) leaves it, and
+ *                     writes NAME.<pid>.EXT, saying so on stderr (ct_sibling,
+ *                     "# process PID PPID").
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
@@ -89,6 +94,7 @@
  *
  *     # calltrace 1 text
  *     # base 0x55d4c3a2b000 /abs/path/to/exe
+ *     # process 4242 4200
  *     # map 0x55d4c3a2c000 0x55d4c3a2f785 0x1000 40ed27dc...fdba /abs/path/to/exe
  *     E0x55d4c3a2c1c9 1234 4242
  *     X0x55d4c3a2c1c9 1890 4242
@@ -96,6 +102,7 @@
  *   "E" (entry) or "X" (exit), the function address as 0x + lowercase hex
  *   without leading zeros, the timestamp in ns, the tid.  Lines of different
  *   threads come in interleaved runs; a line is never split.
+ *   "# process PID PPID": the writing process and its parent.
  *   "# map START END OFFSET BUILD_ID PATH" describes one executable mapping
  *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
  *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
@@ -1827,6 +1834,84 @@ static CT_NOINST void ct_abs_name(char *dst, size_t cap)
     dst[n] = 0;
 }
 
+/* "# process PID PPID": which process wrote a text trace, and its parent
+ * (see ct_sibling). */
+static CT_NOINST unsigned char *ct_process_line(unsigned char *p)
+{
+    static const char l[] = "# process ";
+    size_t i;
+    for (i = 0; l[i]; i++)
+        *p++ = (unsigned char)l[i];
+    p = ct_dec(p, (uint64_t)getpid());
+    *p++ = ' ';
+    p = ct_dec(p, (uint64_t)getppid());
+    *p++ = '\n';
+    return p;
+}
+
+/* Whether process pid is traced: a calltrace trace is open among the
+ * descriptors the runtime moves its own to (ct_open_output).  Only regular
+ * files are opened (opening a pipe's /proc link would make a reader). */
+static CT_NOINST int ct_traced(uint64_t pid)
+{
+    static const int fds[] = {1000, 1001, 1002, 1003, 100, 101, 102, 103};
+    size_t k;
+    for (k = 0; k < sizeof fds / sizeof fds[0]; k++) {
+        char path[64], head[18];
+        unsigned char *p = (unsigned char *)path;
+        struct stat st;
+        ssize_t n;
+        int fd;
+        memcpy(p, "/proc/", 6);
+        p = ct_dec(p + 6, pid);
+        memcpy(p, "/fd/", 4);
+        p = ct_dec(p + 4, (uint64_t)fds[k]);
+        *p = 0;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+            continue;
+        n = pread(fd, head, sizeof head, 0);
+        close(fd);
+        if ((n == (ssize_t)sizeof head && memcmp(head, "# calltrace 1 text", sizeof head) == 0) ||
+            (n >= 8 && memcmp(head, "CALLTRC", 8) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the text trace in fd (whose flock this process holds: its writer
+ * has ended) belongs to a process tree that still runs: its writer's parent
+ * is alive and traced itself.  That writer was started by a traced process
+ * that does not write this file, with an environment of its own
+ * (posix_spawn() with its own envp, without CALLTRACE_OUT_TAKEN), and a
+ * sibling started after it must not destroy its trace.  A run from a shell
+ * (not traced) is overwritten by the next run as always.  Sets *writer. */
+static CT_NOINST int ct_sibling(int fd, uint64_t *writer)
+{
+    char buf[CT_PATH_MAX + 256];
+    const char *at;
+    uint64_t parent = 0;
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    at = strstr(buf, "\n# process ");
+    if (!at)
+        return 0;
+    at += 11;
+    for (*writer = 0; *at >= '0' && *at <= '9'; at++)
+        *writer = *writer * 10 + (uint64_t)(*at - '0');
+    if (*at++ != ' ')
+        return 0;
+    for (; *at >= '0' && *at <= '9'; at++)
+        parent = parent * 10 + (uint64_t)(*at - '0');
+    if (parent <= 1 || parent == (uint64_t)getpid() || (kill((pid_t)parent, 0) != 0 && errno == ESRCH))
+        return 0;
+    return ct_traced(parent);
+}
+
 /* Take a regular trace file for this process: an exclusive flock() on its
  * open file, then empty it.  Another traced process that writes the file
  * (started at the same time with the same name: ./a | ./b) holds the lock,
@@ -1836,8 +1921,10 @@ static CT_NOINST void ct_abs_name(char *dst, size_t cap)
  * closing its inherited copy does not drop the parent's lock.)  Where
  * flock() is not supported (ENOLCK, EOPNOTSUPP on some network filesystems)
  * the file is taken as before.  Returns 0 when the file is ours, 1 when
- * another process holds it, -1 when it cannot be emptied. */
-static CT_NOINST int ct_claim(int fd)
+ * another process holds it, 2 when it is the trace of a process whose
+ * traced parent still runs (ct_sibling, *writer), -1 when it cannot be
+ * emptied. */
+static CT_NOINST int ct_claim(int fd, uint64_t *writer)
 {
     struct stat st;
     int r;
@@ -1846,12 +1933,33 @@ static CT_NOINST int ct_claim(int fd)
     while (r != 0 && errno == EINTR);
     if (r != 0 && errno == EWOULDBLOCK)
         return 1;
+    if (!ct_own_name && !ct_path_has_pid && ct_sibling(fd, writer))
+        return 2;
     /* Only a file with something in it is emptied: ext4 writes back on
      * close every page of a file that was truncated to 0 (auto_da_alloc),
      * which made a 2.3 GB text trace's run 60% slower. */
     if (fstat(fd, &st) == 0 && st.st_size == 0)
         return 0;
     return ftruncate(fd, 0) == 0 ? 0 : -1;
+}
+
+/* Say that `taken`, the trace of a sibling (ct_sibling), is left alone. */
+static CT_NOINST void ct_said_sibling(const char *taken, uint64_t writer)
+{
+    char mine[CT_PATH_MAX], msg[CT_PATH_MAX + 128];
+    unsigned char *p = (unsigned char *)msg;
+    size_t i;
+    static const char a[] = " holds the trace of process ";
+    static const char b[] = ", whose parent still runs; this process writes ";
+    ct_out_name(mine, sizeof mine);
+    for (i = 0; taken[i] && i < CT_PATH_MAX / 2; i++)
+        *p++ = (unsigned char)taken[i];
+    memcpy(p, a, sizeof a - 1);
+    p = ct_dec(p + sizeof a - 1, writer);
+    memcpy(p, b, sizeof b - 1);
+    p += sizeof b - 1;
+    *p = 0;
+    ct_msg(msg, mine);
 }
 
 /* Open the output file and write the header.  ct_lock held (or the only
@@ -1903,12 +2011,17 @@ static CT_NOINST int ct_open_output(void)
             return -1;
         }
         if (S_ISREG(st.st_mode)) { /* not FIFOs, /dev/null, terminals */
-            int claim = ct_claim(fd);
+            uint64_t writer = 0;
+            int claim = ct_claim(fd, &writer);
             if (claim != 0)
                 close(fd);
             if (claim > 0 && !ct_own_name && !ct_path_has_pid) {
+                int r;
                 ct_own_name = 1; /* as a forked child: NAME.<pid>.EXT */
-                return ct_open_output();
+                r = ct_open_output();
+                if (r == 0 && claim == 2)
+                    ct_said_sibling(name, writer);
+                return r;
             }
             if (claim > 0) {
                 ct_msg("another process writes the trace file, tracing disabled: ", name);
@@ -1954,6 +2067,7 @@ static CT_NOINST int ct_open_output(void)
         for (i = 0; i < ct_exe_len; i++)
             *p++ = (unsigned char)ct_exe[i];
         *p++ = '\n';
+        p = ct_process_line(p);
     }
     ct_write_all(ct_gout, (size_t)(p - ct_gout));
     return 0;

@@ -1,9 +1,10 @@
 //! The tracing runtime makes progress and records only the program, once:
 //! a thread that exits under a fast signal timer finishes, a program that
 //! defines its own `malloc`/`free` does not see the runtime's calls of them,
-//! and a runtime linked into a library as well as the executable writes one
-//! trace. Every traced run here is bounded in time (a watchdog) and in
-//! output (`ulimit -f`).
+//! programs spawned with an environment of their own keep each other's
+//! traces, and a runtime linked into a library as well as the executable
+//! writes one trace. Every traced run here is bounded in time (a watchdog)
+//! and in output (`ulimit -f`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -275,6 +276,96 @@ fn the_runtimes_own_calls_of_a_malloc_and_free_the_program_defines_are_not_trace
             .map(|(name, n)| (name.to_string(), n))
             .collect();
     assert_eq!(total, expected, "calls per function in {traces:?}");
+}
+
+/// A traced program that starts two traced programs one after the other
+/// with `posix_spawn` and an environment of its own (no `CALLTRACE_*`), as
+/// uftrace's `s-posix_spawn.c` does; the shapes of its `s-abc.c` and
+/// `s-openclose.c`.
+const SPAWN: &str = r#"
+#include <spawn.h>
+#include <sys/wait.h>
+int main(void) {
+    char *first[] = {"abc", 0}, *second[] = {"openclose", 0};
+    char *envp[] = {"PATH=.", "HOME=/nonexistent", 0};
+    int pid;
+    if (posix_spawn(&pid, "./abc", 0, 0, first, envp) != 0) return 1;
+    waitpid(pid, 0, 0);
+    if (posix_spawn(&pid, "./openclose", 0, 0, second, envp) != 0) return 1;
+    waitpid(pid, 0, 0);
+    return 0;
+}
+"#;
+const ABC: &str = r#"
+#include <unistd.h>
+static int c(void) { return getpid() % 100000; }
+static int b(void) { return c() + 1; }
+static int a(void) { return b() - 1; }
+int main(void) { return a() ? 0 : 1; }
+"#;
+const OPENCLOSE: &str = r#"
+#include <stdio.h>
+int main(void) { fclose(fopen("/dev/null", "r")); return 0; }
+"#;
+
+/// Issue 28, item 4. A traced program that starts programs with its own
+/// `envp` hides `CALLTRACE_OUT_TAKEN` from them: the first wrote
+/// `trace.txt`, and the second truncated it. A default-named trace whose
+/// writer's parent still runs (and is traced) is now left alone: the second
+/// writes `trace.<pid>.txt` and says so. Calls per function over all traces
+/// are uftrace's (`main` 3, `a`, `b`, `c` 1 each). Runs one after the other
+/// from an untraced process (a shell, this test) still overwrite
+/// `trace.txt`.
+#[test]
+fn a_program_spawned_with_a_scrubbed_environment_keeps_its_siblings_trace() {
+    let dir = work("spawn-scrubbed");
+    build(&dir, "abc", ABC, &[]);
+    build(&dir, "openclose", OPENCLOSE, &[]);
+    let spawn = build(&dir, "spawn", SPAWN, &[]);
+    let out = output_within(
+        bounded(&spawn, &[])
+            .current_dir(&dir)
+            .env("CALLTRACE_OUT", "spawn.txt")
+            .env_remove("CALLTRACE_OUT_TAKEN"),
+        WATCHDOG_SECS,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let traces = default_traces(&dir);
+    assert_eq!(traces.len(), 2, "abc's and openclose's: {traces:?}");
+    assert!(
+        stderr.contains("trace.txt holds the trace of process ")
+            && stderr.contains("whose parent still runs; this process writes trace."),
+        "{stderr}"
+    );
+    let mut total = BTreeMap::new();
+    for trace in traces.iter().chain([&dir.join("spawn.txt")]) {
+        for (name, n) in calls_per_function(Path::new(""), trace) {
+            *total.entry(name).or_insert(0) += n;
+        }
+    }
+    let expected: BTreeMap<String, u64> = [("a", 1), ("b", 1), ("c", 1), ("main", 3)]
+        .into_iter()
+        .map(|(name, n)| (name.to_string(), n))
+        .collect();
+    assert_eq!(total, expected, "calls per function in {traces:?}");
+
+    // Two runs from this (untraced) process: the second overwrites.
+    for trace in traces {
+        std::fs::remove_file(trace).unwrap();
+    }
+    for _ in 0..2 {
+        let run = output_within(
+            bounded(&dir.join("abc"), &[])
+                .current_dir(&dir)
+                .env_remove("CALLTRACE_OUT")
+                .env_remove("CALLTRACE_OUT_TAKEN"),
+            WATCHDOG_SECS,
+        );
+        assert!(run.status.success(), "{run:?}");
+        assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+    }
+    assert_eq!(default_traces(&dir), [dir.join("trace.txt")]);
 }
 
 /// Runs gcc with `args`; fails the test with gcc's messages if it fails.

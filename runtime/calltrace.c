@@ -18,7 +18,9 @@
  * are in libc; tested with GCC 12 / glibc 2.36).  With older glibc add
  * -pthread.  -ldl is never needed; -lpthread is harmless.  g++ compiles this
  * file too (as C or C++), and -std=c99 ... gnu11, -O0 ... -O3, PIE (default)
- * and -no-pie, -static all work.  Link it exactly once, into the executable.
+ * and -no-pie, -static all work.  Link it once, into the executable.  (If a
+ * shared library carries it too, the copy that the program's calls of the
+ * hooks reach records, normally the executable's; the other stays idle.)
  * Keep -g so that calltrace can name the functions.
  *
  * Run:
@@ -38,10 +40,15 @@
  *                     instead (trace.1234.txt).  For the second the runtime
  *                     sets CALLTRACE_OUT_TAKEN to the absolute path of its
  *                     file; for the third each process holds a flock() on
- *                     its regular file (see ct_claim).  Refused (tracing
- *                     disabled, with a message): a file mapped into the
- *                     process (a library, the program), and a name that
- *                     does not fit in PATH_MAX bytes.
+ *                     its regular file (see ct_claim).  And a program whose
+ *                     file holds the text trace of a process whose traced
+ *                     parent still runs (a sibling started with its own
+ *                     environment: posix_spawn(..., envp)) leaves it, and
+ *                     writes NAME.<pid>.EXT, saying so on stderr (ct_sibling,
+ *                     "# process PID PPID").  Refused (tracing disabled,
+ *                     with a message): a file mapped into the process (a
+ *                     library, the program), and a name that does not fit
+ *                     in PATH_MAX bytes.
  *   CALLTRACE_FORMAT  "text" (default) or "binary" (about 10x smaller and
  *                     faster).  Anything else: warning on stderr, text.
  *   CALLTRACE_LOSSY   "1": when the trace is a pipe or FIFO whose reader
@@ -90,6 +97,7 @@
  *
  *     # calltrace 1 text
  *     # base 0x55d4c3a2b000 /abs/path/to/exe
+ *     # process 4242 4200
  *     # map 0x55d4c3a2c000 0x55d4c3a2f785 0x1000 40ed27dc...fdba /abs/path/to/exe
  *     E0x55d4c3a2c1c9 1234 4242
  *     X0x55d4c3a2c1c9 1890 4242
@@ -97,6 +105,7 @@
  *   "E" (entry) or "X" (exit), the function address as 0x + lowercase hex
  *   without leading zeros, the timestamp in ns, the tid.  Lines of different
  *   threads come in interleaved runs; a line is never split.
+ *   "# process PID PPID": the writing process and its parent.
  *   "# map START END OFFSET BUILD_ID PATH" describes one executable mapping
  *   (PT_LOAD with PF_X) of a loaded object: run-time start and end, file
  *   offset, GNU build-id in hex ("-" if none) and the path (the rest of the
@@ -132,8 +141,11 @@
  *     a time (or 32768 events of a thread; ct_stage_drain), and a thread's
  *     ring room comes back only once its events are written.  Without the
  *     writer (CALLTRACE_WRITER=0, or no thread could be started) each thread
- *     writes its own ring when it is nearly full.  A thread's events are
- *     written when it exits; at process exit a late destructor writes every
+ *     writes its own ring when it is nearly full.  A thread keeps its ring
+ *     until it is gone, not just until its exit destructor (signal handlers
+ *     that run while it exits record at the cost of any event); the writer
+ *     (else the next new thread) then writes the rest and reuses the ring.
+ *     At process exit a late destructor writes every
  *     ring and the writer's staged blocks, and events after that (later
  *     destructors, threads still running) are written through immediately.
  *     The descriptor therefore stays open until the kernel closes it; no
@@ -156,6 +168,9 @@
  *     (`calltrace runtime --header`): ct_method_register(), ct_enter(),
  *     ct_exit(), ct_thread_name(), ct_thread_end(); binary format only (text
  *     traces get `# method` lines that calltrace does not use yet).
+ *   - Calls that the runtime itself makes into the program (libc's setenv()
+ *     and pthread_create() call a malloc() or free() that the program
+ *     defines) are never recorded.
  *   - Instrumented signal handlers are traced.  Their events are kept in order
  *     even when the signal interrupts the tracer itself, except beyond 1024
  *     events per interrupted event, or for a handler interrupting another one
@@ -301,6 +316,7 @@ struct ct_thread {
     /* The buffer's place in the trace file (owner; ct_reserve). */
     uint64_t file_off;  /* the region's offset in the file (0: in memory) */
     uint32_t reserved;  /* ring slots whose file blocks are reserved */
+    int exiting;        /* its thread is exiting: reaped once gone (ct_reap) */
 };
 
 /* The 'R' region's layout (docs/binary-format.md): mult at offset 40.  (An
@@ -337,13 +353,14 @@ struct ct_tls {
     uint64_t waited; /* raw clock this thread spent in check-ins, taken out
                       * of its event times (CALLTRACE_WAITS) */
     int quiet;       /* every signal blocked (the writer thread) */
+    int own;         /* the runtime calls out (ct_own_begin): events are its own */
 };
 
 #define CT_GATE_BUSY 0xffu
 #define CT_GATE_SLOW 0x100u
 #define CT_GATE_SIDE 0x10000u
 static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec"))) = {
-    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0, 0, 0};
+    NULL, 0, 0, CT_GATE_SLOW, 0, 0, 0, 0, 0, 0, 0};
 
 extern char **environ;
 
@@ -364,6 +381,7 @@ static int ct_staging;          /* the writer stages blocks (a regular file, not
 static unsigned char ct_wout[CT_WOUT_BYTES]; /* the stage (ct_stage_drain); ct_lock */
 static size_t ct_wout_len;      /* bytes staged; ct_lock */
 static CT_NOINST void ct_stage_drain(void);
+static CT_NOINST void ct_reap(void);
 static uint64_t ct_lost;        /* events dropped so far; ct_lock */
 static uint64_t ct_lost_pending; /* ... not yet reported in the trace; ct_lock */
 static dev_t ct_fd_dev;         /* identity of the trace file, to notice */
@@ -668,6 +686,26 @@ static CT_NOINST uint32_t ct_tidtxt(char *dst, uint64_t tid)
     p = ct_dec(p, tid);
     *p++ = '\n';
     return (uint32_t)(p - (unsigned char *)dst);
+}
+
+/* The runtime calls into libc that may call the program's own instrumented
+ * functions: setenv() calls the program's realloc() and malloc(), and
+ * pthread_create() its free(), when the program defines them (a forked
+ * child showed 16 calls of free() under main that main never made).  Those
+ * calls are the runtime's and never recorded (ct_record_slow).  Signals are
+ * held meanwhile, so that no handler's events are taken for them. */
+static CT_NOINST void ct_own_begin(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    ct_t.own++;
+}
+
+static CT_NOINST void ct_own_end(const sigset_t *old)
+{
+    ct_t.own--;
+    pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* The signals the runtime's own writes can raise, which would kill the
@@ -1301,6 +1339,8 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
     struct ct_thread *t;
     uint32_t most = 0;
     pthread_mutex_lock(&ct_lock);
+    if (!fast)
+        ct_reap();
     for (t = ct_threads; t; t = t->next) {
         uint32_t to = fast ? __atomic_load_n(&t->pub, __ATOMIC_ACQUIRE)
                            : __atomic_load_n(&t->len, __ATOMIC_ACQUIRE);
@@ -1328,6 +1368,7 @@ static CT_NOINST void *ct_writer_main(void *arg)
     long nap = 1000;
     (void)arg;
     ct_t.gate++; /* this thread runs no traced code; be safe anyway */
+    ct_t.own = 1; /* (what it calls is the runtime's: never recorded) */
     ct_t.quiet = 1; /* started with every signal blocked (ct_writer_start) */
     for (;;) {
         uint32_t most;
@@ -1384,12 +1425,14 @@ static CT_NOINST void ct_writer_start(void)
         return;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    ct_t.own++; /* (pthread_create() frees cached stacks' memory: ct_own_begin) */
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 64 * 1024);
     if (pthread_create(&th, &attr, ct_writer_main, NULL) == 0)
         __atomic_store_n(&ct_writer_on, 1, __ATOMIC_RELEASE);
     pthread_attr_destroy(&attr);
+    ct_t.own--;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     __atomic_store_n(&starting, 0, __ATOMIC_RELEASE);
 }
@@ -1707,7 +1750,10 @@ static CT_NOINST int ct_maps_cb(struct dl_phdr_info *info, size_t size, void *da
 static CT_NOINST void ct_scan_maps(void)
 {
     int first = 1;
+    sigset_t old;
+    ct_own_begin(&old); /* (realpath()) */
     dl_iterate_phdr(ct_maps_cb, &first);
+    ct_own_end(&old);
 }
 
 /* The known mapping holding addr, as [*lo, *lo + *span); 0 if none. */
@@ -1907,6 +1953,84 @@ static CT_NOINST int ct_mapped(dev_t dev, ino_t ino)
     return found;
 }
 
+/* "# process PID PPID": which process wrote a text trace, and its parent
+ * (see ct_sibling). */
+static CT_NOINST unsigned char *ct_process_line(unsigned char *p)
+{
+    static const char l[] = "# process ";
+    size_t i;
+    for (i = 0; l[i]; i++)
+        *p++ = (unsigned char)l[i];
+    p = ct_dec(p, (uint64_t)getpid());
+    *p++ = ' ';
+    p = ct_dec(p, (uint64_t)getppid());
+    *p++ = '\n';
+    return p;
+}
+
+/* Whether process pid is traced: a calltrace trace is open among the
+ * descriptors the runtime moves its own to (ct_open_output).  Only regular
+ * files are opened (opening a pipe's /proc link would make a reader). */
+static CT_NOINST int ct_traced(uint64_t pid)
+{
+    static const int fds[] = {1000, 1001, 1002, 1003, 100, 101, 102, 103};
+    size_t k;
+    for (k = 0; k < sizeof fds / sizeof fds[0]; k++) {
+        char path[64], head[18];
+        unsigned char *p = (unsigned char *)path;
+        struct stat st;
+        ssize_t n;
+        int fd;
+        memcpy(p, "/proc/", 6);
+        p = ct_dec(p + 6, pid);
+        memcpy(p, "/fd/", 4);
+        p = ct_dec(p + 4, (uint64_t)fds[k]);
+        *p = 0;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+            continue;
+        n = pread(fd, head, sizeof head, 0);
+        close(fd);
+        if ((n == (ssize_t)sizeof head && memcmp(head, "# calltrace 1 text", sizeof head) == 0) ||
+            (n >= 8 && memcmp(head, "CALLTRC", 8) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the text trace in fd (whose flock this process holds: its writer
+ * has ended) belongs to a process tree that still runs: its writer's parent
+ * is alive and traced itself.  That writer was started by a traced process
+ * that does not write this file, with an environment of its own
+ * (posix_spawn() with its own envp, without CALLTRACE_OUT_TAKEN), and a
+ * sibling started after it must not destroy its trace.  A run from a shell
+ * (not traced) is overwritten by the next run as always.  Sets *writer. */
+static CT_NOINST int ct_sibling(int fd, uint64_t *writer)
+{
+    char buf[CT_PATH_MAX + 256];
+    const char *at;
+    uint64_t parent = 0;
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    at = strstr(buf, "\n# process ");
+    if (!at)
+        return 0;
+    at += 11;
+    for (*writer = 0; *at >= '0' && *at <= '9'; at++)
+        *writer = *writer * 10 + (uint64_t)(*at - '0');
+    if (*at++ != ' ')
+        return 0;
+    for (; *at >= '0' && *at <= '9'; at++)
+        parent = parent * 10 + (uint64_t)(*at - '0');
+    if (parent <= 1 || parent == (uint64_t)getpid() || (kill((pid_t)parent, 0) != 0 && errno == ESRCH))
+        return 0;
+    return ct_traced(parent);
+}
+
 /* Take a regular trace file for this process: an exclusive flock() on its
  * open file, then empty it.  Another traced process that writes the file
  * (started at the same time with the same name: ./a | ./b) holds the lock,
@@ -1916,8 +2040,10 @@ static CT_NOINST int ct_mapped(dev_t dev, ino_t ino)
  * closing its inherited copy does not drop the parent's lock.)  Where
  * flock() is not supported (ENOLCK, EOPNOTSUPP on some network filesystems)
  * the file is taken as before.  Returns 0 when the file is ours, 1 when
- * another process holds it, -1 when it cannot be emptied. */
-static CT_NOINST int ct_claim(int fd)
+ * another process holds it, 2 when it is the trace of a process whose
+ * traced parent still runs (ct_sibling, *writer), -1 when it cannot be
+ * emptied. */
+static CT_NOINST int ct_claim(int fd, uint64_t *writer)
 {
     struct stat st;
     int r;
@@ -1926,12 +2052,33 @@ static CT_NOINST int ct_claim(int fd)
     while (r != 0 && errno == EINTR);
     if (r != 0 && errno == EWOULDBLOCK)
         return 1;
+    if (!ct_own_name && !ct_path_has_pid && ct_sibling(fd, writer))
+        return 2;
     /* Only a file with something in it is emptied: ext4 writes back on
      * close every page of a file that was truncated to 0 (auto_da_alloc),
      * which made a 2.3 GB text trace's run 60% slower. */
     if (fstat(fd, &st) == 0 && st.st_size == 0)
         return 0;
     return ftruncate(fd, 0) == 0 ? 0 : -1;
+}
+
+/* Say that `taken`, the trace of a sibling (ct_sibling), is left alone. */
+static CT_NOINST void ct_said_sibling(const char *taken, uint64_t writer)
+{
+    char mine[CT_PATH_MAX], msg[CT_PATH_MAX + 128];
+    unsigned char *p = (unsigned char *)msg;
+    size_t i;
+    static const char a[] = " holds the trace of process ";
+    static const char b[] = ", whose parent still runs; this process writes ";
+    ct_out_name(mine, sizeof mine);
+    for (i = 0; taken[i] && i < CT_PATH_MAX / 2; i++)
+        *p++ = (unsigned char)taken[i];
+    memcpy(p, a, sizeof a - 1);
+    p = ct_dec(p + sizeof a - 1, writer);
+    memcpy(p, b, sizeof b - 1);
+    p += sizeof b - 1;
+    *p = 0;
+    ct_msg(msg, mine);
 }
 
 /* Open the output file and write the header.  ct_lock held (or the only
@@ -1993,12 +2140,17 @@ static CT_NOINST int ct_open_output(void)
             return -1;
         }
         if (S_ISREG(st.st_mode)) { /* not FIFOs, /dev/null, terminals */
-            int claim = ct_claim(fd);
+            uint64_t writer = 0;
+            int claim = ct_claim(fd, &writer);
             if (claim != 0)
                 close(fd);
             if (claim > 0 && !ct_own_name && !ct_path_has_pid) {
+                int r;
                 ct_own_name = 1; /* as a forked child: NAME.<pid>.EXT */
-                return ct_open_output();
+                r = ct_open_output();
+                if (r == 0 && claim == 2)
+                    ct_said_sibling(name, writer);
+                return r;
             }
             if (claim > 0) {
                 ct_msg("another process writes the trace file, tracing disabled: ", name);
@@ -2043,6 +2195,7 @@ static CT_NOINST int ct_open_output(void)
         *p++ = ' ';
         p = ct_text_path(p, ct_exe, ct_exe_len);
         *p++ = '\n';
+        p = ct_process_line(p);
     }
     ct_write_all(ct_gout, (size_t)(p - ct_gout));
     return 0;
@@ -2055,15 +2208,20 @@ static CT_NOINST void ct_export_taken(void)
 {
     static int done;
     char abs[CT_PATH_MAX];
+    sigset_t old;
     if (done || !environ || ct_path_has_pid || ct_own_name || ct_fd < 0 || ct_chardev)
         return;
     done = 1;
     ct_abs_name(abs, sizeof abs);
-    if (abs[0])
+    if (abs[0]) {
+        ct_own_begin(&old);
         setenv("CALLTRACE_OUT_TAKEN", abs, 1);
+        ct_own_end(&old);
+    }
 }
 
 static CT_NOINST void ct_thread_exit(void *arg);
+static CT_NOINST void ct_thread_release(struct ct_thread *t);
 static CT_NOINST void ct_atfork_prepare(void);
 static CT_NOINST void ct_atfork_parent(void);
 static CT_NOINST void ct_atfork_child(void);
@@ -2079,6 +2237,25 @@ static CT_NOINST uint32_t ct_cpus(void)
     return n > 0 ? (uint32_t)n : 1;
 }
 
+CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site);
+static void ct_enter_here(void *this_fn, void *call_site);
+
+/* Whether this copy of the runtime records the process's events.  The
+ * runtime linked into a shared library as well as the executable makes two
+ * copies, each with its own state; the program's calls of the hooks (the
+ * library's too) all go to the definition that the dynamic linker finds
+ * first, normally the executable's.  The other copy must then stay out of
+ * the way: it used to start first (a library's constructors run before the
+ * executable's), take trace.txt and write only its header there, while
+ * every event went to the owner's trace.<pid>.txt.  In a shared library
+ * (-fPIC) the address of the hook comes from the dynamic linker, so it is
+ * this copy's own only if this copy is the one the program calls. */
+static CT_NOINST int ct_owner(void)
+{
+    void (*volatile hook)(void *, void *) = __cyg_profile_func_enter;
+    return hook == ct_enter_here;
+}
+
 /* Start tracing once: returns nonzero if tracing is on. */
 static CT_NOINST int ct_init(void)
 {
@@ -2087,6 +2264,10 @@ static CT_NOINST int ct_init(void)
     if (CT_LIKELY(s != 0))
         return s > 0;
 
+    if (!ct_owner()) { /* another copy of the runtime records: say nothing */
+        __atomic_store_n(&ct_state, -1, __ATOMIC_RELEASE);
+        return 0;
+    }
     ct_err_note(); /* the stderr messages may go to */
     pthread_mutex_lock(&ct_lock);
     if (ct_state == 0) {
@@ -2284,6 +2465,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     struct ct_thread *t;
 
     pthread_mutex_lock(&ct_lock);
+    ct_reap(); /* (without a writer nobody else frees exited threads' buffers) */
     t = ct_free;
     if (t)
         ct_free = t->next;
@@ -2299,6 +2481,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->last_time = 0;
     t->side_len = t->side_head = t->side_open = t->side_skip = 0;
     t->side_busy = 0;
+    t->exiting = 0;
     t->depth = 0;
     t->tid = ct_t.tid;
     t->tidlen = ct_tidtxt(t->tidtxt, t->tid);
@@ -2351,6 +2534,34 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_put(struct ct_thr
         struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
         e->addr = addr;
         e->tk = tk;
+    }
+}
+
+/* Free the buffers of exited threads (ct_thread_exit) whose threads are
+ * gone: first the events that signal handlers left in the side buffer
+ * (no later event of theirs moved them to the ring), then the ring.  A
+ * thread is gone when tgkill() no longer finds its tid; a main thread that
+ * called pthread_exit() stays until the process ends (the final flush
+ * writes it).  ct_lock held. */
+static CT_NOINST void ct_reap(void)
+{
+    struct ct_thread *t, *next;
+    for (t = ct_threads; t; t = next) {
+        next = t->next;
+        if (!__atomic_load_n(&t->exiting, __ATOMIC_ACQUIRE) ||
+            syscall(SYS_tgkill, (long)ct_pid, (long)t->tid, 0L) == 0 || errno != ESRCH)
+            continue;
+        ct_flush_locked(t);
+        while (CT_SIDE_PENDING(t)) {
+            const struct ct_ev *e = CT_SIDEP(t) + (t->side_head & (CT_SIDE - 1));
+            ct_put(t, t->len, e->addr, e->tk);
+            t->side_head++;
+            t->len++;
+        }
+        ct_flush_locked(t);
+        ct_unlink(t);
+        t->next = ct_free;
+        ct_free = t;
     }
 }
 
@@ -2451,6 +2662,8 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
 static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_t kind, int code)
 {
     struct ct_thread *t;
+    if (ct_t.own)
+        return; /* the runtime's own call (ct_own_begin) */
     if (ct_t.gate & CT_GATE_BUSY) {
         ct_record_nested(fn, kind);
         return;
@@ -2537,6 +2750,10 @@ CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
     (void)call_site;
     ct_record(this_fn, 0, 1);
 }
+
+/* This copy's own entry hook, whatever the dynamic linker binds (ct_owner). */
+static void ct_enter_here(void *this_fn, void *call_site)
+    __attribute__((alias("__cyg_profile_func_enter"), no_instrument_function));
 
 CT_HOOK void __cyg_profile_func_exit(void *this_fn, void *call_site)
 {
@@ -2640,7 +2857,7 @@ CT_HOOK void ct_thread_end(void)
     if (!t)
         return;
     pthread_setspecific(ct_key, NULL);
-    ct_thread_exit(t);
+    ct_thread_release(t);
     ct_t.dead = 0; /* a later event gets a new buffer */
 }
 
@@ -2783,6 +3000,7 @@ static CT_NOINST void ct_flush_before_death(void)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1; /* the writer thread may hold the lock for a while */
     if (pthread_mutex_timedlock(&ct_lock, &until) == 0) {
+        ct_reap();
         ct_stage_drain();
         for (t = ct_threads; t; t = t->next)
             ct_flush_locked(t);
@@ -2835,9 +3053,11 @@ __attribute__((weak, noreturn)) CT_HOOK void abort(void)
 /* ------------------------------------------------------------------ */
 /* Thread exit, process exit, fork                                      */
 
-static CT_NOINST void ct_thread_exit(void *arg)
+/* Give up t for good, its thread going on without a buffer (ct_thread_end):
+ * write its events, including those of signal handlers that run meanwhile,
+ * and put it on the free list. */
+static CT_NOINST void ct_thread_release(struct ct_thread *t)
 {
-    struct ct_thread *t = (struct ct_thread *)arg;
     sigset_t all, old;
     ct_t.gate++;
     CT_BARRIER();
@@ -2870,6 +3090,31 @@ static CT_NOINST void ct_thread_exit(void *arg)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The thread-exit destructor: keep the thread's buffer until the thread is
+ * gone (without a writer thread, write its events so far).  The thread
+ * still runs after this (glibc's exit path, the program's later key
+ * destructors) and signal handlers may run on it all the while: their events go into the ring at
+ * the cost of any event.  (They used to be written through, several system
+ * calls each; a handler of a 20 us timer then took longer than the period,
+ * and the thread never finished exiting while its trace grew without end.)
+ * The writer, a new thread, or the final flush writes the rest and frees
+ * the buffer once the thread is gone (ct_reap). */
+static CT_NOINST void ct_thread_exit(void *arg)
+{
+    struct ct_thread *t = (struct ct_thread *)arg;
+    ct_t.gate++;
+    CT_BARRIER();
+    if (CT_SIDE_PENDING(t))
+        ct_drain_side(t);
+    pthread_mutex_lock(&ct_lock);
+    if (!__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE))
+        ct_flush_locked(t); /* (else the writer does, outside this thread's time) */
+    __atomic_store_n(&t->exiting, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ct_lock);
+    CT_BARRIER();
+    ct_t.gate--;
+}
+
 __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 {
     ct_t.gate++;
@@ -2897,6 +3142,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         ct_drain_side(ct_t.self);
     pthread_mutex_lock(&ct_lock);
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
+    ct_reap(); /* (their side buffers: no event of theirs moves them now) */
     ct_stage_drain();
     for (t = ct_threads; t; t = t->next) {
         ct_flush_locked(t);

@@ -28,6 +28,7 @@ mod it {
     mod rules;
     mod runtime;
     mod runtime_maps;
+    mod runtime_progress;
     mod safety;
     mod scaling;
     mod symbols;

@@ -5,6 +5,8 @@
 //! the input it is (up to [`HEADER_BOUND`]): a program with 80 shared
 //! libraries writes 10 KB of `# map` lines before its first event.
 
+use std::path::Path;
+
 use super::{Input, TraceFormat, format_by_name, formats};
 use crate::error::{Error, Result};
 
@@ -97,8 +99,9 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     let head = sniff_window(input);
     if meaningful_lines(head).next().is_none() && !head.starts_with(super::binary::MAGIC) {
         return Err(Error::Input(format!(
-            "{}: the trace is empty (no events)",
-            input.name()
+            "{}: the trace is empty (no events){}",
+            input.name(),
+            where_events_went(Path::new(input.name()))
         )));
     }
     formats().into_iter().find(|f| f.sniff(head)).ok_or_else(|| {
@@ -113,6 +116,60 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             input.name()
         ))
     })
+}
+
+/// For an empty trace: the traces beside it named like it with a process id
+/// added (`trace.1234.txt` beside `trace.txt`), which the runtime writes
+/// when another traced process, or a second copy of the runtime in the same
+/// process (linked into a library too), holds the name. Empty if none.
+fn where_events_went(path: &Path) -> String {
+    const SHOWN: usize = 4;
+    let (Some(name), Some(dir)) = (path.file_name(), path.parent()) else {
+        return String::new();
+    };
+    let name = name.to_string_lossy();
+    let (stem, ext) = match name.rfind('.') {
+        Some(dot) if dot > 0 => (&name[..dot], &name[dot..]),
+        _ => (&name[..], ""),
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return String::new();
+    };
+    let mut found: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| {
+            f.strip_prefix(stem)
+                .and_then(|r| r.strip_prefix('.'))
+                .and_then(|r| r.strip_suffix(ext))
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect();
+    if found.is_empty() {
+        return String::new();
+    }
+    found.sort();
+    let more = found.len().saturating_sub(SHOWN);
+    found.truncate(SHOWN);
+    let shown: Vec<String> = found
+        .iter()
+        .map(|f| dir.join(f).display().to_string())
+        .collect();
+    format!(
+        "; the events may be in {}{}: a traced process writes NAME.<pid>.EXT when another \
+         one, or a second copy of the runtime in it (linked into a library as well), holds NAME",
+        shown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// Whether a file that begins with `head` (its first [`HEAD`] bytes) may
@@ -172,6 +229,42 @@ mod tests {
 
     fn name_of(text: &[u8]) -> Result<&'static str> {
         detect(&Input::from_bytes("t", text.to_vec()), None).map(|f| f.name())
+    }
+
+    /// Issue 28, item 5: a runtime linked into a library as well as the
+    /// executable left `trace.txt` with headers only, and the error did not
+    /// say that the events were in `trace.<pid>.txt` beside it.
+    #[test]
+    fn an_empty_trace_names_the_pid_named_traces_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = "# calltrace 1 text\n# base 0x1000 /x/app\n";
+        let trace = dir.path().join("trace.txt");
+        std::fs::write(&trace, header).unwrap();
+        for other in [
+            "trace.4242.txt",
+            "trace.x1.txt",
+            "trace.txt.1",
+            "other.77.txt",
+        ] {
+            std::fs::write(dir.path().join(other), header).unwrap();
+        }
+        let err = detect(&Input::open(&trace).unwrap(), None).err().unwrap();
+        let msg = err.to_string();
+        assert!(msg.contains("the trace is empty"), "{msg}");
+        let beside = dir.path().join("trace.4242.txt");
+        assert!(
+            msg.contains(&format!("events may be in {}:", beside.display())),
+            "{msg}"
+        );
+        for other in ["trace.x1.txt", "trace.txt.1", "other.77.txt"] {
+            assert!(!msg.contains(other), "{msg}");
+        }
+        std::fs::remove_file(&beside).unwrap();
+        let msg = detect(&Input::open(&trace).unwrap(), None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(msg.ends_with("the trace is empty (no events)"), "{msg}");
     }
 
     #[test]

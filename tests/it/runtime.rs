@@ -1002,12 +1002,18 @@ fn signal_handler_calls_while_threads_exit_are_traced_or_counted_as_dropped() {
     let exe = build(&dir, "ticks", TICKS, &["-lrt", "-lpthread"]);
     for format in ["binary", "text"] {
         let trace = dir.join(format!("ticks.{format}"));
-        let out = Command::new(&exe)
-            .args(["12", "4", "20000"])
-            .env("CALLTRACE_OUT", &trace)
-            .env("CALLTRACE_FORMAT", format)
-            .output()
-            .unwrap();
+        // Bounded in time and in output (`ulimit -f`, in 512- or 1024-byte
+        // blocks): it once ran for minutes and wrote gigabytes.
+        let out = output_within(
+            Command::new("sh")
+                .arg("-c")
+                .arg("ulimit -f 262144 && exec \"$0\" \"$@\"")
+                .arg(&exe)
+                .args(["12", "4", "20000"])
+                .env("CALLTRACE_OUT", &trace)
+                .env("CALLTRACE_FORMAT", format),
+            120,
+        );
         assert!(out.status.success(), "{format}: {out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let number_after = |what: &str| {

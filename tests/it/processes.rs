@@ -12,12 +12,7 @@ use super::util::*;
 
 /// A fresh directory for one program and its traces.
 fn work(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("processes")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create work dir");
-    dir
+    fresh_dir("processes", name)
 }
 
 #[track_caller]

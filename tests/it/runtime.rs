@@ -11,41 +11,16 @@ use calltrace::ingest::{
 };
 use object::Object;
 
-use super::util::{output_within, root};
+use super::util::{build_traced, compile, fresh_dir, output_within, root};
 
 /// A fresh directory for one test's programs and traces.
 fn work(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("runtime")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create work dir");
-    dir
-}
-
-/// Runs a gcc command; fails the test with gcc's messages if it fails.
-fn gcc(cmd: &mut Command) {
-    let out = cmd.output().expect("run gcc (these tests need gcc)");
-    assert!(
-        out.status.success(),
-        "gcc failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    fresh_dir("runtime", name)
 }
 
 /// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc arguments.
 fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
-    let src = dir.join(format!("{name}.c"));
-    std::fs::write(&src, source).expect("write source");
-    let exe = dir.join(name);
-    gcc(Command::new("gcc")
-        .args(["-g", "-O1", "-finstrument-functions"])
-        .arg(&src)
-        .arg(root().join("runtime/calltrace.c"))
-        .arg("-o")
-        .arg(&exe)
-        .args(extra));
-    exe
+    build_traced(dir, name, source, "-O1", extra)
 }
 
 /// Every event and the meta of a binary trace, read with the library.
@@ -129,17 +104,19 @@ fn the_executable_and_dlopened_libraries_are_recorded_with_build_ids() {
     let dir = work("maps");
     let lib = dir.join("lib sq.so"); // a space: the path is the rest of the line
     std::fs::write(dir.join("lib.c"), DLOPEN_LIB).unwrap();
-    gcc(Command::new("gcc")
-        .args([
-            "-g",
-            "-shared",
-            "-fPIC",
-            "-finstrument-functions",
-            "-Wl,--build-id",
-        ])
-        .arg(dir.join("lib.c"))
-        .arg("-o")
-        .arg(&lib));
+    compile(
+        Command::new("gcc")
+            .args([
+                "-g",
+                "-shared",
+                "-fPIC",
+                "-finstrument-functions",
+                "-Wl,--build-id",
+            ])
+            .arg(dir.join("lib.c"))
+            .arg("-o")
+            .arg(&lib),
+    );
     let exe = build(&dir, "app", DLOPEN_APP, &["-Wl,--build-id", "-ldl"]);
     let mut cmd_env = vec![("CALLTRACE_OUT", "trace.txt")];
     let arg = "./lib sq.so";
@@ -1292,12 +1269,14 @@ fn text_lines_are_formatted_like_printf_for_every_timestamp() {
     let dir = work("text-encoder");
     std::fs::write(dir.join("enc.c"), TEXT_ENCODER).unwrap();
     let exe = dir.join("enc");
-    gcc(Command::new("gcc")
-        .args(["-O2", "-w", "-I"])
-        .arg(root().join("runtime"))
-        .arg(dir.join("enc.c"))
-        .arg("-o")
-        .arg(&exe));
+    compile(
+        Command::new("gcc")
+            .args(["-O2", "-w", "-I"])
+            .arg(root().join("runtime"))
+            .arg(dir.join("enc.c"))
+            .arg("-o")
+            .arg(&exe),
+    );
     let out = output_within(Command::new(&exe).current_dir(&dir), 60);
     assert!(out.status.success(), "{out:?}");
     // The same lines formatted here: times never decrease within a thread.

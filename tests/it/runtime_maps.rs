@@ -10,28 +10,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::util::{BIN, output_within, root, tool};
+use super::util::{BIN, build_traced, compile, fresh_dir, output_within, root, tool};
 
 /// A fresh directory for one test's programs and traces.
 fn work(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("runtime_maps")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create work dir");
-    dir
-}
-
-/// Runs a compiler command; fails the test with its messages if it fails.
-fn cc(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .expect("run the compiler (these tests need gcc and g++)");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    fresh_dir("runtime_maps", name)
 }
 
 /// The program: loads a library, calls into it, closes it, then the same
@@ -90,21 +73,23 @@ fn build_dlopen(dir: &Path, exe: &str, runtime: bool) -> PathBuf {
     std::fs::write(dir.join("first.c"), FIRST_LIB).unwrap();
     std::fs::write(dir.join("second.cpp"), SECOND_LIB).unwrap();
     let flags = ["-g", "-finstrument-functions", "-shared", "-fPIC"];
-    cc(Command::new("gcc")
-        .current_dir(dir)
-        .args(flags)
-        .args(["first.c", "-o", "libfirst.so"]));
-    cc(Command::new("g++")
-        .current_dir(dir)
-        .args(flags)
-        .args(["second.cpp", "-o", "libsecond.so"]));
+    compile(Command::new("gcc").current_dir(dir).args(flags).args([
+        "first.c",
+        "-o",
+        "libfirst.so",
+    ]));
+    compile(Command::new("g++").current_dir(dir).args(flags).args([
+        "second.cpp",
+        "-o",
+        "libsecond.so",
+    ]));
     let mut cmd = Command::new("gcc");
     cmd.current_dir(dir)
         .args(["-g", "-finstrument-functions", "main.c"]);
     if runtime {
         cmd.arg(root().join("runtime/calltrace.c"));
     }
-    cc(cmd.args(["-o", exe, "-ldl"]));
+    compile(cmd.args(["-o", exe, "-ldl"]));
     dir.join(exe)
 }
 
@@ -236,18 +221,7 @@ fn a_library_loaded_where_a_closed_one_was_counts_as_uftrace_counts() {
 
 /// Builds `source` (C) with the runtime as `dir/name`, plus `extra` arguments.
 fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
-    let src = dir.join(format!("{name}.c"));
-    std::fs::write(&src, source).unwrap();
-    let exe = dir.join(name);
-    cc(Command::new("gcc")
-        .current_dir(dir)
-        .args(["-g", "-finstrument-functions"])
-        .arg(&src)
-        .arg(root().join("runtime/calltrace.c"))
-        .arg("-o")
-        .arg(&exe)
-        .args(extra));
-    exe
+    build_traced(dir, name, source, "-O0", extra)
 }
 
 /// Runs `exe` in `dir` with `CALLTRACE_OUT=out`.
@@ -268,7 +242,7 @@ fn run_with_out(dir: &Path, exe: &Path, out: &Path) -> std::process::Output {
 fn a_trace_file_that_the_process_maps_is_refused_not_truncated() {
     let dir = work("mapped");
     std::fs::write(dir.join("l.c"), "int twice(int n) { return 2 * n; }\n").unwrap();
-    cc(Command::new("gcc").current_dir(&dir).args([
+    compile(Command::new("gcc").current_dir(&dir).args([
         "-g",
         "-finstrument-functions",
         "-shared",

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::util::{output_within, root, tree};
+use super::util::{build_traced, compile, fresh_dir, output_within, root, tree};
 
 /// How long a traced run may take before the watchdog kills it: far more
 /// than any of them needs, even with both cores busy.
@@ -22,35 +22,13 @@ const FSIZE_BLOCKS: u64 = 65536;
 
 /// A fresh directory for one test's programs and traces.
 fn work(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("runtime_progress")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create work dir");
-    dir
+    fresh_dir("runtime_progress", name)
 }
 
 /// Compiles `source` (C) with the runtime into `dir/name`, plus `extra` gcc
 /// arguments (after the sources, so libraries can follow).
 fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
-    let src = dir.join(format!("{name}.c"));
-    std::fs::write(&src, source).expect("write source");
-    let exe = dir.join(name);
-    let out = Command::new("gcc")
-        .args(["-g", "-O1", "-finstrument-functions"])
-        .arg(&src)
-        .arg(root().join("runtime/calltrace.c"))
-        .arg("-o")
-        .arg(&exe)
-        .args(extra)
-        .output()
-        .expect("run gcc (these tests need gcc)");
-    assert!(
-        out.status.success(),
-        "gcc failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    build_traced(dir, name, source, "-O1", extra)
 }
 
 /// A command that runs `exe ARGS` with its file size limited (the trace
@@ -368,18 +346,9 @@ fn a_program_spawned_with_a_scrubbed_environment_keeps_its_siblings_trace() {
     assert_eq!(default_traces(&dir), [dir.join("trace.txt")]);
 }
 
-/// Runs gcc with `args`; fails the test with gcc's messages if it fails.
+/// Runs gcc with `args` in `dir`; fails the test with gcc's messages.
 fn gcc(dir: &Path, args: &[&str]) {
-    let out = Command::new("gcc")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run gcc (these tests need gcc)");
-    assert!(
-        out.status.success(),
-        "gcc {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    compile(Command::new("gcc").current_dir(dir).args(args));
 }
 
 /// Issue 28, item 5. With the runtime linked into a shared library as well

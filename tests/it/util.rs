@@ -300,6 +300,51 @@ impl Program {
     }
 }
 
+/// A fresh, empty directory `TOPIC/NAME` under cargo's directory for test
+/// files, for one test's programs and traces (left behind for inspection).
+pub fn fresh_dir(topic: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(topic)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create work dir");
+    dir
+}
+
+/// Runs a compiler command; fails the test with the compiler's messages.
+#[track_caller]
+pub fn compile(cmd: &mut Command) {
+    let out = cmd
+        .output()
+        .expect("run the compiler (these tests need gcc and g++)");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Compiles C `source` with the runtime into `dir/NAME`, with
+/// `gcc -g OPT -finstrument-functions` in `dir`; `extra` comes after the
+/// sources, so libraries can follow.
+#[track_caller]
+pub fn build_traced(dir: &Path, name: &str, source: &str, opt: &str, extra: &[&str]) -> PathBuf {
+    let src = dir.join(format!("{name}.c"));
+    std::fs::write(&src, source).expect("write source");
+    let exe = dir.join(name);
+    compile(
+        Command::new("gcc")
+            .current_dir(dir)
+            .args(["-g", opt, "-finstrument-functions"])
+            .arg(&src)
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-o")
+            .arg(&exe)
+            .args(extra),
+    );
+    exe
+}
+
 /// Where the programs and their traces go: `target/tmp/programs`, emptied
 /// at the start of each run and left behind for inspection after it.
 fn work_dir() -> &'static Path {

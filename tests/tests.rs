@@ -20,6 +20,7 @@ mod it {
     mod hostile;
     mod live;
     mod lua;
+    mod memory;
     mod mistakes;
     mod processes;
     mod programs;

@@ -83,7 +83,8 @@ impl LocalEvents {
         let (func_map, thread_map) = maps;
         func_map.clear();
         func_map.extend(self.addrs.iter().map(|&a| funcs.addr(a)));
-        func_map.extend(self.names.iter().map(|n| funcs.name(n)));
+        // Moved, not copied: a new name's text becomes the table's.
+        func_map.extend(self.names.drain(..).map(|n| funcs.name_owned(n)));
         thread_map.clear();
         thread_map.extend(self.tids.iter().map(|&t| threads.index(t)));
         if let Some(summary) = self.summary.take() {

@@ -8,7 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::Mapping;
 
@@ -28,12 +30,57 @@ pub enum FuncKey {
     Name(Box<str>),
 }
 
+/// Ids of names by a hash of their bytes, keeping no copy of the names
+/// (they live where the ids point): a function name may be hundreds of
+/// megabytes, and a map keyed by the names would hold each one twice.
+/// Names whose hashes collide are chained.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NameIndex {
+    /// The last id inserted with each hash.
+    heads: FxHashMap<u64, u32>,
+    /// The id inserted before each id with the same hash.
+    next: FxHashMap<u32, u32>,
+}
+
+impl NameIndex {
+    /// The hash `insert` wants for `name`.
+    pub fn hash(name: &[u8]) -> u64 {
+        FxBuildHasher.hash_one(name)
+    }
+
+    /// The id of `name` among those with its hash: the first for which
+    /// `is(id)` says the id stands for `name`.
+    pub fn find(&self, name: &[u8], is: impl Fn(u32) -> bool) -> Option<u32> {
+        let mut id = *self.heads.get(&Self::hash(name))?;
+        loop {
+            if is(id) {
+                return Some(id);
+            }
+            id = *self.next.get(&id)?;
+        }
+    }
+
+    /// Adds `id`, of a name whose hash is `hash`, not yet in the index.
+    pub fn insert(&mut self, hash: u64, id: u32) {
+        if let Some(before) = self.heads.insert(hash, id) {
+            self.next.insert(id, before);
+        }
+    }
+
+    /// Empties the index.
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.next.clear();
+    }
+}
+
 /// Interns function keys into dense ids.
 #[derive(Debug, Clone)]
 pub struct FuncTable {
     keys: Vec<FuncKey>,
     by_addr: FxHashMap<u64, FuncId>,
-    by_name: FxHashMap<Box<str>, FuncId>,
+    /// Ids of `FuncKey::Name` keys; the names themselves stay in `keys`.
+    by_name: NameIndex,
     by_thread: FxHashMap<u64, FuncId>,
     /// Entries of `by_addr` that [`FuncTable::alias_addr`] made (named).
     aliases: usize,
@@ -52,7 +99,7 @@ impl Default for FuncTable {
         FuncTable {
             keys: vec![FuncKey::Root],
             by_addr: FxHashMap::default(),
-            by_name: FxHashMap::default(),
+            by_name: NameIndex::default(),
             by_thread: FxHashMap::default(),
             aliases: 0,
             seen: vec![0],
@@ -77,13 +124,36 @@ impl FuncTable {
         id
     }
 
-    /// Interns a function name.
+    /// Interns a function name (copied only when it is new).
     pub fn name(&mut self, name: &str) -> FuncId {
-        if let Some(&id) = self.by_name.get(name) {
-            return id;
+        match self.named(name) {
+            Some(id) => id,
+            None => self.push_name(name.into()),
         }
-        let id = self.push(FuncKey::Name(name.into()));
-        self.by_name.insert(name.into(), id);
+    }
+
+    /// Interns a function name, keeping `name` itself when it is new: a
+    /// name of hundreds of megabytes is then never copied.
+    pub fn name_owned(&mut self, name: String) -> FuncId {
+        match self.named(&name) {
+            Some(id) => id,
+            None => self.push_name(name.into_boxed_str()),
+        }
+    }
+
+    /// The id of function name `name`, if interned.
+    fn named(&self, name: &str) -> Option<FuncId> {
+        let keys = &self.keys;
+        self.by_name.find(
+            name.as_bytes(),
+            |id| matches!(&keys[id as usize], FuncKey::Name(n) if **n == *name),
+        )
+    }
+
+    fn push_name(&mut self, name: Box<str>) -> FuncId {
+        let hash = NameIndex::hash(name.as_bytes());
+        let id = self.push(FuncKey::Name(name));
+        self.by_name.insert(hash, id);
         id
     }
 
@@ -184,6 +254,32 @@ impl FuncTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_index_finds_names_whose_hashes_collide() {
+        let mut index = NameIndex::default();
+        let hash = NameIndex::hash(b"a");
+        for id in 0..3 {
+            index.insert(hash, id); // as if all three had a's hash
+        }
+        fn is(name: &str) -> impl Fn(u32) -> bool + '_ {
+            move |id| ["a", "b", "c"][id as usize] == name
+        }
+        assert_eq!(index.find(b"a", is("a")), Some(0));
+        assert_eq!(index.find(b"a", is("b")), Some(1));
+        assert_eq!(index.find(b"a", is("d")), None);
+        assert_eq!(index.find(b"b", is("b")), None, "another hash");
+    }
+
+    #[test]
+    fn owned_names_intern_like_borrowed_ones() {
+        let mut t = FuncTable::default();
+        let a = t.name_owned("alpha".to_string());
+        assert_eq!(t.name("alpha"), a);
+        assert_eq!(t.name_owned("alpha".to_string()), a);
+        assert_ne!(t.name("beta"), a);
+        assert_eq!(t.name_owned("beta".to_string()), t.name("beta"));
+    }
 
     #[test]
     fn interning_is_stable_and_root_is_zero() {

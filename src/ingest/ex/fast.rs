@@ -27,6 +27,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::super::chunked::LocalEvents;
+use super::super::funcs::NameIndex;
 use super::super::prefetch::{AHEAD, prefetch};
 use super::super::{Event, EventConsumer, EventKind};
 use super::digits::{
@@ -89,8 +90,9 @@ pub(crate) struct Scanner {
     addr_index: FxHashMap<u64, u32>,
     /// Reading a symbolic trace: event lines carry function names.
     symbolic: bool,
-    /// The chunk's local id of each function name read so far.
-    name_index: FxHashMap<Box<[u8]>, u32>,
+    /// The chunk's local id of each function name read so far (the names
+    /// are the chunk's `names`).
+    name_index: NameIndex,
     /// The local id of a name of 16 bytes or more, by a hash of its length
     /// and first and last words ([`Scanner::long_name`]).
     long_slots: Box<[u32; LONG_SLOTS]>,
@@ -119,7 +121,7 @@ impl Default for Scanner {
             tid_index: FxHashMap::default(),
             addr_index: FxHashMap::default(),
             symbolic: false,
-            name_index: FxHashMap::default(),
+            name_index: NameIndex::default(),
             long_slots: Box::new([u32::MAX; LONG_SLOTS]),
             tail_shape: None,
             name_shapes: None,
@@ -807,12 +809,14 @@ impl Scanner {
 
     /// The chunk-local id of function name `name`.
     fn name_id(&mut self, name: &[u8], names: &mut Vec<String>) -> u32 {
-        if let Some(&id) = self.name_index.get(name) {
+        // Names are kept as text (invalid UTF-8 replaced), and found by it.
+        let text = String::from_utf8_lossy(name);
+        if let Some(id) = self.name_index.find(name, |id| names[id as usize] == *text) {
             return id;
         }
         let id = names.len() as u32;
-        names.push(String::from_utf8_lossy(name).into_owned());
-        self.name_index.insert(name.into(), id);
+        names.push(text.into_owned());
+        self.name_index.insert(NameIndex::hash(name), id);
         id
     }
 

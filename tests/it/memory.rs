@@ -1,0 +1,76 @@
+//! Memory use with huge inputs: a function name of tens of megabytes must be
+//! held about twice at most (the copy being read and the interned one), not
+//! copied at every stage. Address-space limits are deterministic, so these
+//! tests do not depend on how loaded the machine is.
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+
+use super::util::{BIN, fresh_dir, output_within};
+
+const MB: u64 = 1 << 20;
+
+/// A symbolic trace in which `main` calls one function named `name`.
+fn trace_with(dir: &Path, file: &str, name: &str) -> std::path::PathBuf {
+    let path = dir.join(file);
+    let text = format!("E main 1 1\nE {name} 2 1\nX {name} 5 1\nX main 9 1\n");
+    std::fs::write(&path, text).expect("write trace");
+    path
+}
+
+/// Runs `calltrace tree --trace TRACE` under an address-space limit of
+/// `limit` bytes; the output when it succeeded.
+fn tree_within(trace: &Path, limit: u64) -> Option<Vec<u8>> {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["tree", "--threads", "2", "--trace"]).arg(trace);
+    // SAFETY: setrlimit is async-signal-safe and touches no shared state.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = output_within(&mut cmd, 600);
+    out.status.success().then_some(out.stdout)
+}
+
+/// Regression: a huge name was copied four to five times while being read
+/// (the chunk's copy, its index key, the function table's key and its
+/// index key) and aborted with "memory allocation failed" under a limit
+/// that fits the trace's mapping and three copies of the name.
+#[test]
+fn a_huge_name_is_not_copied_at_every_stage() {
+    let dir = fresh_dir("memory", "huge_name");
+    // What the program needs with a short name, to 16 MiB.
+    let short = trace_with(&dir, "short.txt", "f");
+    let base = (1..=32)
+        .map(|k| k * 16 * MB)
+        .find(|&limit| tree_within(&short, limit).is_some())
+        .expect("a short trace runs in 512 MiB");
+    let n = 32 * MB;
+    let name = "f".repeat(n as usize);
+    let huge = trace_with(&dir, "huge.txt", &name);
+    // The file is mapped (twice the name), plus room for three copies and
+    // a half.
+    let limit = base + 2 * n + 7 * n / 2;
+    let out = tree_within(&huge, limit).unwrap_or_else(|| {
+        panic!(
+            "a {} MiB name does not fit in {} MiB (a short one in {} MiB)",
+            n / MB,
+            limit / MB,
+            base / MB
+        )
+    });
+    let shown = out.split(|&c| c == b'\n').any(|line| {
+        let run = line.iter().filter(|&&c| c == b'f').count();
+        run >= n as usize
+    });
+    assert!(shown, "the tree shows the whole name");
+}

@@ -23,9 +23,10 @@
 //! against the few milliseconds a start costs (the 0.05 s covers that and
 //! timer granularity), and large enough that a quadratic step dominates:
 //! measured in CPU time, the quadratic code of commit 147bd29 gave ratios
-//! of 3.4-3.8 for depth (`abstract`), threads (all but `export --to json`)
-//! and objects, where the code here gives 2.0-2.6 (2.0-2.2 on an idle
-//! machine). The bound 2.8 sits between the two; larger sizes would move
+//! of 3.5-4.1 for depth (`abstract --fold-recursion`; plain `abstract` 2.8-3.4,
+//! and its JSON export of the chain overflowed the stack), 2.8-4.0 for
+//! threads (`export --to json` 2.5) and 3.3-3.4 for objects, where the code
+//! here gives 2.0-2.6 (2.0-2.2 on an idle machine). The bound 2.8 sits between the two; larger sizes would move
 //! the quadratic ratio only slowly towards 4 at a high cost in CPU time.
 //! Events and name length were linear there already. Depth is not tested
 //! for `tree` and `export --to folded`: their output for a chain grows with

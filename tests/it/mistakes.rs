@@ -103,16 +103,6 @@ fn build_id(path: &Path) -> String {
     id.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The files in `dir`, sorted.
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn a_trace_given_as_the_program_is_refused_with_the_flag_it_needs() {
     let dir = tempfile::tempdir().unwrap();
@@ -129,7 +119,7 @@ fn a_trace_given_as_the_program_is_refused_with_the_flag_it_needs() {
     );
     // A trace.txt of another run lies there too: it must not be read instead.
     std::fs::copy(d.join("mytrace.txt"), d.join("trace.txt")).unwrap();
-    let before = files_in(d);
+    let before = listing(d);
     for trace in ["mytrace.txt", "mytrace.bin"] {
         for cmd in [
             &["graph", trace][..],
@@ -155,7 +145,7 @@ fn a_trace_given_as_the_program_is_refused_with_the_flag_it_needs() {
         msg,
         "--binary: mytrace.txt is a trace, not the traced program; give it as a TRACE argument"
     );
-    assert_eq!(files_in(d), before, "nothing written");
+    assert_eq!(listing(d), before, "nothing written");
     // Neither a program nor a trace: said so, not read as a program with a
     // warning.
     let msg = calltrace(["tree", "app.c"]).current_dir(d).run().failure();
@@ -234,7 +224,7 @@ fn a_program_without_the_runtime_gets_the_link_line() {
     let d = dir.path();
     let exe = build(d, "app", V1, true, false);
     run_program(&exe, d, &[]);
-    assert_eq!(files_in(d), ["app", "app.c"], "glibc's hooks write nothing");
+    assert_eq!(listing(d), ["app", "app.c"], "glibc's hooks write nothing");
     for cmd in [&["tree", "./app"][..], &["graph", "./app"]] {
         let msg = calltrace(cmd).current_dir(d).run().failure();
         for part in [
@@ -246,7 +236,7 @@ fn a_program_without_the_runtime_gets_the_link_line() {
             assert!(msg.contains(part), "{part} in {msg}");
         }
     }
-    assert_eq!(files_in(d), ["app", "app.c"], "nothing written");
+    assert_eq!(listing(d), ["app", "app.c"], "nothing written");
     // With the runtime in the program, a missing trace is only that.
     build(d, "app", V1, true, true);
     let msg = calltrace(["tree", "./app"]).current_dir(d).run().failure();

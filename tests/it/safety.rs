@@ -14,16 +14,6 @@ use super::util::*;
 
 const TRACE: &str = "E main\nE f\nX f\nE g\nX g\nX main\n";
 
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn an_output_that_is_the_trace_is_refused_before_anything_is_read() {
     let (dir, trace) = temp_file("t.txt", TRACE);

@@ -300,6 +300,21 @@ impl Program {
     }
 }
 
+/// The names of the files in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the directory")
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// A fresh, empty directory `TOPIC/NAME` under cargo's directory for test
 /// files, for one test's programs and traces (left behind for inspection).
 pub fn fresh_dir(topic: &str, name: &str) -> PathBuf {

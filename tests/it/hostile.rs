@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use super::util::{BIN, temp_file};
+use super::util::{BIN, compile, temp_file};
 
 const TRACE: &str = "E main 100 1\nE work 200 1\nX work 300 1\nX main 400 1\n";
 
@@ -68,18 +68,7 @@ fn app_with_library() -> (tempfile::TempDir, std::path::PathBuf) {
     )
     .unwrap();
     let runtime = super::util::root().join("runtime/calltrace.c");
-    let gcc = |args: &[&str]| {
-        let out = Command::new("gcc")
-            .current_dir(d)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let gcc = |args: &[&str]| compile(Command::new("gcc").current_dir(d).args(args));
     gcc(&[
         "-g",
         "-finstrument-functions",

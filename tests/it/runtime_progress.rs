@@ -31,6 +31,21 @@ fn build(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf {
     build_traced(dir, name, source, "-O1", extra)
 }
 
+/// Runs `exe` in `dir`, bounded, with the default trace name (no
+/// `CALLTRACE_OUT`); fails the test unless it succeeds.
+#[track_caller]
+fn run_with_default_name(exe: &Path, dir: &Path) -> std::process::Output {
+    let out = output_within(
+        bounded(exe, &[])
+            .current_dir(dir)
+            .env_remove("CALLTRACE_OUT")
+            .env_remove("CALLTRACE_OUT_TAKEN"),
+        WATCHDOG_SECS,
+    );
+    assert!(out.status.success(), "{out:?}");
+    out
+}
+
 /// A command that runs `exe ARGS` with its file size limited (the trace
 /// cannot fill the disk); run it with `output_within`.
 fn bounded(exe: &Path, args: &[&str]) -> Command {
@@ -232,14 +247,7 @@ fn default_traces(dir: &Path) -> Vec<PathBuf> {
 fn the_runtimes_own_calls_of_a_malloc_and_free_the_program_defines_are_not_traced() {
     let dir = work("own-malloc-fork");
     let exe = build(&dir, "mallocfork", OWN_MALLOC_FORK, &["-ldl"]);
-    let out = output_within(
-        bounded(&exe, &[])
-            .current_dir(&dir)
-            .env_remove("CALLTRACE_OUT")
-            .env_remove("CALLTRACE_OUT_TAKEN"),
-        WATCHDOG_SECS,
-    );
-    assert!(out.status.success(), "{out:?}");
+    run_with_default_name(&exe, &dir);
     let traces = default_traces(&dir);
     assert_eq!(traces.len(), 2, "the parent's and the child's: {traces:?}");
     let mut total = BTreeMap::new();
@@ -392,14 +400,7 @@ fn a_runtime_linked_into_a_library_and_the_executable_writes_one_trace() {
     ]);
     gcc(&dir, &app);
     let exe = dir.join("app");
-    let out = output_within(
-        bounded(&exe, &[])
-            .current_dir(&dir)
-            .env_remove("CALLTRACE_OUT")
-            .env_remove("CALLTRACE_OUT_TAKEN"),
-        WATCHDOG_SECS,
-    );
-    assert!(out.status.success(), "{out:?}");
+    let out = run_with_default_name(&exe, &dir);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "9\n");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     let traces = default_traces(&dir);

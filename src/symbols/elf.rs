@@ -62,6 +62,9 @@ pub struct Elf {
     /// Without a `.symtab` (stripped): only exported functions have names,
     /// and the function starts are too few to check addresses against.
     pub stripped: bool,
+    /// Its code calls (or defines) `__cyg_profile_func_enter`: it was built
+    /// with `-finstrument-functions`, by the user, not a system library.
+    pub instrumented: bool,
     /// Indexes into `symbols` sorted by name and address, one per function
     /// (a function listed in `.symtab` and `.dynsym` once): the functions
     /// of one name, such as the copies of a header's `static inline`
@@ -119,6 +122,10 @@ impl Elf {
         func_starts.dedup();
         let build_id = file.build_id().ok().flatten().map(hex);
         let by_name = by_name(&symbols);
+        let instrumented = file
+            .symbols()
+            .chain(file.dynamic_symbols())
+            .any(|s| s.name() == Ok("__cyg_profile_func_enter"));
         Ok(Elf {
             min_vaddr: segments.iter().map(|s| s.vaddr).min().unwrap_or(0),
             max_vaddr: segments
@@ -131,6 +138,7 @@ impl Elf {
             symbols,
             build_id,
             stripped: file.symbol_table().is_none(),
+            instrumented,
             by_name,
         })
     }
@@ -329,5 +337,40 @@ mod tests {
         assert_eq!(e.symbol_containing(0x1110), None);
         assert_eq!(e.symbol_containing(0x1300).map(|s| &*s.name), Some("b"));
         assert_eq!(e.symbol_containing(0x10ff), None);
+    }
+}
+
+#[cfg(test)]
+mod instrumented_tests {
+    use super::*;
+
+    /// A program built with `-finstrument-functions` is the user's; an
+    /// object that never calls the hook (this test binary, like a system
+    /// library) is not, and gets no "rebuild with -g" warning.
+    #[test]
+    fn only_objects_that_call_the_entry_hook_count_as_instrumented() {
+        let own = std::env::current_exe().expect("the test binary");
+        assert!(!Elf::open(&own).expect("read the test binary").instrumented);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let src = dir.path().join("a.c");
+        std::fs::write(
+            &src,
+            "int f(int x) { return x + 1; }\nint main(void) { return f(0) - 1; }\n",
+        )
+        .expect("write a.c");
+        let exe = dir.path().join("a");
+        let built = std::process::Command::new("gcc")
+            .args(["-finstrument-functions", "-o"])
+            .arg(&exe)
+            .arg(&src)
+            .status();
+        if !built.is_ok_and(|s| s.success()) {
+            assert!(
+                std::env::var_os("CALLTRACE_REQUIRE_TOOLS").is_none(),
+                "gcc is needed"
+            );
+            return;
+        }
+        assert!(Elf::open(&exe).expect("read the program").instrumented);
     }
 }

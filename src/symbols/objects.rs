@@ -71,10 +71,14 @@ impl Object {
     /// the functions looked up while its symbol table named some: built
     /// without `-g`, file and line are missing from every output (the
     /// tooltips, callgrind's `fl=`), which nothing else would tell.
-    /// (Unreadable debug information was warned about on opening.)
+    /// (Unreadable debug information was warned about on opening.) Only
+    /// for objects built with `-finstrument-functions`: a system library
+    /// such as `libstdc++.so` that the user did not build is not theirs to
+    /// rebuild with `-g`.
     pub fn debug_warning(&self) -> Option<String> {
         let (dwarf, symtab) = self.named.get();
-        (self.dwarf.is_some() && dwarf == 0 && symtab > 0).then(|| {
+        let bare = self.dwarf.is_some() && dwarf == 0 && symtab > 0;
+        (bare && self.elf.instrumented).then(|| {
             format!(
                 "{} has no debug information (built without -g?): names come from the symbol table, \
                  without source files and lines (rebuild with -g to get them)",

@@ -18,6 +18,7 @@ mod hooks;
 mod mapindex;
 mod mapped;
 mod objects;
+mod perfmap;
 mod source;
 
 use std::path::{Path, PathBuf};
@@ -42,6 +43,11 @@ pub struct SymbolOptions {
     /// Name functions from an object whose build-id differs from the
     /// traced one's (with a warning) instead of refusing. Default is false.
     pub allow_mismatch: bool,
+    /// The perf map (`START SIZE NAME` lines) naming code outside the
+    /// loaded objects, JIT-compiled code. Default is none: the traced
+    /// process's `/tmp/perf-PID.map`, when the trace records its PID and
+    /// that file exists.
+    pub perf_map: Option<PathBuf>,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -66,6 +72,8 @@ pub struct ResolveStats {
     pub addresses: usize,
     /// Named from the symbol table because DWARF had nothing.
     pub from_symtab: usize,
+    /// Named from a perf map (outside every object).
+    pub from_perf_map: usize,
     /// Left as hex because nothing resolved.
     pub unresolved: usize,
     /// The functions (ids) of `unresolved`.
@@ -98,8 +106,9 @@ fn plain_info(key: &FuncKey) -> FuncInfo {
 
 /// Names the addresses of `funcs`: through the loaded objects when the
 /// trace recorded them (`meta.maps`), against the executable `binary`
-/// alone otherwise. `binary`, when given, is read in place of the
-/// recorded executable.
+/// alone otherwise; then, for addresses none of those holds, through a
+/// perf map (`opts.perf_map`, else the traced process's). `binary`, when
+/// given, is read in place of the recorded executable.
 pub fn resolve(
     funcs: &FuncTable,
     meta: &TraceMeta,
@@ -120,10 +129,10 @@ pub fn resolve(
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
         let mut exe = executable::Executable::open(binary, meta, &addrs, &mut naming.stats)?;
-        source::resolve(funcs, &mut [&mut exe], naming)?
+        with_perf_map(funcs, &mut exe, meta, opts, naming)?
     } else {
         let mut mapped = mapped::Mapped::new(funcs, meta, binary, opts);
-        source::resolve(funcs, &mut [&mut mapped], naming)?
+        with_perf_map(funcs, &mut mapped, meta, opts, naming)?
     };
     let source::Resolved {
         mut infos,
@@ -153,6 +162,20 @@ pub fn resolve(
         .map(|(i, _)| i)
         .collect();
     Ok((infos, stats))
+}
+
+/// Resolves through `first`, then the perf map when there is one.
+fn with_perf_map(
+    funcs: &FuncTable,
+    first: &mut dyn source::SymbolSource,
+    meta: &TraceMeta,
+    opts: &SymbolOptions,
+    naming: source::Naming,
+) -> Result<source::Resolved> {
+    match perfmap::PerfMap::find(opts.perf_map.as_deref(), meta.pid)? {
+        Some(mut perf) => source::resolve(funcs, &mut [first, &mut perf], naming),
+        None => source::resolve(funcs, &mut [first], naming),
+    }
 }
 
 /// The distinct runtime addresses of `funcs`, sorted.

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::ingest::Mapping;
 
 /// The source file of the functions a perf map names.
-pub(crate) const PERF_MAP_FILE: &str = "[perf-map]";
+const PERF_MAP_FILE: &str = "[perf-map]";
 
 /// The object index of perf-map functions in their identities: no
 /// mapping of the trace has it.

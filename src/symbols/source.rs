@@ -59,16 +59,14 @@ pub(super) trait SymbolSource {
 
     /// The name of `addr` of function `func` that no source placed, when
     /// this source is the first: hex, counted as unresolved.
-    fn unplaced(&mut self, func: usize, addr: u64, naming: &mut Naming) -> FuncInfo {
-        let _ = func;
+    fn unplaced(&mut self, _func: usize, addr: u64, naming: &mut Naming) -> FuncInfo {
         naming.stats.unresolved += 1;
         hex_info(addr)
     }
 
     /// After every address: checks over all of them, the namesakes in
     /// other objects, the warnings.
-    fn finish(&mut self, ids: &[Option<Identity>], naming: &mut Naming) -> Result<()> {
-        let _ = (ids, naming);
+    fn finish(&mut self, _ids: &[Option<Identity>], _naming: &mut Naming) -> Result<()> {
         Ok(())
     }
 }

@@ -5,7 +5,10 @@
 //! (`objects`). A trace without mappings (pvtrace's format) is resolved
 //! against the executable alone: runtime addresses of a PIE are shifted by
 //! the load bias, taken from the trace's `# base` header or inferred
-//! (`bias`), and addresses outside it stay hex. Each distinct address is
+//! (`bias`), and addresses outside it stay hex. These two are symbol
+//! sources (`source`: place an address in an object, then name it there,
+//! `mapped` and `executable`); after them a perf map (`perfmap`) names
+//! JIT-compiled code that no object holds. Each distinct address is
 //! resolved once; functions that end up with one name are told apart
 //! (`distinct`). Symbolic and indented traces already carry names.
 

@@ -11,15 +11,16 @@
 //!
 //! Node ids are synthetic (`n0`, `n1`...) and names go into escaped labels,
 //! because C++ names are full of `<>":`. The one escaping rule is
-//! [`super::text::dot_escape`]'s: `\` and `"` escaped, control characters,
+//! [`super::dot_escape`]'s: `\` and `"` escaped, control characters,
 //! newline included, shown as `\xNN`, so a name cannot add a line to a box
 //! and forge its statistics.
 
 use std::fmt::Write;
 
-use super::text::{TimeUnit, dot_escape, quantity, time};
+use super::dot_escape;
 use crate::calltree::CallGraph;
 use crate::calltree::hot::{FuncStats, Pruned};
+use crate::emit::format::{TimeUnit, quantity, time};
 use crate::symbols::FuncInfo;
 
 /// Renders the plain (pvtrace-style) call graph as DOT.

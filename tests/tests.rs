@@ -22,6 +22,7 @@ mod it {
     mod lua;
     mod memory;
     mod mistakes;
+    mod outputs_once;
     mod processes;
     mod programs;
     mod report_html;

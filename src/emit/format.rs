@@ -137,6 +137,13 @@ pub fn percent(x: f64, decimals: usize) -> String {
     }
 }
 
+/// A percentage (already scaled to 0-100) with exactly `decimals` places,
+/// as the call graph's labels show shares: `12.50%`. Unlike [`percent`] a
+/// tiny share may show as `0.00%`, which keeps the labels one width.
+pub fn percentage(p: f64, decimals: usize) -> String {
+    format!("{p:.decimals$}%")
+}
+
 /// `44455` → `44,455`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -181,6 +188,13 @@ mod tests {
         assert_eq!(thousands(44455), "44,455");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn graph_percentages_have_fixed_places() {
+        assert_eq!(percentage(12.5, 2), "12.50%");
+        assert_eq!(percentage(0.001, 2), "0.00%");
+        assert_eq!(percentage(100.0, 2), "100.00%");
     }
 
     #[test]

@@ -7,10 +7,7 @@
 //! directory; a bad trace therefore leaves no output behind. A short table
 //! of node counts goes to stdout.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
@@ -104,7 +101,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
-    let bar = progress_bar(patterns.len() as u64);
+    let bar = crate::progress::patterns(patterns.len() as u64);
     let result = report::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
     let report = result?;
@@ -181,18 +178,6 @@ fn is_elf(path: &Path) -> bool {
     path.is_file()
         && std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok())
         && &magic == b"\x7fELF"
-}
-
-/// A bar on stderr when it is a terminal, else nothing.
-fn progress_bar(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} patterns  {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {

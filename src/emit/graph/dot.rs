@@ -20,7 +20,7 @@ use std::fmt::Write;
 use super::dot_escape;
 use crate::calltree::CallGraph;
 use crate::calltree::hot::{FuncStats, Pruned};
-use crate::emit::format::{TimeUnit, quantity, time};
+use crate::emit::format::{TimeUnit, percentage, quantity, time};
 use crate::symbols::FuncInfo;
 
 /// Renders the plain (pvtrace-style) call graph as DOT.
@@ -95,11 +95,12 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
         let share = pct(s.total);
         let _ = write!(
             out,
-            "  n{} [label=\"{}\\ntotal {share:.2}% ({})\\nself {:.2}% ({})\\n{}×\", fillcolor=\"{}\"",
+            "  n{} [label=\"{}\\ntotal {} ({})\\nself {} ({})\\n{}×\", fillcolor=\"{}\"",
             n.index(),
             dot_escape(&info.name),
+            percentage(share, 2),
             t(s.total),
-            pct(s.self_weight),
+            percentage(pct(s.self_weight), 2),
             t(s.self_weight),
             s.calls,
             temperature(share / 100.0)
@@ -117,7 +118,10 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
         // A recursive call's time is already the caller's own: no share.
         let of_caller = match a == b {
             true => String::new(),
-            false => format!("{:.2}%\\n", 100.0 * w.total as f64 / caller as f64),
+            false => format!(
+                "{}\\n",
+                percentage(100.0 * w.total as f64 / caller as f64, 2)
+            ),
         };
         let _ = writeln!(
             out,

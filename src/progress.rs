@@ -33,7 +33,7 @@ pub fn follow<T>(input: &Input, quiet: bool, label: &str, work: impl FnOnce() ->
 
 /// `compare`'s bar of patterns analysed, on stderr when it is a terminal,
 /// else hidden.
-pub fn patterns(len: u64) -> ProgressBar {
+pub(crate) fn patterns(len: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -140,7 +140,7 @@ pub fn percent(x: f64, decimals: usize) -> String {
 /// A percentage (already scaled to 0-100) with exactly `decimals` places,
 /// as the call graph's labels show shares: `12.50%`. Unlike [`percent`] a
 /// tiny share may show as `0.00%`, which keeps the labels one width.
-pub fn percentage(p: f64, decimals: usize) -> String {
+pub(crate) fn percentage(p: f64, decimals: usize) -> String {
     format!("{p:.decimals$}%")
 }
 
@@ -159,7 +159,7 @@ pub fn thousands(n: u64) -> String {
 
 /// A threshold (a fraction) as a percentage without the sign: 0.9 is
 /// `90`, 0.125 is `12.5`; at most two decimals, trailing zeros trimmed.
-pub fn fmt_percent(t: f64) -> String {
+pub(crate) fn fmt_percent(t: f64) -> String {
     let s = format!("{:.2}", t * 100.0);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

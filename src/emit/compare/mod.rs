@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::report::Report;
 
 /// One file `compare` writes into its output directory.
-pub struct Output {
+pub(crate) struct Output {
     /// The file's name in the output directory.
     pub name: &'static str,
     /// For a figure, its heading in `report.html`; None for the rest.
@@ -24,10 +24,10 @@ pub struct Output {
 }
 
 /// A rendered figure: (heading, SVG bytes).
-pub type Figure<'a> = (&'a str, &'a [u8]);
+pub(crate) type Figure<'a> = (&'a str, &'a [u8]);
 
 /// How an [`Output`] is rendered.
-pub enum Render {
+pub(crate) enum Render {
     /// From the report.
     Report(fn(&Report) -> Result<Vec<u8>>),
     /// From the report, only when it compares protected and unprotected
@@ -38,7 +38,7 @@ pub enum Render {
 }
 
 /// Every file `compare` may write, in the order written.
-pub const OUTPUTS: [Output; 8] = [
+pub(crate) const OUTPUTS: [Output; 8] = [
     csv_table("rates.csv", report_csv::rates),
     csv_table("sweep.csv", report_csv::sweep),
     csv_table("groups.csv", report_csv::groups),
@@ -74,7 +74,7 @@ const fn csv_table(name: &'static str, render: fn(&Report) -> Result<Vec<u8>>) -
 }
 
 /// Every output `report` calls for, rendered: (file name, bytes).
-pub fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
+pub(crate) fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
     let mut files: Vec<(&Output, Vec<u8>)> = Vec::new();
     for out in &OUTPUTS {
         let bytes = match out.render {

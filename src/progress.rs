@@ -3,7 +3,7 @@
 //! bytes per event line) and time left. Shown only when stderr is a
 //! terminal, the trace is a file of at least [`MIN_BYTES`], and `--quiet`
 //! was not given; it is cleared when reading ends. `compare` counts the
-//! patterns it has analysed on a bar of its own ([`patterns`]).
+//! patterns it has analysed on a bar of its own (`patterns`).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};

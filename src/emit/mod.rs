@@ -5,7 +5,7 @@
 //!   file where a good one was; the indented tree, which can hold 10^8
 //!   calls, is streamed into that temporary file instead
 //!   ([`output::write_atomic_with`]).
-//! - [`format`]: how every number is printed (times with their unit,
+//! - [`format`](mod@format): how every number is printed (times with their unit,
 //!   percentages, counts).
 //! - [`graph`]: the DOT drawings and edge CSV of `graph` and `abstract`.
 //! - [`tree`]: the indented text tree.

@@ -1,6 +1,6 @@
 //! What `calltrace compare` writes: the CSV tables ([`report_csv`]), the
 //! SVG figures ([`plot`]), the HTML page that shows them ([`html`]) and the
-//! table printed on stdout ([`table`]). [`OUTPUTS`] is the one list of the
+//! table printed on stdout ([`table`]). `OUTPUTS` is the one list of the
 //! files, in the order they are written: the writer renders from it, the
 //! same-file check protects every name in it, and the page takes its
 //! figures and their titles from it.

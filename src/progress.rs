@@ -2,7 +2,8 @@
 //! file, read rate, events per second (estimated from the file's average
 //! bytes per event line) and time left. Shown only when stderr is a
 //! terminal, the trace is a file of at least [`MIN_BYTES`], and `--quiet`
-//! was not given; it is cleared when reading ends.
+//! was not given; it is cleared when reading ends. `compare` counts the
+//! patterns it has analysed on a bar of its own (`patterns`).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +29,19 @@ pub fn follow<T>(input: &Input, quiet: bool, label: &str, work: impl FnOnce() ->
         done.store(true, Ordering::Relaxed);
         result
     })
+}
+
+/// `compare`'s bar of patterns analysed, on stderr when it is a terminal,
+/// else hidden.
+pub(crate) fn patterns(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} patterns  {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Whether to show a bar.

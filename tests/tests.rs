@@ -22,6 +22,7 @@ mod it {
     mod lua;
     mod memory;
     mod mistakes;
+    mod outputs_once;
     mod perf_map;
     mod processes;
     mod programs;

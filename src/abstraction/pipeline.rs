@@ -16,6 +16,7 @@ use super::pass::{Context, Pass};
 use super::recursion::FoldRecursion;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
+pub use crate::emit::format::{percent, thousands};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
@@ -254,36 +255,6 @@ fn contexts_in(tree: &Tree, funcs: &FuncTable) -> usize {
     }
 }
 
-/// A share as a percentage that never rounds a non-zero share to 0 or a
-/// share below one to 100: `decimals` places, more when needed.
-pub fn percent(x: f64, decimals: usize) -> String {
-    if x <= 0.0 || x >= 1.0 {
-        return format!("{}%", if x <= 0.0 { 0 } else { 100 });
-    }
-    let mut d = decimals;
-    loop {
-        let s = format!("{:.*}", d, 100.0 * x);
-        let v: f64 = s.parse().unwrap_or(0.0);
-        if (v > 0.0 && v < 100.0) || d >= 9 {
-            return format!("{s}%");
-        }
-        d += 1;
-    }
-}
-
-/// `44455` → `44,455`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// E.g. `kept 87 of 44,455 call nodes (0.20%), explaining 91.5% of the time`.
 pub fn summary_line(s: &Stats) -> String {
     let kept = if s.nodes_before == 0 {
@@ -305,18 +276,6 @@ pub fn summary_line(s: &Stats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn percentages_are_honest() {
-        assert_eq!(percent(0.0, 2), "0%");
-        assert_eq!(percent(0.00001, 2), "0.001%");
-        assert_eq!(percent(0.9999999, 1), "99.99999%");
-        assert_eq!(percent(0.915, 1), "91.5%");
-        assert_eq!(percent(1.0, 1), "100%");
-        assert_eq!(thousands(44455), "44,455");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000_000), "1,000,000");
-    }
 
     #[test]
     fn no_method_means_the_recommended_pipeline() {

@@ -1,19 +1,25 @@
-//! Writing results: one file per output format. Writers render into
-//! memory and [`output::write_atomic`] puts the bytes in place with a
-//! temporary file and a rename, so a failed run never leaves half a file
-//! where a good one was; the indented tree, which can hold 10^8 calls, is
-//! streamed into that temporary file instead ([`output::write_atomic_with`]).
+//! Writing results, grouped by who reads them:
+//! - [`output`] (with [`signals`]): the write infrastructure. Writers
+//!   render into memory and [`output::write_atomic`] puts the bytes in place
+//!   with a temporary file and a rename, so a failed run never leaves half a
+//!   file where a good one was; the indented tree, which can hold 10^8
+//!   calls, is streamed into that temporary file instead
+//!   ([`output::write_atomic_with`]).
+//! - [`format`](mod@format): how every number is printed (times with their unit,
+//!   percentages, counts).
+//! - [`graph`]: the DOT drawings and edge CSV of `graph` and `abstract`.
+//! - [`tree`]: the indented text tree.
+//! - [`compare`]: `compare`'s tables, figures, HTML page and stdout table.
+//! - [`export`]: the `export --to` formats, one file each behind one trait.
 
-pub mod dot;
-pub mod edges_csv;
+pub mod compare;
 pub mod export;
-pub mod html;
+pub mod format;
+pub mod graph;
 pub mod output;
-pub mod plot;
-pub mod report_csv;
 pub mod signals;
-pub mod text;
 pub mod tree;
-pub mod tree_dot;
 
+pub use format as text;
+pub use graph::{dot, edges_csv, tree_dot};
 pub use output::{write_atomic, write_atomic_set, write_atomic_with};

@@ -13,6 +13,7 @@ use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Abstracted, Method, Options, Summary};
 use crate::emit;
+use crate::emit::format::fmt_percent;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -189,11 +190,6 @@ fn describe(m: Method) -> String {
         (false, Some(th)) => th,
         (false, None) => "no abstraction".to_string(),
     }
-}
-
-fn fmt_percent(t: f64) -> String {
-    let s = format!("{:.2}", t * 100.0);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The one-line summary of the paper's methods, printed on stdout.

@@ -7,19 +7,15 @@
 //! directory; a bad trace therefore leaves no output behind. A short table
 //! of node counts goes to stdout.
 
-use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
-use crate::abstraction::pipeline::{RECOMMENDED_MIN_TOTAL, percent};
+use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::calltree::View;
-use crate::emit::{self, plot, report_csv};
-use crate::error::{Error, Result, escape_controls};
-use crate::report::{self, Config, Report, Stage, Sweep};
+use crate::emit::{self, compare};
+use crate::error::{Error, Result};
+use crate::report::{self, Config, Report, Sweep};
 use crate::symbols::SymbolOptions;
 
 /// Options of `calltrace compare`.
@@ -105,14 +101,14 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
-    let bar = progress_bar(patterns.len() as u64);
+    let bar = crate::progress::patterns(patterns.len() as u64);
     let result = report::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
     let report = result?;
-    let files = render(&report)?;
+    let files = compare::render(&report)?;
     write_all(&opts.out_dir, &files)?;
     super::warn_now(&warnings(&report));
-    emit::write_atomic(Path::new("-"), table(&report).as_bytes())?;
+    emit::write_atomic(Path::new("-"), compare::table::table(&report).as_bytes())?;
     let mut notes = Vec::new();
     if !skipped.is_empty() {
         let shown: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
@@ -184,40 +180,6 @@ fn is_elf(path: &Path) -> bool {
         && &magic == b"\x7fELF"
 }
 
-/// A bar on stderr when it is a terminal, else nothing.
-fn progress_bar(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} patterns  {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
-}
-
-/// Every output file, rendered: (file name, bytes).
-fn render(report: &Report) -> Result<Vec<(&'static str, Vec<u8>)>> {
-    let mut files = vec![
-        ("rates.csv", report_csv::rates(report)?),
-        ("sweep.csv", report_csv::sweep(report)?),
-        ("groups.csv", report_csv::groups(report)?),
-        ("features.csv", report_csv::features(report)?),
-        ("sweep.svg", plot::sweep_svg(report)?),
-        ("rates.svg", plot::rates_svg(report)?),
-    ];
-    if report.unprotected.is_some() {
-        files.push(("protection.csv", report_csv::protection(report)?));
-    }
-    let plots = [
-        ("Nodes kept by threshold", files[4].1.as_slice()),
-        ("Nodes before and after", files[5].1.as_slice()),
-    ];
-    let html = emit::html::report_html(report, &plots);
-    files.push(("report.html", html));
-    Ok(files)
-}
-
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let set: Vec<_> = files
@@ -272,128 +234,9 @@ fn short_list(names: &[&str]) -> String {
     }
 }
 
-/// The stdout table: per pattern, nodes before and after each method
-/// (with the share kept), then how groups and features fared.
-pub fn table(report: &Report) -> String {
-    let params = report.config.params();
-    let mut heads = vec!["pattern".to_string(), "before".to_string()];
-    heads.extend(Stage::methods().map(|s| {
-        let spec = s.spec().expect("a method stage");
-        match spec.shown_value(&params) {
-            Some(v) => format!("{} {v}", s.name()),
-            None => s.name().to_string(),
-        }
-    }));
-    let rows: Vec<Vec<String>> = report
-        .patterns
-        .iter()
-        .map(|p| {
-            let mut row = vec![
-                escape_controls(&p.name).into_owned(),
-                p.nodes_before.to_string(),
-            ];
-            row.extend(
-                p.rates
-                    .iter()
-                    .map(|r| format!("{} ({})", r.nodes_after, percent(r.kept_ratio(), 1))),
-            );
-            row
-        })
-        .collect();
-    let mut out = align(&heads, &rows);
-    out.push('\n');
-    out.push_str(&summary(report));
-    out
-}
-
-/// Columns padded to their widest cell: the first left-aligned, the rest right.
-fn align(heads: &[String], rows: &[Vec<String>]) -> String {
-    let widths: Vec<usize> = (0..heads.len())
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([heads[c].chars().count()])
-                .max()
-                .map_or(0, |w| w.min(u16::MAX as usize)) // fmt widths are u16
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(heads).chain(rows.iter().map(Vec::as_slice)) {
-        let mut line = String::new();
-        for (c, cell) in row.iter().enumerate() {
-            match c {
-                0 => write!(line, "{cell:<w$}", w = widths[0]),
-                _ => write!(line, "  {cell:>w$}", w = widths[c]),
-            }
-            .expect("write to String");
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// Groups and features per method, e.g. `merge: 12 groups (3 patterns changed group), 5/8 distinguishing functions kept`.
-fn summary(report: &Report) -> String {
-    let g = &report.groups;
-    let total = report.features.len();
-    let mut out = format!(
-        "before: {} in {} of equal function sets, {}\n",
-        counted(report.patterns.len(), "pattern", "patterns"),
-        counted(g.count(Stage::BEFORE), "group", "groups"),
-        counted(total, "distinguishing function", "distinguishing functions")
-    );
-    for s in Stage::methods() {
-        let kept = report.features.iter().filter(|f| f.kept[s.index()]).count();
-        let changed = match g.changed_count(s) {
-            1 => "1 pattern changed group".to_string(),
-            n => format!("{n} patterns changed group"),
-        };
-        writeln!(
-            out,
-            "{}: {} ({changed}), {kept}/{total} distinguishing {} kept{}",
-            s.name(),
-            counted(g.count(s), "group", "groups"),
-            if total == 1 { "function" } else { "functions" },
-            protection_cost(report, s)
-        )
-        .expect("write to String");
-    }
-    out
-}
-
-/// `; protecting them cost 12 extra nodes` with `--keep-features`.
-fn protection_cost(report: &Report, s: Stage) -> String {
-    let Some(unprotected) = &report.unprotected else {
-        return String::new();
-    };
-    let m = s.index() - 1;
-    let extra: i64 = report
-        .patterns
-        .iter()
-        .zip(unprotected)
-        .map(|(p, u)| p.rates[m].nodes_after as i64 - u[m] as i64)
-        .sum();
-    let nodes = if extra == 1 { "node" } else { "nodes" };
-    format!("; protecting them cost {extra} extra {nodes} over all patterns")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn columns_are_aligned_names_left_numbers_right() {
-        let heads = ["pattern", "before"].map(String::from);
-        let rows = vec![
-            vec!["a".to_string(), "1051".to_string()],
-            vec!["long-name".to_string(), "7".to_string()],
-        ];
-        assert_eq!(
-            align(&heads, &rows),
-            "pattern    before\na            1051\nlong-name       7\n"
-        );
-    }
 
     #[test]
     fn long_pattern_lists_are_shortened() {

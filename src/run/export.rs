@@ -2,10 +2,11 @@
 //! tools read (collapsed stacks, flame graph, Chrome trace, callgrind,
 //! JSON; see `emit::export`). With abstraction flags (`--threshold`,
 //! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
-//! A format that can stream (chrome) is written straight from a second pass
-//! over the events when there is no abstraction and no `--view`, so its
-//! memory does not grow with the trace (except from a pipe, which is held
-//! in memory for the second pass).
+//! A format that can stream (chrome, tlv; it says so before the trace is
+//! read, so every format opens the trace once) is written straight from a
+//! second pass over the events when there is no abstraction and no
+//! `--view`, so its memory does not grow with the trace (except from a
+//! pipe, which is held in memory for the second pass).
 
 use std::path::PathBuf;
 
@@ -58,11 +59,10 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     })?;
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
-    if !abstracting
-        && view.is_none()
-        && let Some(outcome) = stream(exporter, opts)?
-    {
-        return Ok(outcome);
+    // Chosen before anything is read, so the trace is read once either way
+    // (and a pipe read by a first pass would leave nothing for the tree).
+    if exporter.streams() && !abstracting && view.is_none() {
+        return stream(exporter, opts);
     }
     let title = opts.input.trace.display().to_string();
     let write = |loaded: &pipeline::Loaded, tree: &crate::calltree::Tree| {
@@ -101,26 +101,22 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     })
 }
 
-/// Writes a streaming format from the trace's events; None when the format
-/// only writes trees. Asked before the trace is read: a pipe read by a
-/// first pass would leave nothing for the tree.
-fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcome>> {
-    let no_funcs = crate::ingest::FuncTable::default();
-    let mut probe = Vec::new();
-    if exporter
-        .streams(&[], &no_funcs, &[], false, &mut probe)
-        .is_none()
-    {
-        return Ok(None);
-    }
+/// Writes a streaming format ([`Exporter::streams`]) from the trace's
+/// events: a first pass for names and threads, a second one through the
+/// format's sink.
+fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     super::warn_now(&scanned.warnings);
     let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
     let mut failed = None;
     write_atomic_with(&opts.output, |out| {
-        let mut sink = exporter
-            .streams(names, funcs, &meta.threads, meta.timed, out)
-            .expect("the format streams");
+        let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
+        else {
+            return Err(std::io::Error::other(format!(
+                "--to {} does not stream",
+                opts.to
+            )));
+        };
         if let Err(e) = scanned.parse_again(&opts.input, &mut *sink) {
             failed = Some(e);
             return Err(std::io::Error::other("the trace changed while it was read"));
@@ -128,10 +124,10 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Option<Outcom
         sink.finish()
     })
     .map_err(|e| failed.take().unwrap_or(e))?;
-    Ok(Some(Outcome {
+    Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
-    }))
+    })
 }
 
 /// The traced program: BINARY, else the executable the trace recorded,

@@ -169,19 +169,6 @@ impl CommandFiles for ExportOptions {
     }
 }
 
-/// The files `compare` may write into `--out-dir` (`protection.csv` only
-/// with some options; checked always).
-pub const COMPARE_OUTPUTS: [&str; 8] = [
-    "rates.csv",
-    "sweep.csv",
-    "groups.csv",
-    "features.csv",
-    "sweep.svg",
-    "rates.svg",
-    "protection.csv",
-    "report.html",
-];
-
 impl CommandFiles for CompareOptions {
     fn files(&self) -> Result<Files> {
         let opts = super::compare::with_binary(self)?;
@@ -196,9 +183,11 @@ impl CommandFiles for CompareOptions {
                 .map(|p| ("--perf-map", p.clone())),
         );
         inputs.extend(module_table(&self.modules));
-        let outputs = COMPARE_OUTPUTS
+        // Every file compare may write (protection.csv only with some
+        // options; checked always).
+        let outputs = crate::emit::compare::OUTPUTS
             .iter()
-            .map(|name| ("--out-dir", self.out_dir.join(name)))
+            .map(|o| ("--out-dir", self.out_dir.join(o.name)))
             .collect();
         Ok(Files { inputs, outputs })
     }

@@ -34,7 +34,10 @@ impl Exporter for Chrome {
         let sink = ChromeSink::new(t.names, t.funcs, &[], t.tree.unit.is_time(), out);
         super::stream_tree(t.tree, Box::new(sink))
     }
-    fn streams<'a>(
+    fn streams(&self) -> bool {
+        true
+    }
+    fn stream_sink<'a>(
         &self,
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
@@ -210,7 +213,7 @@ mod tests {
         let mut funcs = b.funcs.clone();
         let mut out = Vec::new();
         let mut sink = Chrome
-            .streams(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
+            .stream_sink(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
             .unwrap();
         format
             .parse(&input, &Default::default(), &mut funcs, &mut *sink)

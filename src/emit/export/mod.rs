@@ -7,7 +7,8 @@
 //! Exporters write a (possibly abstracted) call tree. One that can also
 //! write straight from the trace's event stream, without building a tree
 //! (the Chrome trace of a 10^8-call trace), says so with
-//! [`Exporter::streams`] and is fed as a [`crate::ingest::Sink`].
+//! [`Exporter::streams`], known before the trace is read, and is fed as a
+//! [`crate::ingest::Sink`] made by [`Exporter::stream_sink`].
 
 mod callgrind;
 mod calls;
@@ -60,10 +61,17 @@ pub trait Exporter: Sync {
     }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
-    /// A sink writing the output straight from the trace's events, when
-    /// the format can be streamed; `names` and `threads` (thread ids by
-    /// index) come from a first pass over the trace. None by default.
-    fn streams<'a>(
+    /// Whether the format can be written straight from the trace's events
+    /// ([`Exporter::stream_sink`]). Known before anything is read, so the
+    /// command picks its path up front and reads the trace once either
+    /// way. False by default.
+    fn streams(&self) -> bool {
+        false
+    }
+    /// A sink writing the output straight from the trace's events; Some
+    /// exactly when [`Exporter::streams`]. `names` and `threads` (thread ids
+    /// by index) come from a first pass over the trace. None by default.
+    fn stream_sink<'a>(
         &self,
         _names: &'a [FuncInfo],
         _funcs: &'a FuncTable,
@@ -171,5 +179,20 @@ mod tests {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));
         }
         assert!(by_name("svg").is_none());
+    }
+
+    #[test]
+    fn a_format_makes_a_stream_sink_exactly_when_it_says_it_streams() {
+        let no_funcs = FuncTable::default();
+        for e in exporters() {
+            let mut out = Vec::new();
+            let sink = e.stream_sink(&[], &no_funcs, &[], false, &mut out);
+            assert_eq!(sink.is_some(), e.streams(), "{}", e.name());
+        }
+        let streaming: Vec<_> = exporters().into_iter().filter(|e| e.streams()).collect();
+        assert_eq!(
+            streaming.iter().map(|e| e.name()).collect::<Vec<_>>(),
+            ["chrome", "tlv"]
+        );
     }
 }

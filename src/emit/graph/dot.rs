@@ -11,15 +11,16 @@
 //!
 //! Node ids are synthetic (`n0`, `n1`...) and names go into escaped labels,
 //! because C++ names are full of `<>":`. The one escaping rule is
-//! [`super::text::dot_escape`]'s: `\` and `"` escaped, control characters,
+//! [`super::dot_escape`]'s: `\` and `"` escaped, control characters,
 //! newline included, shown as `\xNN`, so a name cannot add a line to a box
 //! and forge its statistics.
 
 use std::fmt::Write;
 
-use super::text::{TimeUnit, dot_escape, quantity, time};
+use super::dot_escape;
 use crate::calltree::CallGraph;
 use crate::calltree::hot::{FuncStats, Pruned};
+use crate::emit::format::{TimeUnit, percentage, quantity, time};
 use crate::symbols::FuncInfo;
 
 /// Renders the plain (pvtrace-style) call graph as DOT.
@@ -94,11 +95,12 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
         let share = pct(s.total);
         let _ = write!(
             out,
-            "  n{} [label=\"{}\\ntotal {share:.2}% ({})\\nself {:.2}% ({})\\n{}×\", fillcolor=\"{}\"",
+            "  n{} [label=\"{}\\ntotal {} ({})\\nself {} ({})\\n{}×\", fillcolor=\"{}\"",
             n.index(),
             dot_escape(&info.name),
+            percentage(share, 2),
             t(s.total),
-            pct(s.self_weight),
+            percentage(pct(s.self_weight), 2),
             t(s.self_weight),
             s.calls,
             temperature(share / 100.0)
@@ -116,7 +118,10 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
         // A recursive call's time is already the caller's own: no share.
         let of_caller = match a == b {
             true => String::new(),
-            false => format!("{:.2}%\\n", 100.0 * w.total as f64 / caller as f64),
+            false => format!(
+                "{}\\n",
+                percentage(100.0 * w.total as f64 / caller as f64, 2)
+            ),
         };
         let _ = writeln!(
             out,

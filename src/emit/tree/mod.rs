@@ -16,7 +16,7 @@
 
 use std::io::{self, Write};
 
-use super::text::{TimeUnit, quantity, weight};
+use super::format::{TimeUnit, quantity, weight};
 use crate::calltree::{NodeId, Tree};
 use crate::ingest::Unit;
 use crate::ingest::indented::escape_name;

@@ -1,9 +1,12 @@
-//! Formatting shared by the writers: weights as text (exact fixed-point,
-//! durations with their unit) and DOT string escaping. The tree says what
+//! How numbers are printed, in every output and message: weights as text
+//! (exact fixed-point, durations with their unit), percentages (shares
+//! that never round to 0% or 100%, thresholds), thousands separators and
+//! counts with their noun (`1 pattern`, `2 patterns`). The tree says what
 //! its weights count ([`Unit`]); the unit a time is shown in is picked here
 //! ([`TimeUnit`], `--time-unit`).
 
 use crate::ingest::Unit;
+use crate::report::sweep::DECIMALS;
 
 /// The unit times are shown in (`--time-unit`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -58,8 +61,6 @@ pub fn quantity(v: u64, unit: Unit, decimals: u8, shown: TimeUnit) -> String {
     }
 }
 
-use crate::error::escape_controls;
-
 /// A fixed-point weight with `decimals` places, trailing zeros trimmed.
 pub fn weight(v: u64, decimals: u8) -> String {
     if decimals == 0 {
@@ -113,33 +114,64 @@ pub fn time(v: u64, unit: Unit, decimals: u8) -> String {
     quantity(v, unit, decimals, TimeUnit::Auto)
 }
 
-/// Escapes a string for a quoted DOT attribute, the one rule of the DOT
-/// outputs (call graph and tree): `\` becomes `\\`, `"` becomes `\"`, and
-/// every control character, newline and carriage return included, is
-/// shown as `\xNN` (`\u{NN}` above ASCII), so a name can never add a line
-/// to a label (Graphviz reads `\n`, `\l` and `\r` as line breaks). `<`,
-/// `>` and `&` need nothing in a quoted label; invalid UTF-8 was already
-/// replaced by U+FFFD when the trace was read.
-pub fn dot_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            // Graphviz rejects NUL and chokes on other controls: show them.
-            c if c.is_control() => {
-                out.push_str(&escape_controls(&c.to_string()).replace('\\', "\\\\"))
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// `1 function`, `2 functions`: `n` and its noun, `one` or `many` (every
 /// count a user reads takes the plural only when it is not 1).
 pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A share as a percentage that never rounds a non-zero share to 0 or a
+/// share below one to 100: `decimals` places, more when needed.
+pub fn percent(x: f64, decimals: usize) -> String {
+    if x <= 0.0 || x >= 1.0 {
+        return format!("{}%", if x <= 0.0 { 0 } else { 100 });
+    }
+    let mut d = decimals;
+    loop {
+        let s = format!("{:.*}", d, 100.0 * x);
+        let v: f64 = s.parse().unwrap_or(0.0);
+        if (v > 0.0 && v < 100.0) || d >= 9 {
+            return format!("{s}%");
+        }
+        d += 1;
+    }
+}
+
+/// A percentage (already scaled to 0-100) with exactly `decimals` places,
+/// as the call graph's labels show shares: `12.50%`. Unlike [`percent`] a
+/// tiny share may show as `0.00%`, which keeps the labels one width.
+pub(crate) fn percentage(p: f64, decimals: usize) -> String {
+    format!("{p:.decimals$}%")
+}
+
+/// `44455` → `44,455`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A threshold (a fraction) as a percentage without the sign: 0.9 is
+/// `90`, 0.125 is `12.5`; at most two decimals, trailing zeros trimmed.
+pub(crate) fn fmt_percent(t: f64) -> String {
+    let s = format!("{:.2}", t * 100.0);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A float for compare's CSV tables: exactly [`DECIMALS`] decimals, the
+/// thresholds' precision (`-0` printed as `0`).
+pub fn fixed(x: f64) -> String {
+    let s = format!("{:.*}", DECIMALS as usize, x);
+    match s.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
+        _ => s,
+    }
 }
 
 #[cfg(test)]
@@ -147,11 +179,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dot_labels_get_no_line_break_from_a_name() {
-        assert_eq!(
-            dot_escape("evil\nx\r\t\0\"q\"\\n<a>"),
-            r#"evil\\x0ax\\x0d\\x09\\x00\"q\"\\n<a>"#
-        );
+    fn percentages_are_honest() {
+        assert_eq!(percent(0.0, 2), "0%");
+        assert_eq!(percent(0.00001, 2), "0.001%");
+        assert_eq!(percent(0.9999999, 1), "99.99999%");
+        assert_eq!(percent(0.915, 1), "91.5%");
+        assert_eq!(percent(1.0, 1), "100%");
+        assert_eq!(thousands(44455), "44,455");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn graph_percentages_have_fixed_places() {
+        assert_eq!(percentage(12.5, 2), "12.50%");
+        assert_eq!(percentage(0.001, 2), "0.00%");
+        assert_eq!(percentage(100.0, 2), "100.00%");
+    }
+
+    #[test]
+    fn thresholds_show_as_plain_percentages() {
+        assert_eq!(fmt_percent(0.9), "90");
+        assert_eq!(fmt_percent(0.125), "12.5");
+        assert_eq!(fmt_percent(0.001), "0.1");
+        assert_eq!(fmt_percent(1.0), "100");
     }
 
     #[test]
@@ -209,15 +260,11 @@ mod tests {
     }
 
     #[test]
-    fn dot_strings_escape_quotes_and_backslashes() {
-        assert_eq!(
-            dot_escape("operator\"\"_x\\n\r\n"),
-            "operator\\\"\\\"_x\\\\n\\\\x0d\\\\x0a"
-        );
-        assert_eq!(dot_escape("a\0b\x1b"), "a\\\\x00b\\\\x1b");
-        assert_eq!(
-            dot_escape("ns::Box<int>::get() const"),
-            "ns::Box<int>::get() const"
-        );
+    fn floats_have_six_decimals_and_no_negative_zero() {
+        assert_eq!(fixed(0.9), "0.900000");
+        assert_eq!(fixed(1.0 - 1.0), "0.000000");
+        assert_eq!(fixed(-0.0), "0.000000");
+        assert_eq!(fixed(-1e-9), "0.000000");
+        assert_eq!(fixed(2.0 / 3.0), "0.666667");
     }
 }

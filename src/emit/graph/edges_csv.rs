@@ -24,7 +24,7 @@ pub fn edges(cg: &CallGraph, names: &[FuncInfo], decimals: u8) -> Result<Vec<u8>
     for e in g.edge_indices() {
         let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
         let s = g[e];
-        let total = super::text::weight(s.total, decimals);
+        let total = crate::emit::format::weight(s.total, decimals);
         w.write_record([
             &names[g[a] as usize].name,
             &names[g[b] as usize].name,

@@ -92,7 +92,7 @@ pub fn sweep_svg(report: &Report) -> Result<Vec<u8>> {
 fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
     let caption = format!(
         "Nodes kept by method 1 against its threshold ({})",
-        super::text::counted(report.patterns.len(), "pattern", "patterns")
+        crate::emit::format::counted(report.patterns.len(), "pattern", "patterns")
     );
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 18))

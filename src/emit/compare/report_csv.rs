@@ -5,10 +5,11 @@
 //! or function; floats have exactly six decimals. The same report therefore
 //! always gives the same bytes, however many threads computed it.
 //! Escaping is RFC 4180's (the `csv` crate), names kept exactly, as in
-//! [`super::edges_csv`].
+//! [`crate::emit::graph::edges_csv`].
 
+use crate::emit::format::fixed;
 use crate::error::{Error, Result};
-use crate::report::{Report, Stage, groups, sweep};
+use crate::report::{Report, Stage, groups};
 
 /// Header of `rates.csv`.
 pub const RATES_HEADER: [&str; 8] = [
@@ -139,15 +140,6 @@ pub fn features(report: &Report) -> Result<Vec<u8>> {
     table(&FEATURES_HEADER, rows)
 }
 
-/// A float with exactly [`sweep::DECIMALS`] decimals (`-0` printed as `0`).
-pub fn fixed(x: f64) -> String {
-    let s = format!("{:.*}", sweep::DECIMALS as usize, x);
-    match s.strip_prefix('-') {
-        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
-        _ => s,
-    }
-}
-
 fn table(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>> {
     let err = |e: csv::Error| Error::Input(format!("cannot write CSV: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -157,18 +149,4 @@ fn table(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>> {
     }
     w.into_inner()
         .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floats_have_six_decimals_and_no_negative_zero() {
-        assert_eq!(fixed(0.9), "0.900000");
-        assert_eq!(fixed(1.0 - 1.0), "0.000000");
-        assert_eq!(fixed(-0.0), "0.000000");
-        assert_eq!(fixed(-1e-9), "0.000000");
-        assert_eq!(fixed(2.0 / 3.0), "0.666667");
-    }
 }

@@ -9,14 +9,15 @@
 //! A node that stands for a folded chain (see `abstraction::chains`) is
 //! labelled `a → … → b`, the whole chain in its tooltip.
 //! Names, titles and tooltips are escaped by the DOT rule of
-//! [`super::text::dot_escape`]: control characters, newline included, as
+//! [`super::dot_escape`]: control characters, newline included, as
 //! `\xNN`, so a name cannot add a line to a box.
 
 use std::fmt::Write;
 
-use super::text::{dot_escape, time};
+use super::dot_escape;
 use crate::abstraction::{Modules, NO_MODULE};
 use crate::calltree::{NodeId, Tree};
+use crate::emit::format::time;
 use crate::ingest::{FuncId, FuncTable};
 use crate::symbols::FuncInfo;
 

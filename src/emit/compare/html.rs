@@ -7,8 +7,7 @@
 
 use std::fmt::Write;
 
-use super::text::{TimeUnit, counted, quantity};
-use crate::abstraction::pipeline::percent;
+use crate::emit::format::{TimeUnit, counted, percent, quantity};
 use crate::report::{Report, Stage};
 
 const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}

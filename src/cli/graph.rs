@@ -1,0 +1,88 @@
+//! Flags of `calltrace graph`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::common::{InputArgs, TimeUnitArg};
+use crate::run::graph::{GraphOptions, Style};
+
+/// Flags of `calltrace graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// DOT output file, `-` for standard output
+    #[arg(short, long, value_name = "FILE", default_value = "graph.dot")]
+    pub output: PathBuf,
+    /// Also write the edges as CSV (caller,callee,calls,total_ns; total_calls when untimed)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Drawing: the hot graph (shares of time, colours, pruning) or pvtrace's plain graph
+    #[arg(long, value_enum, default_value = "hot")]
+    pub style: StyleArg,
+    /// Leave out functions under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -n)
+    #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = parse_percent, allow_negative_numbers = true)]
+    pub min_total: f64,
+    /// Leave out edges under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -e)
+    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_percent, allow_negative_numbers = true)]
+    pub min_edge: f64,
+    /// Keep only the paths through FUNC (its callers and callees)
+    #[arg(long, value_name = "FUNC")]
+    pub focus: Option<String>,
+    /// Keep only FUNC and what it calls
+    #[arg(long, value_name = "FUNC")]
+    pub root: Option<String>,
+    /// Keep only functions at most N levels deep, counting the start (--root, --focus, or the top-level calls) as level 1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
+    /// The old name: functions at most N calls below the start (`--depth N` is `--max-depth N+1`)
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "max_depth")]
+    pub depth: Option<u32>,
+    /// Unit of the times in the labels
+    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
+    pub time_unit: TimeUnitArg,
+}
+
+/// `--style` values of `calltrace graph`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// gprof2dot-style: total and self % per function, % of the caller per edge, temperature colours
+    Hot,
+    /// pvtrace-compatible: names and call counts
+    Plain,
+}
+
+/// `graph`'s `--min-total`/`--min-edge`: a percentage (`5` is 5%), finite
+/// and from 0 to 100, as `abstract` requires of its shares.
+fn parse_percent(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| {
+        format!("`{s}` is not a number: give a percentage from 0 to 100, such as 0.5")
+    })?;
+    match v.is_finite() && (0.0..=100.0).contains(&v) {
+        true => Ok(v),
+        false => Err(format!("`{s}` is not a percentage from 0 to 100")),
+    }
+}
+
+impl GraphArgs {
+    /// Converts the flags into [`GraphOptions`].
+    pub fn into_options(self) -> GraphOptions {
+        GraphOptions {
+            input: self.input.into_options(),
+            output: self.output,
+            csv: self.csv,
+            style: match self.style {
+                StyleArg::Hot => Style::Hot,
+                StyleArg::Plain => Style::Plain,
+            },
+            min_total: self.min_total,
+            min_edge: self.min_edge,
+            focus: self.focus,
+            root: self.root,
+            // The start is level 1 for --max-depth, level 0 for the old --depth.
+            depth: self.max_depth.map(|n| n - 1).or(self.depth),
+            time_unit: self.time_unit.into(),
+        }
+    }
+}

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod prefix;
 pub mod recursion;
 pub mod registry;
+pub mod share;
 pub mod shared;
 #[cfg(test)]
 pub(crate) mod test_trees;
@@ -30,9 +31,9 @@ pub mod trace;
 
 pub use modules::{ModuleId, ModuleSource, ModuleTable, Modules, NO_MODULE};
 pub use pipeline::Options;
+pub use share::{Share, ShareError};
 
 use crate::calltree::{NodeId, Tree};
-use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
 
 /// An abstracted tree and what the abstraction dropped.
@@ -133,24 +134,6 @@ pub fn apply(tree: &Tree, funcs: &FuncTable, modules: &Modules, method: Method) 
             eliminated: 0,
         },
     }
-}
-
-/// Parses a threshold: a number in [0, 1] or a percentage (`90%`).
-pub fn parse_threshold(s: &str) -> Result<f64> {
-    let bad = || {
-        Error::usage(
-            "--threshold",
-            format!("expected a number in [0, 1] or a percentage like 90%, found `{s}`"),
-        )
-    };
-    let v = match s.trim().strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
-        None => s.trim().parse::<f64>().map_err(|_| bad())?,
-    };
-    if !(0.0..=1.0).contains(&v) {
-        return Err(bad());
-    }
-    Ok(v)
 }
 
 /// How a removed node's weight reaches its nearest kept ancestor.

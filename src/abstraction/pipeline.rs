@@ -14,12 +14,13 @@ use super::global::MinTotal;
 use super::merge::Merge;
 use super::pass::{Context, Pass};
 use super::recursion::FoldRecursion;
+use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
-pub const RECOMMENDED_MIN_TOTAL: f64 = 0.001;
+pub const RECOMMENDED_MIN_TOTAL: Share = Share::constant(0.001);
 
 /// What to abstract and how.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,10 +35,10 @@ pub struct Options {
     pub view: Option<View>,
     /// Fold recursion into the first call on the path. Default is false.
     pub fold_recursion: bool,
-    /// Method 1 threshold in [0, 1]. Default is none.
-    pub threshold: Option<f64>,
+    /// Method 1 threshold. Default is none.
+    pub threshold: Option<Share>,
     /// Whole-trace threshold: a share of the root's total. Default is none.
-    pub min_total: Option<f64>,
+    pub min_total: Option<Share>,
     /// Node budget. Default is none.
     pub max_nodes: Option<usize>,
     /// Globs of functions that survive with their ancestors. Default is none.
@@ -97,10 +98,10 @@ impl Options {
             p.push(Box::new(FoldRecursion));
         }
         if let Some(t) = self.threshold {
-            p.push(Box::new(Threshold(t)));
+            p.push(Box::new(Threshold(t.get())));
         }
         if let Some(m) = self.min_total {
-            p.push(Box::new(MinTotal(m)));
+            p.push(Box::new(MinTotal(m.get())));
         }
         if let Some(n) = self.max_nodes {
             p.push(Box::new(MaxNodes(n)));
@@ -111,7 +112,7 @@ impl Options {
     /// Self time under which a chain node is folded when drawing.
     pub fn chain_min_self(&self, root_total: u64) -> u64 {
         let share = self.min_total.unwrap_or(RECOMMENDED_MIN_TOTAL);
-        (share * root_total as f64).ceil() as u64
+        (share.get() * root_total as f64).ceil() as u64
     }
 }
 
@@ -325,7 +326,10 @@ mod tests {
         let r = o.recommended();
         assert_eq!(r.modules.as_deref(), Some("auto"));
         assert!(r.merge && r.fold_recursion && r.chains == Some(true));
-        assert_eq!((r.min_total, r.view()), (Some(0.001), View::Contexts));
+        assert_eq!(
+            (r.min_total, r.view()),
+            (Some(RECOMMENDED_MIN_TOTAL), View::Contexts)
+        );
         let names: Vec<_> = r.passes().iter().map(|p| p.name()).collect();
         assert_eq!(names, ["merge", "fold-recursion", "min-total"]);
     }

@@ -21,7 +21,7 @@ impl Default for MethodParams {
     fn default() -> Self {
         MethodParams {
             threshold: 0.9,
-            min_total: super::pipeline::RECOMMENDED_MIN_TOTAL,
+            min_total: super::pipeline::RECOMMENDED_MIN_TOTAL.get(),
         }
     }
 }

@@ -139,18 +139,6 @@ fn figure_1_merge_then_threshold() {
     assert!((s.time_explained - 0.88).abs() < 1e-12);
 }
 
-#[test]
-fn thresholds_parse_as_fraction_or_percent() {
-    assert_eq!(parse_threshold("0.9").unwrap(), 0.9);
-    assert_eq!(parse_threshold("90%").unwrap(), 0.9);
-    let err = parse_threshold("150%").unwrap_err().to_string();
-    assert!(
-        err.starts_with("--threshold: expected a number in [0, 1]"),
-        "{err}"
-    );
-    assert!(parse_threshold("abc").is_err());
-}
-
 /// Random trees: one top-level call, then nodes at depth 2.. in preorder.
 fn arb_tree() -> impl Strategy<Value = Vec<(u32, u8, u64)>> {
     prop::collection::vec((0u32..4, 0u8..6, 0u64..50), 1..40).prop_map(|raw| {
@@ -295,7 +283,7 @@ fn min_total_on_figure_1_absorbs_the_small_callees() {
     let t = tree_of(&mut funcs, FIG1);
     let m = modules(&funcs, TABLE1);
     let o = Options {
-        min_total: Some(0.15),
+        min_total: Share::new(0.15),
         view: Some(crate::calltree::View::Calls),
         ..Options::default()
     };
@@ -389,7 +377,7 @@ fn arb_options() -> impl Strategy<Value = Options> {
             |(merge, fold, min_total, max_nodes, keep, contexts)| Options {
                 merge,
                 fold_recursion: fold,
-                min_total,
+                min_total: min_total.and_then(Share::new),
                 max_nodes,
                 keep: keep.map(|k| vec![format!("f{k}")]).unwrap_or_default(),
                 view: Some(if contexts {
@@ -447,7 +435,7 @@ proptest! {
     fn min_total_keeps_exactly_the_heavy_paths_and_explains_their_self_time(
         rows in arb_tree(), p in 0.0f64..0.6, contexts in any::<bool>()
     ) {
-        let o = Options { min_total: Some(p), view: Some(if contexts { crate::calltree::View::Contexts } else { crate::calltree::View::Calls }), ..Options::default() };
+        let o = Options { min_total: Share::new(p), view: Some(if contexts { crate::calltree::View::Contexts } else { crate::calltree::View::Calls }), ..Options::default() };
         let (t, funcs, none) = prepare(&rows, &o);
         let m = modules(&funcs, AB);
         let out = run(&t, &cx(&funcs, &m, &none), &o.passes(), Parameters::default());

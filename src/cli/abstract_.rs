@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::common::{InputArgs, ViewArg};
-use crate::abstraction::Options;
+use crate::abstraction::{Options, Share};
 use crate::calltree::View;
 use crate::run::abstract_cmd::AbstractOptions;
 
@@ -22,8 +22,8 @@ pub struct AbstractionArgs {
     #[arg(long)]
     pub merge_modules: bool,
     /// Keep callees until they make up this share of the caller's total (method 1): 0.9 or 90%
-    #[arg(long, value_name = "T", value_parser = parse_threshold, allow_negative_numbers = true)]
-    pub threshold: Option<f64>,
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub threshold: Option<Share>,
     /// Which tree to abstract [default: calls for --threshold/--merge-modules alone, else contexts]
     #[arg(long, value_enum)]
     pub view: Option<ViewArg>,
@@ -31,8 +31,8 @@ pub struct AbstractionArgs {
     #[arg(long)]
     pub fold_recursion: bool,
     /// Whole-trace threshold: keep nodes whose total is at least this share of the root's: 0.1% or 0.001
-    #[arg(long, value_name = "P", value_parser = parse_share, allow_negative_numbers = true)]
-    pub min_total: Option<f64>,
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    pub min_total: Option<Share>,
     /// Node budget: keep the N heaviest nodes (and their ancestors)
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<usize>,
@@ -66,20 +66,6 @@ pub struct AbstractArgs {
     /// Leave calls deeper than N out of --tree-out (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
-}
-
-pub(super) fn parse_share(s: &str) -> Result<f64, String> {
-    crate::abstraction::parse_threshold(s).map_err(|e| match e {
-        crate::Error::Usage { msg, .. } => msg.replace("--threshold", "--min-total"),
-        other => other.to_string(),
-    })
-}
-
-pub(super) fn parse_threshold(s: &str) -> Result<f64, String> {
-    crate::abstraction::parse_threshold(s).map_err(|e| match e {
-        crate::Error::Usage { msg, .. } => msg,
-        other => other.to_string(),
-    })
 }
 
 impl AbstractionArgs {

@@ -4,10 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::abstract_::{parse_share, parse_threshold};
 use super::common::{SymbolArgs, ViewArg};
+use crate::abstraction::Share;
+use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::report::Sweep;
-use crate::run::compare::CompareOptions;
+use crate::run::compare::{CompareOptions, DEFAULT_THRESHOLD};
 
 pub(super) const COMPARE_HELP: &str = "Writes into DIR:
   rates.csv     nodes before and after, per pattern and method
@@ -41,8 +42,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%
-    #[arg(long, value_name = "T", default_value = "0.9", value_parser = parse_threshold, allow_negative_numbers = true)]
-    pub threshold: f64,
+    #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD, allow_negative_numbers = true)]
+    pub threshold: Share,
     /// Thresholds for sweep.csv and sweep.svg
     #[arg(long, value_name = "START:END:STEP", default_value = "0:1:0.05", value_parser = parse_sweep)]
     pub sweep: Sweep,
@@ -50,8 +51,8 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value = "calls")]
     pub view: ViewArg,
     /// Whole-trace threshold of the `global` and `merge+global` methods: 0.1% or 0.001
-    #[arg(long, value_name = "P", default_value = "0.1%", value_parser = parse_share, allow_negative_numbers = true)]
-    pub min_total: f64,
+    #[arg(long, value_name = "P", default_value_t = RECOMMENDED_MIN_TOTAL, allow_negative_numbers = true)]
+    pub min_total: Share,
     /// Protect the distinguishing functions (features.csv) in every method's output
     #[arg(long)]
     pub keep_features: bool,

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::common::{InputArgs, TimeUnitArg};
-use crate::run::graph::{GraphOptions, Style};
+use crate::abstraction::Share;
+use crate::run::graph::{DEFAULT_MIN_EDGE, DEFAULT_MIN_TOTAL, GraphOptions, Style};
 
 /// Flags of `calltrace graph`.
 #[derive(Debug, Args)]
@@ -21,12 +22,12 @@ pub struct GraphArgs {
     /// Drawing: the hot graph (shares of time, colours, pruning) or pvtrace's plain graph
     #[arg(long, value_enum, default_value = "hot")]
     pub style: StyleArg,
-    /// Leave out functions under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -n)
-    #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = parse_percent, allow_negative_numbers = true)]
-    pub min_total: f64,
-    /// Leave out edges under P% of the run's total (of FUNC's with --focus/--root; gprof2dot -e)
-    #[arg(long, value_name = "P", default_value_t = 0.1, value_parser = parse_percent, allow_negative_numbers = true)]
-    pub min_edge: f64,
+    /// Leave out functions under this share of the run's total (of FUNC's with --focus/--root; gprof2dot -n): 0.5% or 0.005
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_TOTAL, allow_negative_numbers = true)]
+    pub min_total: Share,
+    /// Leave out edges under this share of the run's total (of FUNC's with --focus/--root; gprof2dot -e): 0.1% or 0.001
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_EDGE, allow_negative_numbers = true)]
+    pub min_edge: Share,
     /// Keep only the paths through FUNC (its callers and callees)
     #[arg(long, value_name = "FUNC")]
     pub focus: Option<String>,
@@ -51,18 +52,6 @@ pub enum StyleArg {
     Hot,
     /// pvtrace-compatible: names and call counts
     Plain,
-}
-
-/// `graph`'s `--min-total`/`--min-edge`: a percentage (`5` is 5%), finite
-/// and from 0 to 100, as `abstract` requires of its shares.
-fn parse_percent(s: &str) -> Result<f64, String> {
-    let v: f64 = s.trim().parse().map_err(|_| {
-        format!("`{s}` is not a number: give a percentage from 0 to 100, such as 0.5")
-    })?;
-    match v.is_finite() && (0.0..=100.0).contains(&v) {
-        true => Ok(v),
-        false => Err(format!("`{s}` is not a percentage from 0 to 100")),
-    }
 }
 
 impl GraphArgs {

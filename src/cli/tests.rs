@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use super::*;
+use crate::abstraction::Share;
 use crate::calltree::View;
 use crate::run::abstract_cmd::AbstractOptions;
 use crate::run::compare::CompareOptions;
@@ -89,7 +90,7 @@ fn export_flags_reach_the_options() {
     let o = e.into_options();
     let a = &o.abstraction;
     assert_eq!((o.to.as_str(), a.view), ("chrome", Some(View::Contexts)));
-    assert_eq!((a.merge, a.threshold), (true, Some(0.8)));
+    assert_eq!((a.merge, a.threshold), (true, Share::new(0.8)));
     assert_eq!(a.modules.as_deref(), Some("auto:file"));
     let err = Cli::try_parse_from(["calltrace", "export", "--to", "svg", "-o", "x"])
         .unwrap_err()
@@ -122,7 +123,7 @@ fn compare_flags_reach_the_options() {
     assert_eq!(o.traces, ["x=a.trace", "b.trace"]);
     assert_eq!(o.binary, Some(PathBuf::from("./app")));
     assert_eq!(o.modules.as_deref(), Some("m.csv"));
-    assert_eq!((o.threshold, o.view), (0.8, View::Contexts));
+    assert_eq!((o.threshold.get(), o.view), (0.8, View::Contexts));
     assert_eq!(o.sweep.points().len(), 6);
     assert_eq!(o.out_dir, PathBuf::from("out"));
     let err = Cli::try_parse_from(["calltrace", "compare", "--sweep", "0:1", "a"])
@@ -149,7 +150,7 @@ fn abstract_flags_reach_the_options() {
     };
     let o = a.into_options().abstraction;
     assert!(o.merge && !o.no_method());
-    assert_eq!(o.threshold, Some(0.9));
+    assert_eq!(o.threshold, Share::new(0.9));
     assert_eq!(o.modules.as_deref(), Some("auto:file"));
     let Command::Abstract(a) = parse(&[
         "abstract",
@@ -170,13 +171,62 @@ fn abstract_flags_reach_the_options() {
     };
     let o = a.into_options().abstraction;
     assert!(o.fold_recursion && o.chains == Some(true) && !o.merge);
-    assert_eq!((o.min_total, o.max_nodes), (Some(0.001), Some(50)));
+    assert_eq!((o.min_total, o.max_nodes), (Share::new(0.001), Some(50)));
     assert_eq!(o.keep, ["lua*", "f?"]);
     assert_eq!(o.view, Some(View::Calls));
     let err = Cli::try_parse_from(["calltrace", "abstract", "--threshold", "2"])
         .unwrap_err()
         .to_string();
-    assert!(err.contains("expected a number in [0, 1]"), "{err}");
+    assert!(
+        err.contains("--threshold") && err.contains("did you mean 2%?"),
+        "{err}"
+    );
+}
+
+/// Every share-valued flag of every command, with what precedes it.
+const SHARE_FLAGS: &[(&[&str], &str)] = &[
+    (&["graph"], "--min-total"),
+    (&["graph"], "--min-edge"),
+    (&["abstract"], "--threshold"),
+    (&["abstract"], "--min-total"),
+    (&["export", "--to", "folded", "-o", "-"], "--threshold"),
+    (&["export", "--to", "folded", "-o", "-"], "--min-total"),
+    (&["compare", "a.trace"], "--threshold"),
+    (&["compare", "a.trace"], "--min-total"),
+];
+
+#[test]
+fn every_share_flag_reads_percentages_and_fractions_alike() {
+    let debug = |args: Vec<&str>| format!("{:?}", parse(&args));
+    for (cmd, flag) in SHARE_FLAGS {
+        let with = |v: &'static str| [cmd, &[*flag, v][..]].concat();
+        assert_eq!(debug(with("5%")), debug(with("0.05")), "{flag}");
+        assert_ne!(debug(with("5%")), debug(with("6%")), "{flag} is read");
+        let err = Cli::try_parse_from([&["calltrace"][..], &with("5")].concat())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(flag) && err.contains("\"5\" is not a share: did you mean 5%?"),
+            "{cmd:?} {flag}: {err}"
+        );
+    }
+}
+
+#[test]
+fn help_shows_share_defaults_as_percentages() {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    let graph = cli.find_subcommand_mut("graph").unwrap().render_long_help();
+    let graph = graph.to_string();
+    assert!(graph.contains("[default: 0.5%]"), "{graph}");
+    assert!(graph.contains("[default: 0.1%]"), "{graph}");
+    let compare = cli
+        .find_subcommand_mut("compare")
+        .unwrap()
+        .render_long_help();
+    let compare = compare.to_string();
+    assert!(compare.contains("[default: 90%]"), "{compare}");
+    assert!(compare.contains("[default: 0.1%]"), "{compare}");
 }
 
 #[test]

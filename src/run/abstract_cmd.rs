@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
-use crate::abstraction::{Abstracted, Method, Options, Summary};
+use crate::abstraction::{Abstracted, Method, Options, Share, Summary};
 use crate::emit;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
@@ -109,7 +109,7 @@ fn line(a: &Abstraction) -> String {
     }
     let method = Method {
         merge: o.merge,
-        threshold: o.threshold,
+        threshold: o.threshold.map(Share::get),
     };
     let (before, funcs) = (&a.loaded.built.tree, &a.loaded.built.funcs);
     let after = Abstracted {
@@ -154,7 +154,7 @@ fn describe_options(a: &Abstraction) -> String {
     if o.paper_only() {
         return describe(Method {
             merge: o.merge,
-            threshold: o.threshold,
+            threshold: o.threshold.map(Share::get),
         });
     }
     let mut parts = Vec::new();

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{Outcome, counted};
-use crate::abstraction::ModuleSource;
 use crate::abstraction::pipeline::{RECOMMENDED_MIN_TOTAL, percent};
+use crate::abstraction::{ModuleSource, Share};
 use crate::calltree::View;
 use crate::emit::{self, plot, report_csv};
 use crate::error::{Error, Result, escape_controls};
@@ -40,14 +40,14 @@ pub struct CompareOptions {
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
     /// `abstract` does.
     pub modules: Option<String>,
-    /// Method 1 threshold of `rates.csv`. Default is 0.9.
-    pub threshold: f64,
+    /// Method 1 threshold of `rates.csv`. Default is [`DEFAULT_THRESHOLD`], 90%.
+    pub threshold: Share,
     /// Thresholds of `sweep.csv`. Default is 0:1:0.05.
     pub sweep: Sweep,
     /// Tree view. Default is calls.
     pub view: View,
-    /// Whole-trace threshold of `global` and `merge+global`. Default is 0.001 (0.1%).
-    pub min_total: f64,
+    /// Whole-trace threshold of `global` and `merge+global`. Default is 0.1%.
+    pub min_total: Share,
     /// Protect the distinguishing functions in every method. Default is false.
     pub keep_features: bool,
     /// Skip malformed lines of every trace (counted, and warned about per
@@ -77,7 +77,7 @@ impl Default for CompareOptions {
 }
 
 /// The paper's threshold.
-pub const DEFAULT_THRESHOLD: f64 = 0.9;
+pub const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
 /// Default output directory.
 pub const DEFAULT_OUT_DIR: &str = "compare-out";
 
@@ -132,12 +132,6 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
 }
 
 fn config(opts: &CompareOptions) -> Result<Config> {
-    if !(0.0..=1.0).contains(&opts.threshold) {
-        return Err(Error::usage(
-            "--threshold",
-            format!("expected a number in [0, 1], found {}", opts.threshold),
-        ));
-    }
     Ok(Config {
         binary: opts.binary.clone(),
         rules: opts.rules.clone(),
@@ -146,10 +140,10 @@ fn config(opts: &CompareOptions) -> Result<Config> {
             Some(m) => ModuleSource::from_arg(m)?,
             None => ModuleSource::Auto,
         },
-        threshold: opts.threshold,
+        threshold: opts.threshold.get(),
         sweep: opts.sweep,
         view: opts.view,
-        min_total: opts.min_total,
+        min_total: opts.min_total.get(),
         keep_features: opts.keep_features,
         lenient: opts.lenient,
     })

@@ -6,12 +6,16 @@ use super::global::MinTotal;
 use super::merge::Merge;
 use super::pass::Pass;
 use super::recursion::FoldRecursion;
+use super::share::Share;
 use super::threshold::Threshold;
+
+/// The paper's method 1 threshold, the default of `compare --threshold`.
+pub const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
 
 /// The numbers a method may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MethodParams {
-    /// Method 1 threshold. Default is 0.9.
+    /// Method 1 threshold. Default is [`DEFAULT_THRESHOLD`], 0.9.
     pub threshold: f64,
     /// Whole-trace threshold. Default is 0.001 (0.1%).
     pub min_total: f64,
@@ -20,7 +24,7 @@ pub struct MethodParams {
 impl Default for MethodParams {
     fn default() -> Self {
         MethodParams {
-            threshold: 0.9,
+            threshold: DEFAULT_THRESHOLD.get(),
             min_total: super::pipeline::RECOMMENDED_MIN_TOTAL.get(),
         }
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{InputArgs, ViewArg};
+use super::common::{InputArgs, TimeUnitArgs, ViewArg};
 use crate::abstraction::{Options, Share};
 use crate::calltree::View;
 use crate::run::abstract_cmd::AbstractOptions;
@@ -66,6 +66,8 @@ pub struct AbstractArgs {
     /// Leave calls deeper than N out of --tree-out (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
+    #[command(flatten)]
+    pub time: TimeUnitArgs,
 }
 
 impl AbstractionArgs {
@@ -103,6 +105,7 @@ impl AbstractArgs {
             tree_out: self.tree_out,
             stats: self.stats,
             max_depth: self.max_depth,
+            time_unit: self.time.time_unit.into(),
         }
     }
 }

@@ -13,7 +13,8 @@ use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
 use crate::symbols::{Demangle, SymbolOptions};
 
-/// Flags shared by every command that reads a trace.
+/// The trace and program of every command that reads one trace, and how
+/// it is read.
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// The traced executable (ELF with debug info); without it addresses are shown in hex
@@ -22,6 +23,14 @@ pub struct InputArgs {
     /// Trace file to read, `-` for standard input
     #[arg(long, value_name = "FILE", default_value = "trace.txt")]
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How traces are read and their functions named: the flags every
+/// trace-reading command shares (`compare` too, for each of its traces).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
     /// Trace format instead of guessing it from the first lines
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -39,6 +48,14 @@ pub struct InputArgs {
     /// No progress bar while a big trace is read (there is none when stderr is not a terminal)
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// `--time-unit`, for every command that prints times.
+#[derive(Debug, Args)]
+pub struct TimeUnitArgs {
+    /// Unit of the times shown (`ns` prints the exact values)
+    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
+    pub time_unit: TimeUnitArg,
 }
 
 /// How functions are named: shared by every command that takes BINARY.
@@ -165,9 +182,16 @@ impl From<ViewArg> for View {
 impl InputArgs {
     /// Converts the flags into the pipeline's options.
     pub fn into_options(self) -> InputOptions {
+        self.read.into_options(self.trace, self.binary)
+    }
+}
+
+impl ReadArgs {
+    /// The pipeline's options for reading `trace` (named by `binary`).
+    pub fn into_options(self, trace: PathBuf, binary: Option<PathBuf>) -> InputOptions {
         InputOptions {
-            trace: self.trace,
-            binary: self.binary,
+            trace,
+            binary,
             format: self.format.map(|f| f.name().to_string()),
             parse: ParseOptions {
                 lenient: self.lenient,

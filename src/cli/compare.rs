@@ -4,11 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{SymbolArgs, ViewArg};
+use super::common::{ReadArgs, ViewArg};
 use crate::abstraction::Share;
 use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
-use crate::report::Sweep;
-use crate::run::compare::{CompareOptions, DEFAULT_THRESHOLD};
+use crate::abstraction::registry::DEFAULT_THRESHOLD;
+use crate::pipeline::InputOptions;
+use crate::report::{Config, Sweep};
+use crate::run::compare::{CompareOptions, DEFAULT_OUT_DIR};
 
 pub(super) const COMPARE_HELP: &str = "Writes into DIR:
   rates.csv     nodes before and after, per pattern and method
@@ -33,11 +35,8 @@ pub struct CompareArgs {
     /// The old way to give BINARY
     #[arg(long, value_name = "BINARY", hide = true)]
     pub binary: Option<PathBuf>,
-    /// Read every trace as a text log through these conversion rules (see docs/rules.md)
-    #[arg(long, value_name = "FILE.json")]
-    pub rules: Option<PathBuf>,
     #[command(flatten)]
-    pub symbols: SymbolArgs,
+    pub read: ReadArgs,
     /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix` [default: auto, as abstract does]
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
@@ -45,7 +44,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD, allow_negative_numbers = true)]
     pub threshold: Share,
     /// Thresholds for sweep.csv and sweep.svg
-    #[arg(long, value_name = "START:END:STEP", default_value = "0:1:0.05", value_parser = parse_sweep)]
+    #[arg(long, value_name = "START:END:STEP", default_value_t = Sweep::default(), value_parser = parse_sweep)]
     pub sweep: Sweep,
     /// Which tree to abstract
     #[arg(long, value_enum, default_value = "calls")]
@@ -56,11 +55,8 @@ pub struct CompareArgs {
     /// Protect the distinguishing functions (features.csv) in every method's output
     #[arg(long)]
     pub keep_features: bool,
-    /// Skip malformed lines of every trace (and count them) instead of stopping at the first
-    #[arg(long)]
-    pub lenient: bool,
     /// Directory for the CSV and SVG files (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "compare-out")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_OUT_DIR)]
     pub out_dir: PathBuf,
 }
 
@@ -74,19 +70,21 @@ fn parse_sweep(s: &str) -> Result<Sweep, String> {
 impl CompareArgs {
     /// Converts the flags into [`CompareOptions`].
     pub fn into_options(self) -> CompareOptions {
+        // Each pattern reads its own trace: the input's path is unused.
+        let input = InputOptions::default().trace;
         CompareOptions {
             traces: self.traces,
-            binary: self.binary,
-            rules: self.rules,
-            symbols: self.symbols.into_options(),
             modules: self.modules,
-            threshold: self.threshold,
-            sweep: self.sweep,
-            view: self.view.into(),
-            min_total: self.min_total,
-            keep_features: self.keep_features,
-            lenient: self.lenient,
             out_dir: self.out_dir,
+            config: Config {
+                input: self.read.into_options(input, self.binary),
+                modules: Config::default().modules,
+                threshold: self.threshold,
+                sweep: self.sweep,
+                view: self.view.into(),
+                min_total: self.min_total,
+                keep_features: self.keep_features,
+            },
         }
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::common::{InputArgs, TimeUnitArg};
+use super::common::{InputArgs, TimeUnitArgs};
 use crate::abstraction::Share;
 use crate::run::graph::{DEFAULT_MIN_EDGE, DEFAULT_MIN_TOTAL, GraphOptions, Style};
 
@@ -40,9 +40,8 @@ pub struct GraphArgs {
     /// The old name: functions at most N calls below the start (`--depth N` is `--max-depth N+1`)
     #[arg(long, value_name = "N", hide = true, conflicts_with = "max_depth")]
     pub depth: Option<u32>,
-    /// Unit of the times in the labels
-    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
-    pub time_unit: TimeUnitArg,
+    #[command(flatten)]
+    pub time: TimeUnitArgs,
 }
 
 /// `--style` values of `calltrace graph`.
@@ -71,7 +70,7 @@ impl GraphArgs {
             root: self.root,
             // The start is level 1 for --max-depth, level 0 for the old --depth.
             depth: self.max_depth.map(|n| n - 1).or(self.depth),
-            time_unit: self.time_unit.into(),
+            time_unit: self.time.time_unit.into(),
         }
     }
 }

@@ -16,7 +16,8 @@ use clap::{Args, Parser, Subcommand};
 
 pub use abstract_::{AbstractArgs, AbstractionArgs};
 pub use common::{
-    DemangleArg, FormatArg, InputArgs, MAX_THREADS, SymbolArgs, TimeUnitArg, ViewArg,
+    DemangleArg, FormatArg, InputArgs, MAX_THREADS, ReadArgs, SymbolArgs, TimeUnitArg,
+    TimeUnitArgs, ViewArg,
 };
 pub use compare::CompareArgs;
 pub use export::ExportArgs;

@@ -121,10 +121,13 @@ fn compare_flags_reach_the_options() {
     };
     let o = c.into_options();
     assert_eq!(o.traces, ["x=a.trace", "b.trace"]);
-    assert_eq!(o.binary, Some(PathBuf::from("./app")));
+    assert_eq!(o.config.input.binary, Some(PathBuf::from("./app")));
     assert_eq!(o.modules.as_deref(), Some("m.csv"));
-    assert_eq!((o.threshold.get(), o.view), (0.8, View::Contexts));
-    assert_eq!(o.sweep.points().len(), 6);
+    assert_eq!(
+        (o.config.threshold.get(), o.config.view),
+        (0.8, View::Contexts)
+    );
+    assert_eq!(o.config.sweep.points().len(), 6);
     assert_eq!(o.out_dir, PathBuf::from("out"));
     let err = Cli::try_parse_from(["calltrace", "compare", "--sweep", "0:1", "a"])
         .unwrap_err()
@@ -256,7 +259,10 @@ fn flags_reach_the_options() {
     let Command::Compare(c) = parse(&["compare", "--rules", "r.json", "a.log"]) else {
         panic!("compare")
     };
-    assert_eq!(c.into_options().rules, Some(PathBuf::from("r.json")));
+    assert_eq!(
+        c.into_options().config.input.rules,
+        Some(PathBuf::from("r.json"))
+    );
     let Command::Live(l) = parse(&["live", "./app", "--trace", "t.fifo"]) else {
         panic!("live")
     };
@@ -296,7 +302,7 @@ fn symbol_flags_reach_every_command() {
     let Command::Compare(c) = parse(&[&["compare"][..], &flags[..], &["t"][..]].concat()) else {
         panic!("compare")
     };
-    assert_eq!(c.into_options().symbols, want);
+    assert_eq!(c.into_options().config.input.symbols, want);
     let Command::Live(l) = parse(&[&["live"][..], &flags[..]].concat()) else {
         panic!("live")
     };
@@ -325,4 +331,53 @@ fn out_of_range_threads_name_the_flag() {
         panic!("graph")
     };
     assert_eq!(g.into_options().input.parse.threads, 1024);
+}
+
+#[test]
+fn read_flags_reach_every_trace_reading_command() {
+    let flags = [
+        "--quiet",
+        "--threads",
+        "3",
+        "--lenient",
+        "--format",
+        "symbolic",
+    ];
+    let check = |what: &str, o: crate::pipeline::InputOptions| {
+        assert!(o.quiet && o.parse.lenient, "{what}");
+        assert_eq!(o.parse.threads, 3, "{what}");
+        assert_eq!(o.format.as_deref(), Some("symbolic"), "{what}");
+    };
+    for cmd in ["graph", "tree", "abstract", "compare"] {
+        let args = [&[cmd][..], &flags[..], &["t"][..]].concat();
+        match parse(&args) {
+            Command::Graph(g) => check(cmd, g.into_options().input),
+            Command::Tree(t) => check(cmd, t.into_options().input),
+            Command::Abstract(a) => check(cmd, a.into_options().input),
+            Command::Compare(c) => check(cmd, c.into_options().config.input),
+            _ => panic!("{cmd}"),
+        }
+    }
+    let export = [&["export", "--to", "folded", "-o", "-"][..], &flags[..]].concat();
+    let Command::Export(e) = parse(&export) else {
+        panic!("export")
+    };
+    check("export", e.into_options().input);
+}
+
+#[test]
+fn time_unit_reaches_every_command_that_prints_times() {
+    use crate::emit::text::TimeUnit;
+    let Command::Graph(g) = parse(&["graph", "--time-unit", "ms"]) else {
+        panic!("graph")
+    };
+    assert_eq!(g.into_options().time_unit, TimeUnit::Ms);
+    let Command::Tree(t) = parse(&["tree", "--time-unit", "ms"]) else {
+        panic!("tree")
+    };
+    assert_eq!(t.into_options().time_unit, TimeUnit::Ms);
+    let Command::Abstract(a) = parse(&["abstract", "--time-unit", "ms"]) else {
+        panic!("abstract")
+    };
+    assert_eq!(a.into_options().time_unit, TimeUnit::Ms);
 }

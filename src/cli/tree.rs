@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{InputArgs, TimeUnitArg, ViewArg};
+use super::common::{InputArgs, TimeUnitArgs, ViewArg};
 use crate::run::tree::TreeOptions;
 
 /// Flags of `calltrace tree`.
@@ -21,9 +21,8 @@ pub struct TreeArgs {
     /// Leave out calls deeper than N (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
-    /// Unit of the times shown (`ns` prints the exact values)
-    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
-    pub time_unit: TimeUnitArg,
+    #[command(flatten)]
+    pub time: TimeUnitArgs,
 }
 
 impl TreeArgs {
@@ -34,7 +33,7 @@ impl TreeArgs {
             view: self.view.into(),
             output: self.output,
             max_depth: self.max_depth,
-            time_unit: self.time_unit.into(),
+            time_unit: self.time.time_unit.into(),
         }
     }
 }

@@ -115,7 +115,7 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
         .axis_desc_style((FONT, 15))
         .draw()
         .map_err(draw_err)?;
-    threshold_marker(&mut chart, area, report.config.threshold)?;
+    threshold_marker(&mut chart, area, report.config.threshold.get())?;
     for (i, p) in report.patterns.iter().enumerate() {
         let points = p
             .sweep

@@ -38,14 +38,10 @@ struct Subject<'a> {
 
 /// Loads and measures one pattern, keeping the functions in `protect`.
 pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
-    let mut input = InputOptions {
+    let input = InputOptions {
         trace: p.path.clone(),
-        binary: config.binary.clone(),
-        rules: config.rules.clone(),
-        symbols: config.symbols.clone(),
-        ..InputOptions::default()
+        ..config.input.clone()
     };
-    input.parse.lenient = config.lenient;
     let loaded = pipeline::load(&input, config.view)?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
     let modules = config.modules.assign(funcs, &loaded.names)?;

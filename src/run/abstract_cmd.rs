@@ -13,6 +13,7 @@ use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Abstracted, Method, Options, Share, Summary};
 use crate::emit;
+use crate::emit::text::TimeUnit;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -35,6 +36,8 @@ pub struct AbstractOptions {
     pub stats: Option<PathBuf>,
     /// Deepest call written to `tree_out`. Default is none (every call).
     pub max_depth: Option<u32>,
+    /// Unit of the times in `tree_out`. Default is auto (per number).
+    pub time_unit: TimeUnit,
 }
 
 impl Default for AbstractOptions {
@@ -46,6 +49,7 @@ impl Default for AbstractOptions {
             tree_out: None,
             stats: None,
             max_depth: None,
+            time_unit: TimeUnit::Auto,
         }
     }
 }
@@ -64,7 +68,8 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     }
     if let Some(path) = &opts.tree_out {
         emit::write_atomic_with(path, |w| {
-            emit::tree::write_indented_to(&a.outcome.tree, &a.loaded.names, opts.max_depth, w)
+            let (tree, names) = (&a.outcome.tree, &a.loaded.names);
+            emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, w)
         })?;
         notes.push(format!("wrote {}", path.display()));
     }

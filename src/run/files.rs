@@ -180,8 +180,20 @@ impl CommandFiles for CompareOptions {
         let opts = super::compare::with_binary(self)?;
         let patterns = crate::report::patterns::from_args(&opts.traces)?;
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
-        inputs.extend(opts.binary.iter().map(|b| ("BINARY", b.clone())));
-        inputs.extend(self.rules.iter().map(|r| ("--rules", r.clone())));
+        inputs.extend(
+            opts.config
+                .input
+                .binary
+                .iter()
+                .map(|b| ("BINARY", b.clone())),
+        );
+        inputs.extend(
+            self.config
+                .input
+                .rules
+                .iter()
+                .map(|r| ("--rules", r.clone())),
+        );
         inputs.extend(module_table(&self.modules));
         let outputs = COMPARE_OUTPUTS
             .iter()

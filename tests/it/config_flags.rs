@@ -107,3 +107,100 @@ fn a_bare_number_above_one_is_refused_with_a_hint_in_every_command() {
     }
     assert!(!dir.path().join("o").exists(), "compare wrote nothing");
 }
+
+#[test]
+fn abstract_shows_tree_out_times_in_the_time_unit_asked_for() {
+    let (dir, trace) = temp_file("t.trace", TRACE);
+    let mut seen = Vec::new();
+    for unit in ["ns", "us", "auto"] {
+        let tree = calltrace(["tree", "--time-unit", unit, "--trace"])
+            .args([&trace])
+            .run()
+            .success()
+            .text();
+        // A threshold of 100% keeps every call: the same tree as `tree`'s.
+        let abstracted = calltrace(["abstract", "--threshold", "100%", "--tree-out", "-"])
+            .args(["--time-unit", unit, "--trace"])
+            .args([&trace])
+            .current_dir(dir.path())
+            .run()
+            .success()
+            .text();
+        assert_eq!(abstracted, tree, "--time-unit {unit}");
+        seen.push(abstracted);
+    }
+    assert!(seen[1].contains(" us /"), "{}", seen[1]);
+    assert_ne!(seen[0], seen[1]);
+}
+
+/// Two small patterns in `dir`.
+fn two_patterns(dir: &Path) -> [std::path::PathBuf; 2] {
+    let a = dir.join("a.trace");
+    let b = dir.join("b.trace");
+    std::fs::write(&a, TRACE).unwrap();
+    std::fs::write(&b, TRACE.replace("E c 66\nX c 67\n", "E d 66\nX d 68\n")).unwrap();
+    [a, b]
+}
+
+#[test]
+fn compare_output_is_the_same_for_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = two_patterns(dir.path());
+    let run = |threads: &str| {
+        let out_dir = dir.path().join(format!("out-{threads}"));
+        let stdout = calltrace(["compare", "--threads", threads, "--out-dir"])
+            .args([&out_dir])
+            .args(&patterns)
+            .run()
+            .success()
+            .text();
+        let files: Vec<_> = listing(&out_dir)
+            .into_iter()
+            .map(|n| (std::fs::read(out_dir.join(&n)).unwrap(), n))
+            .collect();
+        assert!(files.len() >= 6, "{files:?}");
+        (stdout, files)
+    };
+    assert_eq!(run("1"), run("2"));
+    let err = calltrace(["compare", "--threads", "2000", "a.trace"]).run();
+    assert_eq!(err.code, 2);
+    assert!(err.stderr.contains("--threads"), "{}", err.stderr);
+}
+
+#[test]
+fn compare_quiet_draws_no_progress_bar_on_a_terminal() {
+    let Some(script) = tool("script") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let [a, b] = two_patterns(dir.path());
+    let run = |extra: &str| {
+        let cmd = format!(
+            "{} compare {} {} --out-dir out{} {extra}",
+            env!("CARGO_BIN_EXE_calltrace"),
+            a.display(),
+            b.display(),
+            extra.len()
+        );
+        // `script` gives calltrace a terminal and copies what it drew.
+        let out = std::process::Command::new(&script)
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(dir.path())
+            .output()
+            .expect("run script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = run("");
+    assert!(shown.contains("2/2 patterns"), "{shown}");
+    let quiet = run("--quiet");
+    assert!(!quiet.contains("patterns  "), "{quiet}");
+    assert!(
+        quiet.contains("merge+threshold"),
+        "the table is still printed"
+    );
+}

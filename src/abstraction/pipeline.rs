@@ -153,6 +153,13 @@ pub struct Stats {
     pub parameters: Parameters,
     /// Each pass in order.
     pub passes: Vec<PassStats>,
+    /// Nodes of the tree abstracted (synthetic ones excluded): one per
+    /// call in the calls view, one per context in the contexts view.
+    #[serde(skip)]
+    pub tree_nodes: usize,
+    /// The weights are times (else call counts: an untimed trace).
+    #[serde(skip)]
+    pub timed: bool,
 }
 
 /// The parameters recorded in `--stats`.
@@ -230,6 +237,8 @@ pub fn run(tree: &Tree, cx: &Context, passes: &[Box<dyn Pass>], params: Paramete
         unit: unit(tree),
         parameters: params,
         passes: steps,
+        tree_nodes: tree.call_nodes(cx.funcs),
+        timed: tree.timed,
     };
     Outcome { tree: cur, stats }
 }

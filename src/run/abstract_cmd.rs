@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
-use crate::abstraction::{Abstracted, Method, Options, Share, Summary};
+use crate::abstraction::{Options, Share};
 use crate::emit;
 use crate::emit::text::TimeUnit;
 use crate::error::{Error, Result};
@@ -108,20 +108,10 @@ fn writes_stdout(opts: &AbstractOptions) -> bool {
 /// The paper's methods alone keep their historical summary line; anything
 /// else gets `kept N of M call nodes (x%), explaining y% of the time`.
 fn line(a: &Abstraction) -> String {
-    let o = &a.options;
-    if a.recommended || !o.paper_only() {
+    if a.recommended || !a.options.paper_only() {
         return pipeline_line(&a.outcome.stats);
     }
-    let method = Method {
-        merge: o.merge,
-        threshold: o.threshold.map(Share::get),
-    };
-    let (before, funcs) = (&a.loaded.built.tree, &a.loaded.built.funcs);
-    let after = Abstracted {
-        tree: a.outcome.tree.clone(),
-        eliminated: a.outcome.stats.absorbed_weight,
-    };
-    summary_line(method, &Summary::of(before, &after, funcs))
+    summary_line(&a.outcome.stats)
 }
 
 fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) -> Result<String> {
@@ -157,10 +147,7 @@ fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) ->
 fn describe_options(a: &Abstraction) -> String {
     let o = &a.options;
     if o.paper_only() {
-        return describe(Method {
-            merge: o.merge,
-            threshold: o.threshold.map(Share::get),
-        });
+        return describe(o.merge, o.threshold);
     }
     let mut parts = Vec::new();
     for s in &a.outcome.stats.passes {
@@ -184,11 +171,9 @@ fn stats_json(s: &Stats) -> Result<Vec<u8>> {
 }
 
 /// E.g. `merge + threshold 90%`.
-fn describe(m: Method) -> String {
-    let th = m
-        .threshold
-        .map(|t| format!("threshold {}%", fmt_percent(t)));
-    match (m.merge, th) {
+fn describe(merge: bool, threshold: Option<Share>) -> String {
+    let th = threshold.map(|t| format!("threshold {}%", fmt_percent(t.get())));
+    match (merge, th) {
         (true, Some(th)) => format!("merge + {th}"),
         (true, None) => "merge".to_string(),
         (false, Some(th)) => th,
@@ -201,21 +186,26 @@ fn fmt_percent(t: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The one-line summary of the paper's methods, printed on stdout.
-pub fn summary_line(method: Method, s: &Summary) -> String {
+/// The one-line summary of the paper's methods (merging, threshold) run
+/// alone, printed on stdout: nodes of the tree abstracted (calls or
+/// contexts, as the view), not of the trace.
+pub fn summary_line(s: &Stats) -> String {
     let (own, of) = if s.timed {
         ("self times", "total")
     } else {
         ("own calls", "calls")
     };
+    let p = &s.parameters;
+    let threshold = p.threshold.and_then(Share::new);
+    let kept = crate::report::ratio(s.nodes_after, s.tree_nodes);
     format!(
         "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
-        describe(method),
-        s.nodes_before,
+        describe(p.merge, threshold),
+        s.tree_nodes,
         s.nodes_after,
-        percent(s.kept_ratio(), 2),
-        percent(1.0 - s.kept_ratio(), 2),
-        percent(s.time_explained, 2)
+        percent(kept, 2),
+        percent(1.0 - kept, 2),
+        percent(s.explained_time, 2)
     )
 }
 
@@ -225,17 +215,29 @@ mod tests {
 
     #[test]
     fn the_paper_methods_summary_never_rounds_a_non_zero_share_to_zero() {
-        let s = Summary {
+        let s = Stats {
             nodes_before: 1_000_000,
+            contexts: 1_000_000,
             nodes_after: 3,
-            time_explained: 0.99999,
+            explained_time: 0.99999,
+            absorbed_time: 0.00001,
+            root_total: 100_000,
+            absorbed_weight: 1,
+            unit: "ns",
+            parameters: crate::abstraction::pipeline::Parameters {
+                merge: true,
+                threshold: Some(0.9),
+                ..Default::default()
+            },
+            passes: Vec::new(),
+            tree_nodes: 1_000_000,
             timed: true,
         };
-        let method = Method {
-            merge: true,
-            threshold: Some(0.9),
-        };
-        let line = summary_line(method, &s);
+        let line = summary_line(&s);
+        assert!(
+            line.starts_with("merge + threshold 90%: 1000000 nodes -> 3 nodes"),
+            "{line}"
+        );
         assert!(
             !line.contains(" 0.00%") && !line.contains("(0.00%"),
             "{line}"

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::budget::MaxNodes;
 use super::global::MinTotal;
 use super::merge::Merge;
-use super::pass::{Context, Pass};
+use super::pass::{Context, Param, Pass};
 use super::recursion::FoldRecursion;
 use super::share::Share;
 use super::threshold::Threshold;
@@ -98,10 +98,10 @@ impl Options {
             p.push(Box::new(FoldRecursion));
         }
         if let Some(t) = self.threshold {
-            p.push(Box::new(Threshold(t.get())));
+            p.push(Box::new(Threshold(t)));
         }
         if let Some(m) = self.min_total {
-            p.push(Box::new(MinTotal(m.get())));
+            p.push(Box::new(MinTotal(m)));
         }
         if let Some(n) = self.max_nodes {
             p.push(Box::new(MaxNodes(n)));
@@ -122,7 +122,7 @@ pub struct PassStats {
     /// The pass's name.
     pub name: String,
     /// Its parameters.
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(String, Param)>,
     /// Nodes after it (synthetic ones excluded).
     pub nodes_after: usize,
     /// Weight it moved from removed nodes into kept nodes' self times.

@@ -15,17 +15,17 @@ pub const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
 /// The numbers a method may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MethodParams {
-    /// Method 1 threshold. Default is [`DEFAULT_THRESHOLD`], 0.9.
-    pub threshold: f64,
-    /// Whole-trace threshold. Default is 0.001 (0.1%).
-    pub min_total: f64,
+    /// Method 1 threshold. Default is [`DEFAULT_THRESHOLD`], 90%.
+    pub threshold: Share,
+    /// Whole-trace threshold. Default is 0.1%.
+    pub min_total: Share,
 }
 
 impl Default for MethodParams {
     fn default() -> Self {
         MethodParams {
-            threshold: DEFAULT_THRESHOLD.get(),
-            min_total: super::pipeline::RECOMMENDED_MIN_TOTAL.get(),
+            threshold: DEFAULT_THRESHOLD,
+            min_total: super::pipeline::RECOMMENDED_MIN_TOTAL,
         }
     }
 }
@@ -59,8 +59,8 @@ impl MethodSpec {
     pub fn shown_value(&self, p: &MethodParams) -> Option<f64> {
         match self.shown {
             Shown::Nothing => None,
-            Shown::Threshold => Some(p.threshold),
-            Shown::MinTotal => Some(p.min_total),
+            Shown::Threshold => Some(p.threshold.get()),
+            Shown::MinTotal => Some(p.min_total.get()),
         }
     }
 }

@@ -186,8 +186,8 @@ fn stage_labels(params: &MethodParams) -> Vec<String> {
             None => "before".to_string(),
             Some(m) => match m.shown {
                 Shown::Nothing => format!("after {}", m.name),
-                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold),
-                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total),
+                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold.get()),
+                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total.get()),
             },
         })
         .collect()

@@ -132,8 +132,8 @@ impl Config {
     /// The numbers the methods take.
     pub fn params(&self) -> MethodParams {
         MethodParams {
-            threshold: self.threshold.get(),
-            min_total: self.min_total.get(),
+            threshold: self.threshold,
+            min_total: self.min_total,
         }
     }
 }

@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use crate::abstraction::pass::Param;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Options, Share};
@@ -152,9 +153,8 @@ fn describe_options(a: &Abstraction) -> String {
     let mut parts = Vec::new();
     for s in &a.outcome.stats.passes {
         match s.params.first() {
-            Some((k, v)) if k == "min_total" || k == "threshold" => {
-                let share = v.parse::<f64>().unwrap_or(0.0);
-                parts.push(format!("{} {}", s.name, percent(share, 1)));
+            Some((_, Param::Share(share))) => {
+                parts.push(format!("{} {}", s.name, percent(share.get(), 1)));
             }
             Some((_, v)) => parts.push(format!("{} {v}", s.name)),
             None => parts.push(s.name.clone()),

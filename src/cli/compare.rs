@@ -44,7 +44,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD, allow_negative_numbers = true)]
     pub threshold: Share,
     /// Thresholds for sweep.csv and sweep.svg
-    #[arg(long, value_name = "START:END:STEP", default_value_t = Sweep::default(), value_parser = parse_sweep)]
+    #[arg(long, value_name = "START:END:STEP", default_value_t = Sweep::default(), value_parser = Sweep::parse)]
     pub sweep: Sweep,
     /// Which tree to abstract
     #[arg(long, value_enum, default_value = "calls")]
@@ -58,13 +58,6 @@ pub struct CompareArgs {
     /// Directory for the CSV and SVG files (created if missing)
     #[arg(long, value_name = "DIR", default_value = DEFAULT_OUT_DIR)]
     pub out_dir: PathBuf,
-}
-
-fn parse_sweep(s: &str) -> Result<Sweep, String> {
-    Sweep::parse(s).map_err(|e| match e {
-        crate::Error::Usage { msg, .. } => msg,
-        other => other.to_string(),
-    })
 }
 
 impl CompareArgs {

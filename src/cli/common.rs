@@ -170,6 +170,15 @@ impl FormatArg {
     }
 }
 
+impl From<View> for ViewArg {
+    fn from(v: View) -> ViewArg {
+        match v {
+            View::Calls => ViewArg::Calls,
+            View::Contexts => ViewArg::Contexts,
+        }
+    }
+}
+
 impl From<ViewArg> for View {
     fn from(v: ViewArg) -> View {
         match v {

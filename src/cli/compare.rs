@@ -47,7 +47,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "START:END:STEP", default_value_t = Sweep::default(), value_parser = Sweep::parse)]
     pub sweep: Sweep,
     /// Which tree to abstract
-    #[arg(long, value_enum, default_value = "calls")]
+    #[arg(long, value_enum, default_value_t = ViewArg::from(Config::default().view))]
     pub view: ViewArg,
     /// Whole-trace threshold of the `global` and `merge+global` methods: 0.1% or 0.001
     #[arg(long, value_name = "P", default_value_t = RECOMMENDED_MIN_TOTAL, allow_negative_numbers = true)]

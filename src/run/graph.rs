@@ -238,6 +238,13 @@ fn near_names(names: &[FuncInfo], matches: &[usize]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn default_shares_are_the_pruning_defaults() {
+        let prune = PruneOptions::default();
+        assert_eq!(DEFAULT_MIN_TOTAL.percent(), prune.min_total);
+        assert_eq!(DEFAULT_MIN_EDGE.percent(), prune.min_edge);
+    }
+
     fn names(list: &[&str]) -> Vec<FuncInfo> {
         list.iter()
             .map(|n| FuncInfo {

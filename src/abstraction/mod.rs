@@ -48,7 +48,7 @@ impl Abstracted {
     /// Share of `root_total` (the input's root total) that the kept nodes'
     /// own self weights (their own plus what was merged into them) account
     /// for: 1 for an empty tree.
-    pub fn explained(&self, root_total: u64) -> f64 {
+    pub(crate) fn explained(&self, root_total: u64) -> f64 {
         if root_total == 0 {
             1.0
         } else {

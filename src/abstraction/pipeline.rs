@@ -156,10 +156,10 @@ pub struct Stats {
     /// Nodes of the tree abstracted (synthetic ones excluded): one per
     /// call in the calls view, one per context in the contexts view.
     #[serde(skip)]
-    pub tree_nodes: usize,
+    pub(crate) tree_nodes: usize,
     /// The weights are times (else call counts: an untimed trace).
     #[serde(skip)]
-    pub timed: bool,
+    pub(crate) timed: bool,
 }
 
 /// The parameters recorded in `--stats`.

@@ -180,20 +180,9 @@ impl CommandFiles for CompareOptions {
         let opts = super::compare::with_binary(self)?;
         let patterns = crate::report::patterns::from_args(&opts.traces)?;
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
-        inputs.extend(
-            opts.config
-                .input
-                .binary
-                .iter()
-                .map(|b| ("BINARY", b.clone())),
-        );
-        inputs.extend(
-            self.config
-                .input
-                .rules
-                .iter()
-                .map(|r| ("--rules", r.clone())),
-        );
+        let read = &opts.config.input;
+        inputs.extend(read.binary.iter().map(|b| ("BINARY", b.clone())));
+        inputs.extend(read.rules.iter().map(|r| ("--rules", r.clone())));
         inputs.extend(module_table(&self.modules));
         let outputs = COMPARE_OUTPUTS
             .iter()

@@ -31,10 +31,10 @@ pub fn follow<T>(input: &Input, quiet: bool, label: &str, work: impl FnOnce() ->
     })
 }
 
-/// `compare`'s bar of patterns analysed, on stderr when it is a terminal,
-/// else hidden.
-pub(crate) fn patterns(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+/// `compare`'s bar of patterns analysed, on stderr when it is a terminal
+/// and not `--quiet`, else hidden.
+pub(crate) fn patterns(len: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());

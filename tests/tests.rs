@@ -12,6 +12,7 @@ mod it {
     mod bench;
     mod cli;
     mod compare;
+    mod config_flags;
     mod defaults;
     mod errors;
     mod export;

@@ -5,7 +5,7 @@
 //! and count against the budget; only they can make the result exceed it.
 
 use super::Abstracted;
-use super::pass::{Context, Pass, keep_closed, protected_nodes};
+use super::pass::{Context, Param, Pass, keep_closed, protected_nodes};
 use crate::calltree::{NodeId, Tree};
 
 /// The `--max-nodes N` pass.
@@ -16,8 +16,8 @@ impl Pass for MaxNodes {
     fn name(&self) -> &'static str {
         "max-nodes"
     }
-    fn params(&self) -> Vec<(&'static str, String)> {
-        vec![("max_nodes", self.0.to_string())]
+    fn params(&self) -> Vec<(&'static str, Param)> {
+        vec![("max_nodes", Param::Count(self.0))]
     }
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {
         let mut keep = protected_nodes(tree, cx);

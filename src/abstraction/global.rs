@@ -5,22 +5,23 @@
 //! its kept parent. Protected (`--keep`) nodes and their ancestors survive.
 
 use super::Abstracted;
-use super::pass::{Context, Pass, keep_closed, protected_nodes};
+use super::pass::{Context, Param, Pass, keep_closed, protected_nodes};
+use super::share::Share;
 use crate::calltree::{NodeId, Tree};
 
 /// The `--min-total P` pass.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MinTotal(pub f64);
+pub struct MinTotal(pub Share);
 
 impl Pass for MinTotal {
     fn name(&self) -> &'static str {
         "min-total"
     }
-    fn params(&self) -> Vec<(&'static str, String)> {
-        vec![("min_total", self.0.to_string())]
+    fn params(&self) -> Vec<(&'static str, Param)> {
+        vec![("min_total", Param::Share(self.0))]
     }
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {
-        let floor = self.0 * tree.total(0) as f64;
+        let floor = self.0.get() * tree.total(0) as f64;
         let mut keep = protected_nodes(tree, cx);
         for n in 0..tree.len() as NodeId {
             keep[n as usize] |= tree.total(n) as f64 >= floor;

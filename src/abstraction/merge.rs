@@ -5,7 +5,7 @@
 //! from its original parent's; synthetic nodes and top-level calls always
 //! survive.
 
-use super::pass::{Context, Pass};
+use super::pass::{Context, Param, Pass};
 use super::{Absorb, Abstracted, Modules, filter};
 use crate::calltree::{NodeId, Tree, fold_paths};
 use crate::ingest::FuncTable;
@@ -21,7 +21,7 @@ impl Pass for Merge {
     fn name(&self) -> &'static str {
         "merge"
     }
-    fn params(&self) -> Vec<(&'static str, String)> {
+    fn params(&self) -> Vec<(&'static str, Param)> {
         Vec::new()
     }
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod prefix;
 pub mod recursion;
 pub mod registry;
+pub mod share;
 pub mod shared;
 #[cfg(test)]
 pub(crate) mod test_trees;
@@ -30,10 +31,9 @@ pub mod trace;
 
 pub use modules::{ModuleId, ModuleSource, ModuleTable, Modules, NO_MODULE};
 pub use pipeline::Options;
+pub use share::{Share, ShareError};
 
 use crate::calltree::{NodeId, Tree};
-use crate::error::{Error, Result};
-use crate::ingest::FuncTable;
 
 /// An abstracted tree and what the abstraction dropped.
 #[derive(Debug, Clone)]
@@ -44,113 +44,17 @@ pub struct Abstracted {
     pub eliminated: u64,
 }
 
-/// Node counts and time coverage of one abstraction.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Summary {
-    /// Call nodes before.
-    pub nodes_before: usize,
-    /// Call nodes after.
-    pub nodes_after: usize,
-    /// Share of the root's total weight that the kept nodes' own self
-    /// weights (their own plus what was merged into them) account for.
-    pub time_explained: f64,
-    /// The weights are times (else call counts: an untimed trace).
-    pub timed: bool,
-}
-
-impl Summary {
-    /// Compares `before` with its abstraction.
-    pub fn of(before: &Tree, after: &Abstracted, funcs: &FuncTable) -> Summary {
-        Summary::counted(before, before.call_nodes(funcs), after, funcs)
-    }
-
-    /// [`Summary::of`], given the call nodes of `before` (counted once when
-    /// several abstractions of one tree are compared with it).
-    pub fn counted(
-        before: &Tree,
-        nodes_before: usize,
-        after: &Abstracted,
-        funcs: &FuncTable,
-    ) -> Summary {
-        let root = before.total(0);
-        let time_explained = if root == 0 {
+impl Abstracted {
+    /// Share of `root_total` (the input's root total) that the kept nodes'
+    /// own self weights (their own plus what was merged into them) account
+    /// for: 1 for an empty tree.
+    pub(crate) fn explained(&self, root_total: u64) -> f64 {
+        if root_total == 0 {
             1.0
         } else {
-            1.0 - after.eliminated as f64 / root as f64
-        };
-        Summary {
-            nodes_before,
-            nodes_after: after.tree.call_nodes(funcs),
-            time_explained,
-            timed: before.timed,
+            1.0 - self.eliminated as f64 / root_total as f64
         }
     }
-
-    /// nodes after / nodes before (1 for an empty tree).
-    pub fn kept_ratio(&self) -> f64 {
-        if self.nodes_before == 0 {
-            1.0
-        } else {
-            self.nodes_after as f64 / self.nodes_before as f64
-        }
-    }
-}
-
-/// Which abstraction to run.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Method {
-    /// Merge callees of the caller's module first. Default is false.
-    pub merge: bool,
-    /// Method 1 threshold in [0, 1]. Default is none.
-    pub threshold: Option<f64>,
-}
-
-impl Method {
-    /// The method's name in reports: `threshold`, `merge`, `merge+threshold` or `none`.
-    pub fn name(&self) -> &'static str {
-        match (self.merge, self.threshold.is_some()) {
-            (false, true) => "threshold",
-            (true, false) => "merge",
-            (true, true) => "merge+threshold",
-            (false, false) => "none",
-        }
-    }
-}
-
-/// Runs `method` on `tree`.
-pub fn apply(tree: &Tree, funcs: &FuncTable, modules: &Modules, method: Method) -> Abstracted {
-    let merged;
-    let input = if method.merge {
-        merged = merge::merge(tree, funcs, modules);
-        &merged
-    } else {
-        tree
-    };
-    match method.threshold {
-        Some(t) => threshold::eliminate(input, funcs, modules, t),
-        None => Abstracted {
-            tree: input.clone(),
-            eliminated: 0,
-        },
-    }
-}
-
-/// Parses a threshold: a number in [0, 1] or a percentage (`90%`).
-pub fn parse_threshold(s: &str) -> Result<f64> {
-    let bad = || {
-        Error::usage(
-            "--threshold",
-            format!("expected a number in [0, 1] or a percentage like 90%, found `{s}`"),
-        )
-    };
-    let v = match s.trim().strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
-        None => s.trim().parse::<f64>().map_err(|_| bad())?,
-    };
-    if !(0.0..=1.0).contains(&v) {
-        return Err(bad());
-    }
-    Ok(v)
 }
 
 /// How a removed node's weight reaches its nearest kept ancestor.

@@ -6,8 +6,11 @@
 //! node's weight goes into the self time of a kept node, so self times
 //! always sum to the root's total.
 
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 
+use serde::{Serialize, Serializer};
+
+use super::share::Share;
 use super::{Absorb, Abstracted, Modules, filter};
 use crate::calltree::{NodeId, Tree};
 use crate::ingest::FuncTable;
@@ -27,12 +30,38 @@ pub struct Context<'a> {
 pub trait Pass: Debug + Send + Sync {
     /// Name in summaries and `--stats`, e.g. `fold-recursion`.
     fn name(&self) -> &'static str;
-    /// Its parameters as (name, value), e.g. `("min_total", "0.001")`.
-    fn params(&self) -> Vec<(&'static str, String)>;
+    /// Its parameters as (name, value), e.g. `("min_total", Param::Share(0.1%))`.
+    fn params(&self) -> Vec<(&'static str, Param)>;
     /// Runs the pass; `eliminated` in the result is the weight it moved
     /// from removed nodes into the self time of kept ones (merged or folded
     /// nodes' weight counts as the receiving node's own, so not here).
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted;
+}
+
+/// A pass's parameter, typed: what `--stats` records and titles show.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Param {
+    /// A share of a total (`--threshold`, `--min-total`).
+    Share(Share),
+    /// A number of nodes (`--max-nodes`).
+    Count(usize),
+}
+
+impl fmt::Display for Param {
+    /// A share as its fraction (`0.001`), a count as its number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Param::Share(s) => write!(f, "{}", s.get()),
+            Param::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Serialize for Param {
+    /// As the text [`Display`](fmt::Display) gives, as `--stats` always wrote it.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// For every node: is it, or some node below it, a call of a protected function?
@@ -68,5 +97,20 @@ pub fn keep_closed(tree: &Tree, funcs: &FuncTable, keep: &mut [bool]) -> Abstrac
     Abstracted {
         tree: filter(tree, keep, Absorb::Subtree),
         eliminated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_are_recorded_as_the_text_stats_always_had() {
+        let share = Param::Share(Share::new(0.001).unwrap());
+        let json = serde_json::to_string(&[("min_total", share), ("max_nodes", Param::Count(50))]);
+        assert_eq!(
+            json.unwrap(),
+            r#"[["min_total","0.001"],["max_nodes","50"]]"#
+        );
     }
 }

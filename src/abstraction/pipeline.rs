@@ -12,15 +12,16 @@ use serde::Serialize;
 use super::budget::MaxNodes;
 use super::global::MinTotal;
 use super::merge::Merge;
-use super::pass::{Context, Pass};
+use super::pass::{Context, Param, Pass};
 use super::recursion::FoldRecursion;
+use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
 pub use crate::emit::format::{percent, thousands};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
-pub const RECOMMENDED_MIN_TOTAL: f64 = 0.001;
+pub const RECOMMENDED_MIN_TOTAL: Share = Share::constant(0.001);
 
 /// What to abstract and how.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -35,10 +36,10 @@ pub struct Options {
     pub view: Option<View>,
     /// Fold recursion into the first call on the path. Default is false.
     pub fold_recursion: bool,
-    /// Method 1 threshold in [0, 1]. Default is none.
-    pub threshold: Option<f64>,
+    /// Method 1 threshold. Default is none.
+    pub threshold: Option<Share>,
     /// Whole-trace threshold: a share of the root's total. Default is none.
-    pub min_total: Option<f64>,
+    pub min_total: Option<Share>,
     /// Node budget. Default is none.
     pub max_nodes: Option<usize>,
     /// Globs of functions that survive with their ancestors. Default is none.
@@ -112,7 +113,7 @@ impl Options {
     /// Self time under which a chain node is folded when drawing.
     pub fn chain_min_self(&self, root_total: u64) -> u64 {
         let share = self.min_total.unwrap_or(RECOMMENDED_MIN_TOTAL);
-        (share * root_total as f64).ceil() as u64
+        (share.get() * root_total as f64).ceil() as u64
     }
 }
 
@@ -122,7 +123,7 @@ pub struct PassStats {
     /// The pass's name.
     pub name: String,
     /// Its parameters.
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(String, Param)>,
     /// Nodes after it (synthetic ones excluded).
     pub nodes_after: usize,
     /// Weight it moved from removed nodes into kept nodes' self times.
@@ -153,6 +154,13 @@ pub struct Stats {
     pub parameters: Parameters,
     /// Each pass in order.
     pub passes: Vec<PassStats>,
+    /// Nodes of the tree abstracted (synthetic ones excluded): one per
+    /// call in the calls view, one per context in the contexts view.
+    #[serde(skip)]
+    pub(crate) tree_nodes: usize,
+    /// The weights are times (else call counts: an untimed trace).
+    #[serde(skip)]
+    pub(crate) timed: bool,
 }
 
 /// The parameters recorded in `--stats`.
@@ -230,6 +238,8 @@ pub fn run(tree: &Tree, cx: &Context, passes: &[Box<dyn Pass>], params: Paramete
         unit: unit(tree),
         parameters: params,
         passes: steps,
+        tree_nodes: tree.call_nodes(cx.funcs),
+        timed: tree.timed,
     };
     Outcome { tree: cur, stats }
 }
@@ -284,7 +294,10 @@ mod tests {
         let r = o.recommended();
         assert_eq!(r.modules.as_deref(), Some("auto"));
         assert!(r.merge && r.fold_recursion && r.chains == Some(true));
-        assert_eq!((r.min_total, r.view()), (Some(0.001), View::Contexts));
+        assert_eq!(
+            (r.min_total, r.view()),
+            (Some(RECOMMENDED_MIN_TOTAL), View::Contexts)
+        );
         let names: Vec<_> = r.passes().iter().map(|p| p.name()).collect();
         assert_eq!(names, ["merge", "fold-recursion", "min-total"]);
     }

@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Abstracted;
-use super::pass::{Context, Pass};
+use super::pass::{Context, Param, Pass};
 use crate::calltree::{NodeId, Tree};
 use crate::ingest::{FuncId, FuncTable};
 
@@ -20,7 +20,7 @@ impl Pass for FoldRecursion {
     fn name(&self) -> &'static str {
         "fold-recursion"
     }
-    fn params(&self) -> Vec<(&'static str, String)> {
+    fn params(&self) -> Vec<(&'static str, Param)> {
         Vec::new()
     }
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {

@@ -6,21 +6,25 @@ use super::global::MinTotal;
 use super::merge::Merge;
 use super::pass::Pass;
 use super::recursion::FoldRecursion;
+use super::share::Share;
 use super::threshold::Threshold;
+
+/// The paper's method 1 threshold, the default of `compare --threshold`.
+pub const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
 
 /// The numbers a method may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MethodParams {
-    /// Method 1 threshold. Default is 0.9.
-    pub threshold: f64,
-    /// Whole-trace threshold. Default is 0.001 (0.1%).
-    pub min_total: f64,
+    /// Method 1 threshold. Default is [`DEFAULT_THRESHOLD`], 90%.
+    pub threshold: Share,
+    /// Whole-trace threshold. Default is 0.1%.
+    pub min_total: Share,
 }
 
 impl Default for MethodParams {
     fn default() -> Self {
         MethodParams {
-            threshold: 0.9,
+            threshold: DEFAULT_THRESHOLD,
             min_total: super::pipeline::RECOMMENDED_MIN_TOTAL,
         }
     }
@@ -55,8 +59,8 @@ impl MethodSpec {
     pub fn shown_value(&self, p: &MethodParams) -> Option<f64> {
         match self.shown {
             Shown::Nothing => None,
-            Shown::Threshold => Some(p.threshold),
-            Shown::MinTotal => Some(p.min_total),
+            Shown::Threshold => Some(p.threshold.get()),
+            Shown::MinTotal => Some(p.min_total.get()),
         }
     }
 }

@@ -8,11 +8,11 @@
 //! apart by name and parameters, which fully determine what they do.
 
 use super::Abstracted;
-use super::pass::{Context, Pass};
+use super::pass::{Context, Param, Pass};
 use crate::calltree::Tree;
 
 /// What identifies a pass: its name and its parameters.
-type Key = (&'static str, Vec<(&'static str, String)>);
+type Key = (&'static str, Vec<(&'static str, Param)>);
 
 /// A kept result: the first `len` passes of list `list`, and their output
 /// with the weight all of them absorbed.
@@ -156,7 +156,10 @@ mod tests {
             let m = modules(&funcs);
             let protected: Vec<bool> = (0..funcs.len()).map(|f| f as u8 == protect).collect();
             let cx = Context { funcs: &funcs, modules: &m, protected: &protected };
-            let params = MethodParams { threshold, min_total };
+            let params = MethodParams {
+                threshold: crate::abstraction::Share::new(threshold).unwrap(),
+                min_total: crate::abstraction::Share::new(min_total).unwrap(),
+            };
             let registry: Vec<_> = METHODS.iter().map(|s| (s.passes)(&params)).collect();
             for lists in [registry, lists_of(&picks, &params)] {
                 let mut seen = Vec::new();

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ingest::FuncId;
+use crate::ingest::{FuncId, FuncTable};
 use proptest::prelude::*;
 
 /// Builds a tree below the synthetic root from (depth >= 1, name, self) rows;
@@ -110,45 +110,26 @@ fn figure_1_merge_then_threshold() {
     let mut funcs = FuncTable::default();
     let t = tree_of(&mut funcs, FIG1);
     let m = modules(&funcs, TABLE1);
-    let method = Method {
-        merge: true,
-        threshold: Some(0.5),
-    };
-    let out = apply(&t, &funcs, &m, method);
+    let out = merge_then_threshold(&t, &funcs, &m, 0.5);
     // Merged Main (4500/10000) keeps funcB (intermediate, 3000), then funcC
     // (1300 -> 4300), stops before funcD (4300 < 5000? no: keeps funcD too).
     assert_eq!(
         render(&out.tree, &funcs),
         "Main (4500 / 10000)\n  funcC (1300 / 1300)\n  funcD (1200 / 1200)\n  funcB (2500 / 3000)\n    funcF (500 / 500)\n"
     );
-    let out = apply(
-        &t,
-        &funcs,
-        &m,
-        Method {
-            merge: true,
-            threshold: Some(0.4),
-        },
-    );
+    let out = merge_then_threshold(&t, &funcs, &m, 0.4);
     assert_eq!(
         render(&out.tree, &funcs),
         "Main (5700 / 10000)\n  funcC (1300 / 1300)\n  funcB (2500 / 3000)\n    funcF (500 / 500)\n"
     );
-    let s = Summary::of(&t, &out, &funcs);
-    assert_eq!((s.nodes_before, s.nodes_after), (7, 4));
-    assert!((s.time_explained - 0.88).abs() < 1e-12);
+    let nodes = (t.call_nodes(&funcs), out.tree.call_nodes(&funcs));
+    assert_eq!(nodes, (7, 4));
+    assert!((out.explained(t.total(0)) - 0.88).abs() < 1e-12);
 }
 
-#[test]
-fn thresholds_parse_as_fraction_or_percent() {
-    assert_eq!(parse_threshold("0.9").unwrap(), 0.9);
-    assert_eq!(parse_threshold("90%").unwrap(), 0.9);
-    let err = parse_threshold("150%").unwrap_err().to_string();
-    assert!(
-        err.starts_with("--threshold: expected a number in [0, 1]"),
-        "{err}"
-    );
-    assert!(parse_threshold("abc").is_err());
+/// Method 2, then method 1 at `threshold`.
+fn merge_then_threshold(t: &Tree, funcs: &FuncTable, m: &Modules, threshold: f64) -> Abstracted {
+    threshold::eliminate(&merge::merge(t, funcs, m), funcs, m, threshold)
 }
 
 /// Random trees: one top-level call, then nodes at depth 2.. in preorder.
@@ -194,7 +175,11 @@ proptest! {
     fn totals_stay_consistent(rows in arb_tree(), th in 0.0f64..=1.0, merge in any::<bool>()) {
         let (t, funcs) = build(&rows);
         let m = modules(&funcs, AB);
-        let out = apply(&t, &funcs, &m, Method { merge, threshold: Some(th) });
+        let out = if merge {
+            merge_then_threshold(&t, &funcs, &m, th)
+        } else {
+            threshold::eliminate(&t, &funcs, &m, th)
+        };
         prop_assert!(consistent(&out.tree));
         prop_assert_eq!(out.tree.total(0), t.total(0));
     }
@@ -295,7 +280,7 @@ fn min_total_on_figure_1_absorbs_the_small_callees() {
     let t = tree_of(&mut funcs, FIG1);
     let m = modules(&funcs, TABLE1);
     let o = Options {
-        min_total: Some(0.15),
+        min_total: Share::new(0.15),
         view: Some(crate::calltree::View::Calls),
         ..Options::default()
     };
@@ -389,7 +374,7 @@ fn arb_options() -> impl Strategy<Value = Options> {
             |(merge, fold, min_total, max_nodes, keep, contexts)| Options {
                 merge,
                 fold_recursion: fold,
-                min_total,
+                min_total: min_total.and_then(Share::new),
                 max_nodes,
                 keep: keep.map(|k| vec![format!("f{k}")]).unwrap_or_default(),
                 view: Some(if contexts {
@@ -447,7 +432,7 @@ proptest! {
     fn min_total_keeps_exactly_the_heavy_paths_and_explains_their_self_time(
         rows in arb_tree(), p in 0.0f64..0.6, contexts in any::<bool>()
     ) {
-        let o = Options { min_total: Some(p), view: Some(if contexts { crate::calltree::View::Contexts } else { crate::calltree::View::Calls }), ..Options::default() };
+        let o = Options { min_total: Share::new(p), view: Some(if contexts { crate::calltree::View::Contexts } else { crate::calltree::View::Calls }), ..Options::default() };
         let (t, funcs, none) = prepare(&rows, &o);
         let m = modules(&funcs, AB);
         let out = run(&t, &cx(&funcs, &m, &none), &o.passes(), Parameters::default());

@@ -7,7 +7,8 @@
 //! into p's self time. Top-level calls (children of the synthetic root or of
 //! a thread node) are each a root of their thread's tree and always kept.
 
-use super::pass::{Context, Pass, keep_closed, protected_nodes};
+use super::pass::{Context, Param, Pass, keep_closed, protected_nodes};
+use super::share::Share;
 use super::{Absorb, Abstracted, Modules, filter};
 use crate::calltree::{NodeId, Tree};
 use crate::ingest::FuncTable;
@@ -15,21 +16,21 @@ use crate::ingest::FuncTable;
 /// Method 1 as a pass (`--threshold T`). Protected (`--keep`) nodes and
 /// their ancestors survive besides what method 1 chooses.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Threshold(pub f64);
+pub struct Threshold(pub Share);
 
 impl Pass for Threshold {
     fn name(&self) -> &'static str {
         "threshold"
     }
-    fn params(&self) -> Vec<(&'static str, String)> {
-        vec![("threshold", self.0.to_string())]
+    fn params(&self) -> Vec<(&'static str, Param)> {
+        vec![("threshold", Param::Share(self.0))]
     }
     fn apply(&self, tree: &Tree, cx: &Context) -> Abstracted {
         if !cx.protected.contains(&true) {
-            return eliminate(tree, cx.funcs, cx.modules, self.0);
+            return eliminate(tree, cx.funcs, cx.modules, self.0.get());
         }
         let inter = intermediate(tree, cx.modules);
-        let mut keep = select(tree, cx.funcs, &inter, self.0).keep;
+        let mut keep = select(tree, cx.funcs, &inter, self.0.get()).keep;
         let prot = protected_nodes(tree, cx);
         keep.iter_mut().zip(&prot).for_each(|(k, p)| *k |= p);
         keep_closed(tree, cx.funcs, &mut keep)

@@ -12,6 +12,7 @@ use super::chains::{self, Folded};
 use super::modules::{ModuleSource, Modules, escape_except_wildcards};
 use super::pass::Context;
 use super::pipeline::{self, Options, Outcome, Parameters};
+use super::share::Share;
 use crate::calltree::fold_paths;
 use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
@@ -125,7 +126,10 @@ fn describe_recommended(o: &Options, m: &Modules) -> String {
     format!(
         "no method given: using the recommended pipeline: --view {}, --merge-modules ({modules}), --fold-recursion, --min-total {}, {chains}",
         o.view().name(),
-        pipeline::percent(o.min_total.unwrap_or(pipeline::RECOMMENDED_MIN_TOTAL), 1)
+        pipeline::percent(
+            o.min_total.unwrap_or(pipeline::RECOMMENDED_MIN_TOTAL).get(),
+            1
+        )
     )
 }
 
@@ -140,8 +144,8 @@ fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
         modules,
         merge: o.merge,
         fold_recursion: o.fold_recursion,
-        threshold: o.threshold,
-        min_total: o.min_total,
+        threshold: o.threshold.map(Share::get),
+        min_total: o.min_total.map(Share::get),
         max_nodes: o.max_nodes,
         keep: o.keep.clone(),
         chains: o.chains == Some(true),

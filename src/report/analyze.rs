@@ -18,7 +18,7 @@ use super::{
 };
 use crate::abstraction::pass::Context;
 use crate::abstraction::registry::{MethodParams, MethodSpec};
-use crate::abstraction::{Abstracted, Modules, Summary, merge, shared, threshold};
+use crate::abstraction::{Abstracted, Modules, merge, shared, threshold};
 use crate::calltree::Tree;
 use crate::error::Result;
 use crate::ingest::FuncTable;
@@ -38,14 +38,10 @@ struct Subject<'a> {
 
 /// Loads and measures one pattern, keeping the functions in `protect`.
 pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
-    let mut input = InputOptions {
+    let input = InputOptions {
         trace: p.path.clone(),
-        binary: config.binary.clone(),
-        rules: config.rules.clone(),
-        symbols: config.symbols.clone(),
-        ..InputOptions::default()
+        ..config.input.clone()
     };
-    input.parse.lenient = config.lenient;
     let loaded = pipeline::load(&input, config.view)?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
     let modules = config.modules.assign(funcs, &loaded.names)?;
@@ -144,13 +140,12 @@ fn spec(stage: Stage) -> &'static MethodSpec {
 
 /// The rate of method `stage`, which gave `after`.
 fn rate(s: &Subject, stage: Stage, params: &MethodParams, after: &Abstracted) -> Rate {
-    let summary = Summary::counted(s.tree, s.nodes_before, after, s.funcs);
     Rate {
         stage,
         threshold: spec(stage).shown_value(params),
-        nodes_before: summary.nodes_before,
-        nodes_after: summary.nodes_after,
-        time_explained: summary.time_explained,
+        nodes_before: s.nodes_before,
+        nodes_after: after.tree.call_nodes(s.funcs),
+        time_explained: after.explained(s.tree.total(0)),
     }
 }
 

@@ -20,10 +20,12 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::abstraction::ModuleSource;
-use crate::abstraction::registry::{METHODS, MethodParams, MethodSpec};
+use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
+use crate::abstraction::registry::{DEFAULT_THRESHOLD, METHODS, MethodParams, MethodSpec};
+use crate::abstraction::{ModuleSource, Share};
 use crate::calltree::View;
 use crate::error::Result;
+use crate::pipeline::InputOptions;
 
 pub use features::Feature;
 pub use groups::Groups;
@@ -87,45 +89,41 @@ impl Stage {
     }
 }
 
-/// What every pattern is analysed with.
+/// What every pattern is analysed with: the one definition of `compare`'s
+/// settings, which the command line fills in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// The executable that serves all address traces. Default is none.
-    pub binary: Option<PathBuf>,
-    /// Rules file that reads every trace as a log. Default is none.
-    pub rules: Option<PathBuf>,
-    /// Search path and demangling style. Default is `nm -C` names, no search path.
-    pub symbols: crate::symbols::SymbolOptions,
+    /// How every trace is read: the executable that serves all address
+    /// traces, rules, format, lenient parsing, threads, names, progress.
+    /// Its `trace` is unused (each pattern has its own). Default is
+    /// [`InputOptions::default`].
+    pub input: InputOptions,
     /// Where modules come from. Default is one module for everything.
     pub modules: ModuleSource,
-    /// Method 1 threshold of `rates.csv`. Default is 0.9.
-    pub threshold: f64,
+    /// Method 1 threshold of `rates.csv`. Default is [`DEFAULT_THRESHOLD`], 90%.
+    pub threshold: Share,
     /// Thresholds of `sweep.csv`. Default is 0:1:0.05.
     pub sweep: Sweep,
     /// Tree view. Default is calls.
     pub view: View,
-    /// Whole-trace threshold of the `global` methods. Default is 0.001.
-    pub min_total: f64,
+    /// Whole-trace threshold of the `global` methods. Default is
+    /// [`RECOMMENDED_MIN_TOTAL`], 0.1%.
+    pub min_total: Share,
     /// Protect every pattern's distinguishing functions in every method's
     /// output. Default is false.
     pub keep_features: bool,
-    /// Skip malformed lines (`--lenient`). Default is false.
-    pub lenient: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
-            binary: None,
-            rules: None,
-            symbols: crate::symbols::SymbolOptions::default(),
+            input: InputOptions::default(),
             modules: ModuleSource::Single,
-            threshold: 0.9,
+            threshold: DEFAULT_THRESHOLD,
             sweep: Sweep::default(),
             view: View::Calls,
-            min_total: MethodParams::default().min_total,
+            min_total: RECOMMENDED_MIN_TOTAL,
             keep_features: false,
-            lenient: false,
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::abstraction::{Share, ShareError};
 
 /// Decimal places thresholds are rounded to (and printed with).
 pub const DECIMALS: i32 = 6;
@@ -42,43 +42,65 @@ impl fmt::Display for Sweep {
     }
 }
 
+/// Why a text is not a [`Sweep`]; the command line adds the flag's name.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SweepError {
+    /// Not three parts separated by `:`.
+    #[error("expected START:END:STEP (e.g. 0:1:0.05), found `{0}`")]
+    Shape(String),
+    /// A part is not a share.
+    #[error("{part}: {error}")]
+    Part {
+        /// `START`, `END` or `STEP`.
+        part: &'static str,
+        /// What is wrong with it.
+        error: ShareError,
+    },
+    /// START above END.
+    #[error("START {start} is above END {end}")]
+    Reversed {
+        /// START.
+        start: f64,
+        /// END.
+        end: f64,
+    },
+    /// STEP below the rounding of the points.
+    #[error("STEP must be at least 0.000001, found {0}")]
+    TinyStep(f64),
+    /// More than [`MAX_POINTS`] points.
+    #[error("{0} points is too many (at most {MAX_POINTS}); use a larger STEP")]
+    TooMany(usize),
+}
+
 impl Sweep {
-    /// Parses `START:END:STEP`; each part is a number in [0, 1] or a
-    /// percentage (`5%`). Errors name `--sweep`.
-    pub fn parse(s: &str) -> Result<Sweep> {
+    /// Parses `START:END:STEP`; each part is a share: a number from 0 to 1
+    /// or a percentage (`5%`).
+    pub fn parse(s: &str) -> Result<Sweep, SweepError> {
         let parts: Vec<&str> = s.split(':').collect();
         let [start, end, step] = parts[..] else {
-            return Err(bad(format!(
-                "expected START:END:STEP (e.g. 0:1:0.05), found `{s}`"
-            )));
+            return Err(SweepError::Shape(s.to_string()));
         };
         let sweep = Sweep {
-            start: number("START", start)?,
-            end: number("END", end)?,
-            step: number("STEP", step)?,
+            start: share("START", start)?,
+            end: share("END", end)?,
+            step: share("STEP", step)?,
         };
         sweep.validate()?;
         Ok(sweep)
     }
 
-    fn validate(&self) -> Result<()> {
+    fn validate(&self) -> Result<(), SweepError> {
         if self.start > self.end {
-            return Err(bad(format!(
-                "START {} is above END {}",
-                self.start, self.end
-            )));
+            return Err(SweepError::Reversed {
+                start: self.start,
+                end: self.end,
+            });
         }
         if self.step < 10f64.powi(-DECIMALS) {
-            return Err(bad(format!(
-                "STEP must be at least 0.000001, found {}",
-                self.step
-            )));
+            return Err(SweepError::TinyStep(self.step));
         }
         if self.count() > MAX_POINTS {
-            return Err(bad(format!(
-                "{} points is too many (at most {MAX_POINTS}); use a larger STEP",
-                self.count()
-            )));
+            return Err(SweepError::TooMany(self.count()));
         }
         Ok(())
     }
@@ -103,22 +125,10 @@ pub fn round(x: f64) -> f64 {
     (x * scale).round() / scale
 }
 
-fn number(what: &str, s: &str) -> Result<f64> {
-    let t = s.trim();
-    let v = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|v| v / 100.0),
-        None => t.parse::<f64>(),
-    };
-    match v {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(bad(format!(
-            "{what} must be a number in [0, 1] or a percentage, found `{s}`"
-        ))),
-    }
-}
-
-fn bad(msg: String) -> Error {
-    Error::usage("--sweep", msg)
+fn share(part: &'static str, s: &str) -> Result<f64, SweepError> {
+    s.parse::<Share>()
+        .map(Share::get)
+        .map_err(|error| SweepError::Part { part, error })
 }
 
 #[cfg(test)]
@@ -147,22 +157,22 @@ mod tests {
     }
 
     #[test]
-    fn bad_sweeps_name_the_flag() {
+    fn bad_sweeps_say_what_is_wrong() {
         for (arg, expect) in [
             ("0:1", "expected START:END:STEP"),
             ("0:1:0.1:2", "expected START:END:STEP"),
-            ("a:1:0.1", "START must be a number"),
-            ("0:1.5:0.1", "END must be a number"),
-            ("0:1:-0.1", "STEP must be a number"),
+            ("a:1:0.1", "START: \"a\" is not a share"),
+            (
+                "0:1.5:0.1",
+                "END: \"1.5\" is not a share: did you mean 1.5%?",
+            ),
+            ("0:1:-0.1", "STEP: \"-0.1\" is not a share"),
             ("0:1:0", "STEP must be at least"),
             ("0.8:0.2:0.1", "START 0.8 is above END 0.2"),
             ("0:1:0.00001", "too many"),
         ] {
             let err = Sweep::parse(arg).unwrap_err().to_string();
-            assert!(
-                err.starts_with("--sweep: ") && err.contains(expect),
-                "{arg}: {err}"
-            );
+            assert!(err.contains(expect), "{arg}: {err}");
         }
     }
 }

@@ -9,11 +9,13 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use crate::abstraction::pass::Param;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
-use crate::abstraction::{Abstracted, Method, Options, Summary};
+use crate::abstraction::{Options, Share};
 use crate::emit;
 use crate::emit::format::fmt_percent;
+use crate::emit::text::TimeUnit;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -36,6 +38,8 @@ pub struct AbstractOptions {
     pub stats: Option<PathBuf>,
     /// Deepest call written to `tree_out`. Default is none (every call).
     pub max_depth: Option<u32>,
+    /// Unit of the times in `tree_out`. Default is auto (per number).
+    pub time_unit: TimeUnit,
 }
 
 impl Default for AbstractOptions {
@@ -47,6 +51,7 @@ impl Default for AbstractOptions {
             tree_out: None,
             stats: None,
             max_depth: None,
+            time_unit: TimeUnit::Auto,
         }
     }
 }
@@ -65,7 +70,8 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     }
     if let Some(path) = &opts.tree_out {
         emit::write_atomic_with(path, |w| {
-            emit::tree::write_indented_to(&a.outcome.tree, &a.loaded.names, opts.max_depth, w)
+            let (tree, names) = (&a.outcome.tree, &a.loaded.names);
+            emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, w)
         })?;
         notes.push(format!("wrote {}", path.display()));
     }
@@ -104,20 +110,10 @@ fn writes_stdout(opts: &AbstractOptions) -> bool {
 /// The paper's methods alone keep their historical summary line; anything
 /// else gets `kept N of M call nodes (x%), explaining y% of the time`.
 fn line(a: &Abstraction) -> String {
-    let o = &a.options;
-    if a.recommended || !o.paper_only() {
+    if a.recommended || !a.options.paper_only() {
         return pipeline_line(&a.outcome.stats);
     }
-    let method = Method {
-        merge: o.merge,
-        threshold: o.threshold,
-    };
-    let (before, funcs) = (&a.loaded.built.tree, &a.loaded.built.funcs);
-    let after = Abstracted {
-        tree: a.outcome.tree.clone(),
-        eliminated: a.outcome.stats.absorbed_weight,
-    };
-    summary_line(method, &Summary::of(before, &after, funcs))
+    summary_line(&a.outcome.stats)
 }
 
 fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) -> Result<String> {
@@ -153,17 +149,13 @@ fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) ->
 fn describe_options(a: &Abstraction) -> String {
     let o = &a.options;
     if o.paper_only() {
-        return describe(Method {
-            merge: o.merge,
-            threshold: o.threshold,
-        });
+        return describe(o.merge, o.threshold);
     }
     let mut parts = Vec::new();
     for s in &a.outcome.stats.passes {
         match s.params.first() {
-            Some((k, v)) if k == "min_total" || k == "threshold" => {
-                let share = v.parse::<f64>().unwrap_or(0.0);
-                parts.push(format!("{} {}", s.name, percent(share, 1)));
+            Some((_, Param::Share(share))) => {
+                parts.push(format!("{} {}", s.name, percent(share.get(), 1)));
             }
             Some((_, v)) => parts.push(format!("{} {v}", s.name)),
             None => parts.push(s.name.clone()),
@@ -180,11 +172,9 @@ fn stats_json(s: &Stats) -> Result<Vec<u8>> {
 }
 
 /// E.g. `merge + threshold 90%`.
-fn describe(m: Method) -> String {
-    let th = m
-        .threshold
-        .map(|t| format!("threshold {}%", fmt_percent(t)));
-    match (m.merge, th) {
+fn describe(merge: bool, threshold: Option<Share>) -> String {
+    let th = threshold.map(|t| format!("threshold {}%", fmt_percent(t.get())));
+    match (merge, th) {
         (true, Some(th)) => format!("merge + {th}"),
         (true, None) => "merge".to_string(),
         (false, Some(th)) => th,
@@ -192,21 +182,26 @@ fn describe(m: Method) -> String {
     }
 }
 
-/// The one-line summary of the paper's methods, printed on stdout.
-pub fn summary_line(method: Method, s: &Summary) -> String {
+/// The one-line summary of the paper's methods (merging, threshold) run
+/// alone, printed on stdout: nodes of the tree abstracted (calls or
+/// contexts, as the view), not of the trace.
+pub fn summary_line(s: &Stats) -> String {
     let (own, of) = if s.timed {
         ("self times", "total")
     } else {
         ("own calls", "calls")
     };
+    let p = &s.parameters;
+    let threshold = p.threshold.and_then(Share::new);
+    let kept = crate::report::ratio(s.nodes_after, s.tree_nodes);
     format!(
         "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
-        describe(method),
-        s.nodes_before,
+        describe(p.merge, threshold),
+        s.tree_nodes,
         s.nodes_after,
-        percent(s.kept_ratio(), 2),
-        percent(1.0 - s.kept_ratio(), 2),
-        percent(s.time_explained, 2)
+        percent(kept, 2),
+        percent(1.0 - kept, 2),
+        percent(s.explained_time, 2)
     )
 }
 
@@ -216,17 +211,29 @@ mod tests {
 
     #[test]
     fn the_paper_methods_summary_never_rounds_a_non_zero_share_to_zero() {
-        let s = Summary {
+        let s = Stats {
             nodes_before: 1_000_000,
+            contexts: 1_000_000,
             nodes_after: 3,
-            time_explained: 0.99999,
+            explained_time: 0.99999,
+            absorbed_time: 0.00001,
+            root_total: 100_000,
+            absorbed_weight: 1,
+            unit: "ns",
+            parameters: crate::abstraction::pipeline::Parameters {
+                merge: true,
+                threshold: Some(0.9),
+                ..Default::default()
+            },
+            passes: Vec::new(),
+            tree_nodes: 1_000_000,
             timed: true,
         };
-        let method = Method {
-            merge: true,
-            threshold: Some(0.9),
-        };
-        let line = summary_line(method, &s);
+        let line = summary_line(&s);
+        assert!(
+            line.starts_with("merge + threshold 90%: 1000000 nodes -> 3 nodes"),
+            "{line}"
+        );
         assert!(
             !line.contains(" 0.00%") && !line.contains("(0.00%"),
             "{line}"

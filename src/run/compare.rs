@@ -11,69 +11,39 @@ use std::path::{Path, PathBuf};
 
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
-use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
-use crate::calltree::View;
 use crate::emit::{self, compare};
 use crate::error::{Error, Result};
-use crate::report::{self, Config, Report, Sweep};
-use crate::symbols::SymbolOptions;
+use crate::report::{self, Config, Report};
 
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
     /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
-    /// is the executable when it is an ELF file and `binary` is none.
-    /// Default is none.
+    /// is the executable when it is an ELF file and `config.input.binary`
+    /// (the hidden `--binary`) is none. Default is none.
     pub traces: Vec<String>,
-    /// The executable that serves all address traces (the hidden
-    /// `--binary`). Default is none.
-    pub binary: Option<PathBuf>,
-    /// Rules file that reads every trace as a log (`--rules`). Default is none.
-    pub rules: Option<PathBuf>,
-    /// Search path and demangling style. Default is `nm -C` names, no search path.
-    pub symbols: SymbolOptions,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
     /// `abstract` does.
     pub modules: Option<String>,
-    /// Method 1 threshold of `rates.csv`. Default is 0.9.
-    pub threshold: f64,
-    /// Thresholds of `sweep.csv`. Default is 0:1:0.05.
-    pub sweep: Sweep,
-    /// Tree view. Default is calls.
-    pub view: View,
-    /// Whole-trace threshold of `global` and `merge+global`. Default is 0.001 (0.1%).
-    pub min_total: f64,
-    /// Protect the distinguishing functions in every method. Default is false.
-    pub keep_features: bool,
-    /// Skip malformed lines of every trace (counted, and warned about per
-    /// pattern). Default is false.
-    pub lenient: bool,
     /// Where the files go. Default is `compare-out`.
     pub out_dir: PathBuf,
+    /// Everything else every pattern is analysed with (its `modules` come
+    /// from the field above). Default is [`Config::default`].
+    pub config: Config,
 }
 
 impl Default for CompareOptions {
     fn default() -> Self {
         CompareOptions {
             traces: Vec::new(),
-            binary: None,
-            rules: None,
-            symbols: SymbolOptions::default(),
             modules: None,
-            threshold: DEFAULT_THRESHOLD,
-            sweep: Sweep::default(),
-            view: View::Calls,
-            min_total: RECOMMENDED_MIN_TOTAL,
-            keep_features: false,
-            lenient: false,
             out_dir: PathBuf::from(DEFAULT_OUT_DIR),
+            config: Config::default(),
         }
     }
 }
 
-/// The paper's threshold.
-pub const DEFAULT_THRESHOLD: f64 = 0.9;
 /// Default output directory.
 pub const DEFAULT_OUT_DIR: &str = "compare-out";
 
@@ -85,6 +55,8 @@ const AUTO_MODULES_NOTE: &str = "no --modules given: using --modules auto, which
 /// Runs `calltrace compare`.
 pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     if let Some(b) = opts
+        .config
+        .input
         .binary
         .as_deref()
         .filter(|b| crate::pipeline::is_trace_file(b))
@@ -101,7 +73,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let mut skipped = Vec::new();
     let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
     let config = config(opts)?;
-    let bar = crate::progress::patterns(patterns.len() as u64);
+    let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
     let result = report::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
     let report = result?;
@@ -128,26 +100,12 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
 }
 
 fn config(opts: &CompareOptions) -> Result<Config> {
-    if !(0.0..=1.0).contains(&opts.threshold) {
-        return Err(Error::usage(
-            "--threshold",
-            format!("expected a number in [0, 1], found {}", opts.threshold),
-        ));
-    }
     Ok(Config {
-        binary: opts.binary.clone(),
-        rules: opts.rules.clone(),
-        symbols: opts.symbols.clone(),
         modules: match &opts.modules {
             Some(m) => ModuleSource::from_arg(m)?,
             None => ModuleSource::Auto,
         },
-        threshold: opts.threshold,
-        sweep: opts.sweep,
-        view: opts.view,
-        min_total: opts.min_total,
-        keep_features: opts.keep_features,
-        lenient: opts.lenient,
+        ..opts.config.clone()
     })
 }
 
@@ -157,10 +115,10 @@ fn config(opts: &CompareOptions) -> Result<Config> {
 pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
     let mut opts = opts.clone();
     let first = opts.traces.first().map(PathBuf::from);
-    if opts.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
+    if opts.config.input.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
         return Ok(opts);
     }
-    opts.binary = first;
+    opts.config.input.binary = first;
     opts.traces.remove(0);
     if opts.traces.is_empty() {
         return Err(Error::usage(

@@ -174,10 +174,11 @@ impl CommandFiles for CompareOptions {
         let opts = super::compare::with_binary(self)?;
         let patterns = crate::report::patterns::from_args(&opts.traces)?;
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
-        inputs.extend(opts.binary.iter().map(|b| ("BINARY", b.clone())));
-        inputs.extend(self.rules.iter().map(|r| ("--rules", r.clone())));
+        let read = &opts.config.input;
+        inputs.extend(read.binary.iter().map(|b| ("BINARY", b.clone())));
+        inputs.extend(read.rules.iter().map(|r| ("--rules", r.clone())));
         inputs.extend(
-            self.symbols
+            read.symbols
                 .perf_map
                 .iter()
                 .map(|p| ("--perf-map", p.clone())),

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use crate::abstraction::Share;
 use crate::calltree::hot::{self, PruneOptions};
 use crate::calltree::{CallGraph, View};
 use crate::emit;
@@ -36,10 +37,12 @@ pub struct GraphOptions {
     pub csv: Option<PathBuf>,
     /// Hot or plain drawing. Default is hot.
     pub style: Style,
-    /// Leave out functions under this % of the run. Default is 0.5.
-    pub min_total: f64,
-    /// Leave out edges under this % of the run. Default is 0.1.
-    pub min_edge: f64,
+    /// Leave out functions under this share of the run. Default is
+    /// [`DEFAULT_MIN_TOTAL`], 0.5%.
+    pub min_total: Share,
+    /// Leave out edges under this share of the run. Default is
+    /// [`DEFAULT_MIN_EDGE`], 0.1%.
+    pub min_edge: Share,
     /// Keep only the paths through this function. Default is none.
     pub focus: Option<String>,
     /// Keep only this function and what it calls. Default is none.
@@ -52,14 +55,13 @@ pub struct GraphOptions {
 
 impl Default for GraphOptions {
     fn default() -> Self {
-        let prune = PruneOptions::default();
         GraphOptions {
             input: InputOptions::default(),
             output: PathBuf::from("graph.dot"),
             csv: None,
             style: Style::Hot,
-            min_total: prune.min_total,
-            min_edge: prune.min_edge,
+            min_total: DEFAULT_MIN_TOTAL,
+            min_edge: DEFAULT_MIN_EDGE,
             focus: None,
             root: None,
             depth: None,
@@ -67,6 +69,11 @@ impl Default for GraphOptions {
         }
     }
 }
+
+/// `--min-total`'s default: functions under 0.5% of the run are left out.
+pub const DEFAULT_MIN_TOTAL: Share = Share::constant(0.005);
+/// `--min-edge`'s default: edges under 0.1% of the run are left out.
+pub const DEFAULT_MIN_EDGE: Share = Share::constant(0.001);
 
 /// Above this many drawn functions, say how to prune.
 pub const PRUNE_HINT_NODES: usize = 500;
@@ -86,8 +93,8 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
         }
         Style::Hot => {
             let prune = PruneOptions {
-                min_total: opts.min_total,
-                min_edge: opts.min_edge,
+                min_total: opts.min_total.percent(),
+                min_edge: opts.min_edge.percent(),
                 focus: find(names, "--focus", opts.focus.as_deref())?,
                 root: find(names, "--root", opts.root.as_deref())?,
                 depth: opts.depth,
@@ -116,7 +123,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     }
     if drawn.0 > PRUNE_HINT_NODES {
         notes.push(format!(
-            "{} functions drawn: dot is slow and the picture hard to read; prune with --min-total 2, --focus FUNC, --root FUNC or --max-depth N",
+            "{} functions drawn: dot is slow and the picture hard to read; prune with --min-total 2%, --focus FUNC, --root FUNC or --max-depth N",
             drawn.0
         ));
     }
@@ -230,6 +237,13 @@ fn near_names(names: &[FuncInfo], matches: &[usize]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_shares_are_the_pruning_defaults() {
+        let prune = PruneOptions::default();
+        assert_eq!(DEFAULT_MIN_TOTAL.percent(), prune.min_total);
+        assert_eq!(DEFAULT_MIN_EDGE.percent(), prune.min_edge);
+    }
 
     fn names(list: &[&str]) -> Vec<FuncInfo> {
         list.iter()

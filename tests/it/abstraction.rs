@@ -176,9 +176,8 @@ fn user_errors_name_the_file_line_or_flag() {
         .run();
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains(
-            "'--threshold <T>': expected a number in [0, 1] or a percentage like 90%, found `1.5`"
-        ),
+        out.stderr
+            .contains("'--threshold <T>': \"1.5\" is not a share: did you mean 1.5%?"),
         "{}",
         out.stderr
     );

@@ -397,7 +397,7 @@ fn graph_refuses_shares_that_are_not_percentages() {
         assert!(out.stderr.contains(flag), "{flag} {value}: {}", out.stderr);
         assert!(out.stdout.is_empty());
     }
-    calltrace(["graph", "-o", "-", "--min-total", "5", "--trace"])
+    calltrace(["graph", "-o", "-", "--min-total", "5%", "--trace"])
         .args([&path])
         .run()
         .success();

@@ -30,11 +30,11 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
         "<h1>calltrace compare: {}</h1>\n<p class=\"muted\">threshold {}, view {}, sweep {}, \
          modules: {}, whole-trace threshold of the global methods (--min-total) {}{}</p>",
         counted(report.patterns.len(), "pattern", "patterns"),
-        c.threshold,
+        c.threshold.get(),
         c.view.name(),
         counted(c.sweep.points().len(), "point", "points"),
         esc(&c.modules.describe()),
-        percent(c.min_total, 2),
+        percent(c.min_total.get(), 2),
         if c.keep_features {
             ", distinguishing functions protected (--keep-features)"
         } else {

@@ -115,7 +115,7 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
         .axis_desc_style((FONT, 15))
         .draw()
         .map_err(draw_err)?;
-    threshold_marker(&mut chart, area, report.config.threshold)?;
+    threshold_marker(&mut chart, area, report.config.threshold.get())?;
     for (i, p) in report.patterns.iter().enumerate() {
         let points = p
             .sweep
@@ -186,8 +186,8 @@ fn stage_labels(params: &MethodParams) -> Vec<String> {
             None => "before".to_string(),
             Some(m) => match m.shown {
                 Shown::Nothing => format!("after {}", m.name),
-                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold),
-                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total),
+                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold.get()),
+                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total.get()),
             },
         })
         .collect()

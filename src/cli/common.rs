@@ -1,0 +1,219 @@
+//! The flags every trace-reading command shares, defined once and
+//! flattened into each command: the input (trace, format, rules, lenient
+//! parsing, threads, quiet), how functions are named, and the value enums
+//! several commands take (`--view`, `--time-unit`).
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::calltree::View;
+use crate::emit::text::TimeUnit;
+use crate::ingest::ParseOptions;
+use crate::pipeline::InputOptions;
+use crate::symbols::{Demangle, SymbolOptions};
+
+/// The trace and program of every command that reads one trace, and how
+/// it is read.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The traced executable (ELF with debug info); without it addresses are shown in hex
+    #[arg(value_name = "BINARY")]
+    pub binary: Option<PathBuf>,
+    /// Trace file to read, `-` for standard input
+    #[arg(long, value_name = "FILE", default_value = "trace.txt")]
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How traces are read and their functions named: the flags every
+/// trace-reading command shares (`compare` too, for each of its traces).
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// Trace format instead of guessing it from the first lines
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Skip malformed lines (and count them) instead of stopping at the first
+    #[arg(long)]
+    pub lenient: bool,
+    /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
+    #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
+    pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub symbols: SymbolArgs,
+    /// No progress bar while a big trace is read (there is none when stderr is not a terminal)
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--time-unit`, for every command that prints times.
+#[derive(Debug, Args)]
+pub struct TimeUnitArgs {
+    /// Unit of the times shown (`ns` prints the exact values)
+    #[arg(long, value_enum, value_name = "UNIT", default_value = "auto")]
+    pub time_unit: TimeUnitArg,
+}
+
+/// How functions are named: shared by every command that takes BINARY.
+#[derive(Debug, Args)]
+pub struct SymbolArgs {
+    /// Directory holding copies of the traced executable and libraries (looked up by file name; repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub search_path: Vec<PathBuf>,
+    /// How C++ names are shown: full (like `nm -C`), simple (no return type, template arguments or parameters), none (mangled)
+    #[arg(long, value_enum, default_value = "full")]
+    pub demangle: DemangleArg,
+    /// Name functions from a program or library whose build-id differs from the traced one's (rebuilt since): names may be wrong
+    #[arg(long)]
+    pub allow_mismatch: bool,
+    /// Perf map (`START SIZE NAME` lines, as JIT compilers write) naming code outside the loaded objects; default: the traced process's /tmp/perf-PID.map, if there
+    #[arg(long, value_name = "FILE")]
+    pub perf_map: Option<PathBuf>,
+}
+
+/// `--demangle` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DemangleArg {
+    /// `int ns::twice<int>(int)`, identical to `nm -C`
+    Full,
+    /// `ns::twice`, like uftrace
+    Simple,
+    /// `_ZN2ns5twiceIiEET_S1_`, the linkage name
+    None,
+}
+
+impl SymbolArgs {
+    /// Converts the flags into [`SymbolOptions`].
+    pub fn into_options(self) -> SymbolOptions {
+        SymbolOptions {
+            search_path: self.search_path,
+            demangle: match self.demangle {
+                DemangleArg::Full => Demangle::Full,
+                DemangleArg::Simple => Demangle::Simple,
+                DemangleArg::None => Demangle::None,
+            },
+            allow_mismatch: self.allow_mismatch,
+            perf_map: self.perf_map,
+        }
+    }
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// E/X lines with addresses: `E0x401136 [time thread]`
+    Addr,
+    /// E/X lines with function names: `E main [time thread]`
+    Symbolic,
+    /// Indented `name (self / total)` lines
+    Indented,
+    /// Binary trace of the runtime (CALLTRACE_FORMAT=binary)
+    Binary,
+}
+
+/// `--view` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    /// One node per call (dynamic call tree)
+    Calls,
+    /// One node per distinct call path, with call counts (calling-context tree)
+    Contexts,
+}
+
+/// `--time-unit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeUnitArg {
+    /// Nanoseconds (exact)
+    Ns,
+    /// Microseconds
+    Us,
+    /// Milliseconds
+    Ms,
+    /// Seconds
+    S,
+    /// Whatever suits each number
+    Auto,
+}
+
+impl From<TimeUnitArg> for TimeUnit {
+    fn from(u: TimeUnitArg) -> TimeUnit {
+        match u {
+            TimeUnitArg::Ns => TimeUnit::Ns,
+            TimeUnitArg::Us => TimeUnit::Us,
+            TimeUnitArg::Ms => TimeUnit::Ms,
+            TimeUnitArg::S => TimeUnit::S,
+            TimeUnitArg::Auto => TimeUnit::Auto,
+        }
+    }
+}
+
+/// Most parsing threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 0 (one per core) to {MAX_THREADS}, found `{s}`"
+        )),
+    }
+}
+
+impl FormatArg {
+    fn name(self) -> &'static str {
+        match self {
+            FormatArg::Addr => "addr",
+            FormatArg::Symbolic => "symbolic",
+            FormatArg::Indented => "indented",
+            FormatArg::Binary => "binary",
+        }
+    }
+}
+
+impl From<View> for ViewArg {
+    fn from(v: View) -> ViewArg {
+        match v {
+            View::Calls => ViewArg::Calls,
+            View::Contexts => ViewArg::Contexts,
+        }
+    }
+}
+
+impl From<ViewArg> for View {
+    fn from(v: ViewArg) -> View {
+        match v {
+            ViewArg::Calls => View::Calls,
+            ViewArg::Contexts => View::Contexts,
+        }
+    }
+}
+
+impl InputArgs {
+    /// Converts the flags into the pipeline's options.
+    pub fn into_options(self) -> InputOptions {
+        self.read.into_options(self.trace, self.binary)
+    }
+}
+
+impl ReadArgs {
+    /// The pipeline's options for reading `trace` (named by `binary`).
+    pub fn into_options(self, trace: PathBuf, binary: Option<PathBuf>) -> InputOptions {
+        InputOptions {
+            trace,
+            binary,
+            format: self.format.map(|f| f.name().to_string()),
+            parse: ParseOptions {
+                lenient: self.lenient,
+                threads: self.threads,
+                ..ParseOptions::default()
+            },
+            rules: self.rules,
+            symbols: self.symbols.into_options(),
+            quiet: self.quiet,
+        }
+    }
+}

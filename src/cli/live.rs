@@ -1,0 +1,33 @@
+//! Flags of `calltrace live`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::common::SymbolArgs;
+use crate::run::live::LiveOptions;
+
+/// Flags of `calltrace live`.
+#[derive(Debug, Args)]
+pub struct LiveArgs {
+    /// The traced executable (ELF with debug info); without it addresses are shown in hex
+    #[arg(value_name = "BINARY")]
+    pub binary: Option<PathBuf>,
+    /// Trace file or FIFO being written (waited for if it does not exist yet)
+    #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub symbols: SymbolArgs,
+}
+
+impl LiveArgs {
+    /// Converts the flags into [`LiveOptions`].
+    pub fn into_options(self) -> LiveOptions {
+        LiveOptions {
+            trace: self.trace,
+            binary: self.binary,
+            symbols: self.symbols.into_options(),
+            ..LiveOptions::default()
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! Flags of `calltrace tree`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::common::{InputArgs, TimeUnitArgs, ViewArg};
+use crate::run::tree::TreeOptions;
+
+/// Flags of `calltrace tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which tree to print
+    #[arg(long, value_enum, default_value = "calls")]
+    pub view: ViewArg,
+    /// Output file, `-` for standard output
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// Leave out calls deeper than N (top-level calls are depth 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
+    #[command(flatten)]
+    pub time: TimeUnitArgs,
+}
+
+impl TreeArgs {
+    /// Converts the flags into [`TreeOptions`].
+    pub fn into_options(self) -> TreeOptions {
+        TreeOptions {
+            input: self.input.into_options(),
+            view: self.view.into(),
+            output: self.output,
+            max_depth: self.max_depth,
+            time_unit: self.time.time_unit.into(),
+        }
+    }
+}

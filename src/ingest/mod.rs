@@ -22,6 +22,7 @@ mod input;
 pub mod opened;
 mod prefetch;
 pub mod rules;
+mod uftrace;
 mod unit;
 
 pub use binary::{BinaryFormat, BinaryScan, BinaryScanned};
@@ -30,6 +31,7 @@ pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;
+pub use uftrace::UftraceFormat;
 pub use unit::{Unit, nanos_per};
 
 use std::any::Any;
@@ -314,8 +316,14 @@ pub trait TraceFormat: Sync {
 }
 
 /// Every known format, in sniffing order (most specific first).
-pub fn formats() -> [&'static dyn TraceFormat; 4] {
-    [&BinaryFormat, &IndentedFormat, &AddrFormat, &SymbolicFormat]
+pub fn formats() -> [&'static dyn TraceFormat; 5] {
+    [
+        &UftraceFormat,
+        &BinaryFormat,
+        &IndentedFormat,
+        &AddrFormat,
+        &SymbolicFormat,
+    ]
 }
 
 /// Looks a format up by its `--format` name.

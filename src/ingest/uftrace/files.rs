@@ -19,7 +19,7 @@ pub(crate) const MAGIC: &[u8; 8] = b"Ftrace!\0";
 /// depth (u16) and padding.
 const HEADER_LEN: usize = 40;
 
-/// The file versions read: 4 (uftrace v0.9 on, what v0.13 here writes) and
+/// The file versions read: 4 (uftrace v0.6 on, what v0.13 here writes) and
 /// 3, whose records are version 4's without argument data.
 pub(crate) const VERSIONS: [u32; 2] = [3, 4];
 
@@ -62,7 +62,7 @@ pub(crate) fn parse_info(name: &str, bytes: &[u8]) -> Result<Info> {
             8,
             &format!(
                 "uftrace data version 3 or 4, found {version}; record again with a uftrace \
-                 that writes version 4 (v0.9 or later)"
+                 that writes version 4 (v0.6 or later)"
             ),
         ));
     }

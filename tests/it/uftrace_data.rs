@@ -63,11 +63,11 @@ fn record(dir: &Path, exe: &Path) -> PathBuf {
     data
 }
 
-/// Our program and its library built with `flag` in a fresh directory,
-/// and recorded; None when uftrace is not installed.
-fn own_program(flag: &str) -> Option<PathBuf> {
+/// Our program and its library built with `flag` in a fresh directory
+/// `name`, and recorded; None when uftrace is not installed.
+fn own_program(name: &str, flag: &str) -> Option<PathBuf> {
     tool("uftrace")?;
-    let dir = fresh_dir("uftrace_data", flag.trim_start_matches('-'));
+    let dir = fresh_dir("uftrace_data", name);
     std::fs::write(dir.join("lib.c"), LIB).unwrap();
     std::fs::write(dir.join("app.c"), APP).unwrap();
     compile(Command::new("gcc").current_dir(&dir).args([
@@ -101,7 +101,7 @@ fn own_program(flag: &str) -> Option<PathBuf> {
 /// only read it (copy it before changing it).
 fn shared_recording() -> Option<&'static Path> {
     static DATA: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DATA.get_or_init(|| own_program("-finstrument-functions"))
+    DATA.get_or_init(|| own_program("instrument-functions", "-finstrument-functions"))
         .as_deref()
 }
 
@@ -144,7 +144,7 @@ fn calltrace_counts(data: &Path) -> BTreeMap<String, u64> {
 
 #[test]
 fn call_counts_equal_uftrace_reports_for_a_program_built_with_pg() {
-    let Some(data) = own_program("-pg") else {
+    let Some(data) = own_program("pg", "-pg") else {
         return;
     };
     let ours = calltrace_counts(&data);
@@ -348,4 +348,92 @@ fn a_file_given_as_a_uftrace_recording_is_refused_with_what_to_give() {
         msg.contains("a uftrace recording is a directory (`uftrace record -d DIR` writes one)"),
         "{msg}"
     );
+}
+
+/// A plug-in loaded with dlopen, called through a pointer from main.
+const PLUGIN: &str = r#"
+int plug_leaf(int x) { return x + 1; }
+int plug_run(int n) { int s = 0; for (int i = 0; i < n; i++) s += plug_leaf(i); return s; }
+"#;
+
+const DLOPEN_MAIN: &str = r#"
+#include <dlfcn.h>
+#include <stdio.h>
+static int local(int x) { return x * 3; }
+int main(int argc, char **argv) {
+    void *h = dlopen(argv[1], RTLD_NOW);
+    if (!h) { puts(dlerror()); return 1; }
+    int (*run)(int) = (int (*)(int))dlsym(h, "plug_run");
+    printf("%d\n", run(5) + run(2) + local(2));
+    dlclose(h);
+    return 0;
+}
+"#;
+
+/// A library loaded with dlopen is not in the session's map (written at
+/// the start): its `DLOP` line in task.txt places it.
+#[test]
+fn call_counts_equal_uftrace_reports_for_a_library_loaded_with_dlopen() {
+    if tool("uftrace").is_none() {
+        return;
+    }
+    let dir = fresh_dir("uftrace_data", "dlopen");
+    std::fs::write(dir.join("plug.c"), PLUGIN).unwrap();
+    std::fs::write(dir.join("main.c"), DLOPEN_MAIN).unwrap();
+    compile(Command::new("gcc").current_dir(&dir).args([
+        "-g",
+        "-pg",
+        "-fPIC",
+        "-shared",
+        "plug.c",
+        "-o",
+        "libplug.so",
+    ]));
+    compile(
+        Command::new("gcc")
+            .current_dir(&dir)
+            .args(["-g", "-pg", "main.c", "-ldl", "-o", "main"]),
+    );
+    let data = dir.join("uftrace.data");
+    run(Command::new("uftrace")
+        .current_dir(&dir)
+        .args(["record", "-d"])
+        .arg(&data)
+        .arg(dir.join("main"))
+        .arg(dir.join("libplug.so")));
+    let tasks = std::fs::read_to_string(data.join("task.txt")).unwrap();
+    assert!(tasks.contains("DLOP "), "{tasks}");
+    let ours = calltrace_counts(&data);
+    assert_eq!(ours, uftrace_counts(&data));
+    assert_eq!((ours["plug_run"], ours["plug_leaf"]), (2, 7));
+}
+
+/// The recorded program and library moved away: `--search-path` finds
+/// them by file name, as for calltrace's own traces.
+#[test]
+fn moved_objects_are_found_through_the_search_path() {
+    let Some(data) = own_program("moved", "-finstrument-functions") else {
+        return;
+    };
+    let dir = data.parent().unwrap();
+    let away = dir.join("away");
+    std::fs::create_dir_all(&away).unwrap();
+    for file in ["app", "libdemo.so"] {
+        std::fs::rename(dir.join(file), away.join(file)).unwrap();
+    }
+    let lost = calltrace(["tree", "--trace"]).args([&data]).run().success();
+    assert!(!lost.text().contains("lib_square ("), "{}", lost.text());
+    assert!(lost.text().contains("libdemo.so+0x"), "{}", lost.text());
+    let found = calltrace(["tree", "--search-path"])
+        .args([&away])
+        .args(["--trace"])
+        .args([&data])
+        .run()
+        .success();
+    assert!(
+        found.text().contains(" lib_square ("),
+        "{}",
+        found.text()
+    );
+    assert!(found.text().contains("\n    fib ("), "{}", found.text());
 }

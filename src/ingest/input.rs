@@ -63,7 +63,7 @@ impl Input {
         let kind = meta.file_type();
         if kind.is_dir() {
             // A uftrace recording: its `info` file is sniffed, the rest read beside it.
-            if path.join("info").is_file() {
+            if super::uftrace::is_recording(path) {
                 return Input::open(&path.join("info")).map(|i| Input { name, ..i });
             }
             return Err(Error::Input(format!(

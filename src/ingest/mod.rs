@@ -22,7 +22,7 @@ mod input;
 pub mod opened;
 mod prefetch;
 pub mod rules;
-mod uftrace;
+pub(crate) mod uftrace;
 mod unit;
 
 pub use binary::{BinaryFormat, BinaryScan, BinaryScanned};

@@ -430,10 +430,32 @@ fn moved_objects_are_found_through_the_search_path() {
         .args([&data])
         .run()
         .success();
-    assert!(
-        found.text().contains(" lib_square ("),
-        "{}",
-        found.text()
-    );
+    assert!(found.text().contains(" lib_square ("), "{}", found.text());
     assert!(found.text().contains("\n    fib ("), "{}", found.text());
+}
+
+/// `compare` takes a recording as one pattern, bare or named, where a
+/// directory of trace files gives one pattern per file.
+#[test]
+fn compare_takes_a_recording_directory_as_one_pattern() {
+    let (Some(data), Some(copy)) = (shared_recording(), copy_of_recording("compare")) else {
+        return;
+    };
+    let out = fresh_dir("uftrace_data", "compare-out");
+    calltrace(["compare", "--modules", "auto", "--out-dir"])
+        .args([&out])
+        .args([data])
+        .args([format!("second={}", copy.display())])
+        .run()
+        .success();
+    let rates = std::fs::read_to_string(out.join("rates.csv")).unwrap();
+    let patterns: Vec<&str> = rates
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    assert!(
+        patterns.contains(&"uftrace") && patterns.contains(&"second"),
+        "{rates}"
+    );
 }

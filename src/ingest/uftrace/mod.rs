@@ -107,6 +107,15 @@ fn finish(meta: &mut TraceMeta, merge: &records::Merge) {
     meta.first_skipped = merge.skipped.first().cloned();
 }
 
+/// Whether `dir` is a uftrace recording: a directory whose `info` file
+/// starts with uftrace's magic.
+pub(crate) fn is_recording(dir: &Path) -> bool {
+    let mut head = [0u8; 8];
+    std::fs::File::open(dir.join("info"))
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| head == *MAGIC)
+}
+
 /// The recording directory `input` was opened from: the directory it is
 /// named after, or the one holding it when it is the `info` file itself.
 fn recording_dir(input: &Input) -> Result<PathBuf> {

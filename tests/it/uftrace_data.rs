@@ -459,3 +459,18 @@ fn compare_takes_a_recording_directory_as_one_pattern() {
         "{rates}"
     );
 }
+
+/// `calltrace tree uftrace.data`, the recording given where the program
+/// goes, says where it belongs.
+#[test]
+fn a_recording_given_as_the_binary_is_pointed_to_trace() {
+    let Some(data) = shared_recording() else {
+        return;
+    };
+    let msg = calltrace(["tree"]).args([data]).run().failure();
+    let name = data.display();
+    assert_eq!(
+        msg,
+        format!("{name} is a uftrace recording; did you mean `--trace {name}`?")
+    );
+}

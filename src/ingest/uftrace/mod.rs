@@ -25,8 +25,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use super::{
-    BATCH, Event, FuncTable, Input, Mapping, ParseOptions, Sink, ThreadIds, TraceFormat, TraceMeta,
-    Unit, add_mapping,
+    BATCH, Event, FuncId, FuncTable, Input, Mapping, ParseOptions, Sink, ThreadIds, TraceFormat,
+    TraceMeta, Unit, add_mapping,
 };
 use crate::error::{Error, Result};
 use syms::SymTable;
@@ -76,7 +76,7 @@ impl TraceFormat for UftraceFormat {
             loads.until(rec.time, &mut meta, funcs)?;
             batch.push(Event {
                 time: rec.time,
-                func: funcs.addr(loads.function_start(rec.addr)),
+                func: loads.func(rec.addr, funcs),
                 thread: ids.index(tid),
                 kind: rec.kind,
             });
@@ -178,8 +178,8 @@ struct Loads<'a> {
     tables: HashMap<String, Rc<SymTable>>,
     /// The loaded objects that have symbols: (start, end, symbols), by start.
     layout: Vec<(u64, u64, Rc<SymTable>)>,
-    /// Function starts of the addresses seen since the layout last changed.
-    starts: FxHashMap<u64, u64>,
+    /// The functions of the addresses seen since the layout last changed.
+    seen: FxHashMap<u64, FuncId>,
 }
 
 enum Load {
@@ -203,15 +203,15 @@ impl<'a> Loads<'a> {
             pending,
             tables: HashMap::new(),
             layout: Vec::new(),
-            starts: FxHashMap::default(),
+            seen: FxHashMap::default(),
         }
     }
 
-    /// The start of the function that holds runtime address `addr`, by
-    /// its object's symbols; `addr` itself when they do not say.
-    fn function_start(&mut self, addr: u64) -> u64 {
-        if let Some(&start) = self.starts.get(&addr) {
-            return start;
+    /// The function recorded at runtime address `addr`: the one whose
+    /// start holds it by its object's symbols, else `addr` itself.
+    fn func(&mut self, addr: u64, funcs: &mut FuncTable) -> FuncId {
+        if let Some(&id) = self.seen.get(&addr) {
+            return id;
         }
         let i = self.layout.partition_point(|&(s, _, _)| s <= addr);
         let start = match i.checked_sub(1).map(|i| &self.layout[i]) {
@@ -220,8 +220,9 @@ impl<'a> Loads<'a> {
                 .map_or(addr, |f| s.wrapping_add(f.start)),
             _ => addr,
         };
-        self.starts.insert(addr, start);
-        start
+        let id = funcs.addr(start);
+        self.seen.insert(addr, id);
+        id
     }
 
     /// Makes `map`'s symbols (when it has a `.sym` file) the ones for its
@@ -247,7 +248,6 @@ impl<'a> Loads<'a> {
             self.layout.push((start, end, syms));
             self.layout.sort_by_key(|&(s, _, _)| s);
         }
-        self.starts.clear();
     }
 
     /// The symbols of the object at `path`, read once.
@@ -274,6 +274,8 @@ impl<'a> Loads<'a> {
                 }
                 Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
             };
+            // Interned addresses may stand for other functions from here on.
+            self.seen.clear();
             for map in maps {
                 // After the mapping, which drops the aliases of an object it replaces.
                 add_mapping(meta, funcs, map.clone());

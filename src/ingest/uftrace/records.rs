@@ -9,7 +9,7 @@
 //! are refused. A lost record (written when uftrace's buffers were full)
 //! carries the number of records lost in its address field.
 //!
-//! [`Merge`] reads the files side by side, each through a small buffer,
+//! [`Merge`] reads the files side by side, each a chunk at a time,
 //! and yields their entries and exits in time order across threads (ties
 //! in the order of the files, by thread id), the way other formats'
 //! events interleave threads.
@@ -17,7 +17,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -42,13 +42,20 @@ pub(crate) struct Record {
     pub kind: EventKind,
 }
 
-/// Reads one thread's `.dat` file.
+/// Bytes read from a `.dat` file at a time.
+const CHUNK: usize = 16 * 1024;
+
+/// Reads one thread's `.dat` file, a chunk at a time.
 pub(crate) struct DatFile {
     /// The file as named in messages.
     name: String,
-    reader: BufReader<File>,
-    /// Byte offset of the next record.
+    file: File,
+    /// Bytes read and not yet decoded start at `at`.
+    buf: Vec<u8>,
+    at: usize,
+    /// Byte offset in the file of `buf[at]`.
     pos: u64,
+    eof: bool,
     /// Records lost, as lost records said.
     pub lost: u64,
 }
@@ -60,8 +67,11 @@ impl DatFile {
         crate::ingest::opened::note(path);
         Ok(DatFile {
             name: path.display().to_string(),
-            reader: BufReader::with_capacity(16 * 1024, file),
+            file,
+            buf: Vec::new(),
+            at: 0,
             pos: 0,
+            eof: false,
             lost: 0,
         })
     }
@@ -74,18 +84,33 @@ impl DatFile {
         ))
     }
 
-    /// Reads up to `buf.len()` bytes; how many there were before the end.
-    fn fill(&mut self, buf: &mut [u8]) -> Result<usize> {
-        let mut got = 0;
-        while got < buf.len() {
-            match self.reader.read(&mut buf[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io(&self.name, e)),
-            }
+    /// Makes `n` bytes ready to take (fewer only at the end of the file);
+    /// how many are.
+    fn want(&mut self, n: usize) -> Result<usize> {
+        while self.buf.len() - self.at < n && !self.eof {
+            self.buf.drain(..self.at);
+            self.at = 0;
+            let old = self.buf.len();
+            self.buf.resize(old + CHUNK.max(n), 0);
+            let got = loop {
+                match self.file.read(&mut self.buf[old..]) {
+                    Ok(got) => break got,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Error::io(&self.name, e)),
+                }
+            };
+            self.buf.truncate(old + got);
+            self.eof = got == 0;
         }
-        Ok(got)
+        Ok((self.buf.len() - self.at).min(n))
+    }
+
+    /// The next `n` bytes, which [`DatFile::want`] made ready.
+    fn take(&mut self, n: usize) -> &[u8] {
+        let bytes = &self.buf[self.at..self.at + n];
+        self.at += n;
+        self.pos += n as u64;
+        bytes
     }
 
     /// The next entry or exit, None at the end of the file. Lost records
@@ -94,8 +119,7 @@ impl DatFile {
     pub fn next(&mut self) -> Result<Option<Record>> {
         loop {
             let at = self.pos;
-            let mut rec = [0u8; RECORD];
-            match self.fill(&mut rec)? {
+            match self.want(RECORD)? {
                 0 => return Ok(None),
                 RECORD => {}
                 n => {
@@ -105,7 +129,7 @@ impl DatFile {
                     ));
                 }
             }
-            self.pos += RECORD as u64;
+            let rec = self.take(RECORD);
             let time = u64::from_le_bytes(rec[..8].try_into().expect("8 bytes"));
             let word = u64::from_le_bytes(rec[8..].try_into().expect("8 bytes"));
             let (kind, more, magic, addr) = (word & 3, word >> 2 & 1, word >> 3 & 7, word >> 16);
@@ -144,16 +168,15 @@ impl DatFile {
     /// Passes over the data of an event record at `at`: a 16-bit length,
     /// then the bytes, padded to 8 with the length.
     fn skip_event_data(&mut self, at: u64) -> Result<()> {
-        let mut len = [0u8; 2];
-        if self.fill(&mut len)? < 2 {
+        if self.want(2)? < 2 {
             return Err(self.err(at, "the length of the event's data: the file is cut off"));
         }
-        let size = (usize::from(u16::from_le_bytes(len)) + 2).div_ceil(8) * 8;
-        let mut rest = vec![0u8; size - 2];
-        if self.fill(&mut rest)? < rest.len() {
+        let len = self.take(2);
+        let size = (usize::from(u16::from_le_bytes([len[0], len[1]])) + 2).div_ceil(8) * 8;
+        if self.want(size - 2)? < size - 2 {
             return Err(self.err(at, "the event's data: the file is cut off"));
         }
-        self.pos += size as u64;
+        self.take(size - 2);
         Ok(())
     }
 }

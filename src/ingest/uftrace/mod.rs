@@ -228,10 +228,12 @@ impl<'a> Loads<'a> {
     /// Makes `map`'s symbols (when it has a `.sym` file) the ones for its
     /// range, and its PLT entries intern as their names.
     fn load_symbols(&mut self, map: &Mapping, funcs: &mut FuncTable) {
+        let (start, end) = (map.start, map.end);
+        // The symbols of objects it replaces go, whether it has any or not.
+        self.layout.retain(|&(s, e, _)| e <= start || end <= s);
         let Some(syms) = self.symbols_of(&map.path) else {
             return;
         };
-        let (start, end) = (map.start, map.end);
         let relative = self.info.relative_symbols();
         let at = |rel: u64| {
             if relative {
@@ -243,7 +245,6 @@ impl<'a> Loads<'a> {
         for plt in syms.plt() {
             funcs.alias_addr(at(plt.start), &plt.name);
         }
-        self.layout.retain(|&(s, e, _)| e <= start || end <= s);
         if relative {
             self.layout.push((start, end, syms));
             self.layout.sort_by_key(|&(s, _, _)| s);

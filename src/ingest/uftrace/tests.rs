@@ -272,3 +272,35 @@ fn symbols_put_addresses_on_the_start_of_the_function_holding_them() {
         ["puts"]
     );
 }
+
+/// A program that execs another starts a second session: its map holds
+/// from its start on, and the first program's symbols no longer apply.
+#[test]
+fn a_later_session_maps_its_own_objects_from_its_start() {
+    let dir = tempfile::tempdir().unwrap();
+    recording(dir.path());
+    let mut tasks = std::fs::read_to_string(dir.path().join("task.txt")).unwrap();
+    tasks.push_str("SESS timestamp=0.000000100 pid=11 sid=00cd exename=\"/x/other\"\n");
+    std::fs::write(dir.path().join("task.txt"), tasks).unwrap();
+    std::fs::write(
+        dir.path().join("sid-00cd.map"),
+        "00010000-00015000 r-xp 00000000 08:01 13 /x/other\n",
+    )
+    .unwrap();
+    let t11 = [record(200, 0, 0, 0x11108), record(210, 1, 0, 0x11108)].concat();
+    std::fs::write(dir.path().join("11.dat"), t11).unwrap();
+    let (sink, meta, funcs) = read(dir.path()).unwrap();
+    let paths: Vec<&str> = meta.maps.iter().map(|m| m.path.as_str()).collect();
+    assert_eq!(paths, ["/x/app", "/x/other"]);
+    let f_of = |thread: u32| {
+        sink.events
+            .iter()
+            .find(|e| e.thread == thread && e.kind == EventKind::Enter)
+            .map(|e| e.func)
+            .unwrap()
+    };
+    assert_eq!(meta.threads, [7, 9, 11]);
+    assert_eq!(funcs.key(f_of(1)), &FuncKey::Addr(0x11100));
+    assert_eq!(funcs.key(f_of(2)), &FuncKey::Addr(0x11108));
+    assert_eq!(funcs.maps_seen(f_of(2)), 2);
+}

@@ -31,7 +31,6 @@ pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;
-pub use uftrace::UftraceFormat;
 pub use unit::{Unit, nanos_per};
 
 use std::any::Any;
@@ -318,7 +317,7 @@ pub trait TraceFormat: Sync {
 /// Every known format, in sniffing order (most specific first).
 pub fn formats() -> [&'static dyn TraceFormat; 5] {
     [
-        &UftraceFormat,
+        &uftrace::UftraceFormat,
         &BinaryFormat,
         &IndentedFormat,
         &AddrFormat,

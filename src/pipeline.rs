@@ -89,6 +89,12 @@ pub fn check_binary(binary: Option<&std::path::Path>) -> Result<()> {
         return Ok(());
     };
     let meta = std::fs::metadata(binary).map_err(|e| Error::io(binary, e))?;
+    if meta.is_dir() && ingest::uftrace::is_recording(binary) {
+        let name = binary.display();
+        return Err(Error::Input(format!(
+            "{name} is a uftrace recording; did you mean `--trace {name}`?"
+        )));
+    }
     if meta.is_dir() {
         return Err(Error::Input(format!(
             "{}: is a directory; expected the traced executable",

@@ -37,4 +37,5 @@ mod it {
     mod scaling;
     mod symbols;
     mod tlv;
+    mod uftrace_data;
 }

@@ -20,7 +20,7 @@ pub struct InputArgs {
     /// The traced executable (ELF with debug info); without it addresses are shown in hex
     #[arg(value_name = "BINARY")]
     pub binary: Option<PathBuf>,
-    /// Trace file to read, `-` for standard input
+    /// Trace file to read, `-` for standard input, or a uftrace recording directory
     #[arg(long, value_name = "FILE", default_value = "trace.txt")]
     pub trace: PathBuf,
     #[command(flatten)]
@@ -113,6 +113,8 @@ pub enum FormatArg {
     Indented,
     /// Binary trace of the runtime (CALLTRACE_FORMAT=binary)
     Binary,
+    /// uftrace's recording directory (`uftrace record -d DIR`)
+    Uftrace,
 }
 
 /// `--view` values.
@@ -170,6 +172,7 @@ impl FormatArg {
             FormatArg::Symbolic => "symbolic",
             FormatArg::Indented => "indented",
             FormatArg::Binary => "binary",
+            FormatArg::Uftrace => "uftrace",
         }
     }
 }

@@ -22,6 +22,7 @@ mod input;
 pub mod opened;
 mod prefetch;
 pub mod rules;
+pub(crate) mod uftrace;
 mod unit;
 
 pub use binary::{BinaryFormat, BinaryScan, BinaryScanned};
@@ -317,8 +318,14 @@ pub trait TraceFormat: Sync {
 }
 
 /// Every known format, in sniffing order (most specific first).
-pub fn formats() -> [&'static dyn TraceFormat; 4] {
-    [&BinaryFormat, &IndentedFormat, &AddrFormat, &SymbolicFormat]
+pub fn formats() -> [&'static dyn TraceFormat; 5] {
+    [
+        &uftrace::UftraceFormat,
+        &BinaryFormat,
+        &IndentedFormat,
+        &AddrFormat,
+        &SymbolicFormat,
+    ]
 }
 
 /// Looks a format up by its `--format` name.

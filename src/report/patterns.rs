@@ -61,7 +61,7 @@ fn from_arg(arg: &str, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
         ));
     }
     let path = Path::new(arg);
-    if path.is_dir() {
+    if path.is_dir() && !crate::ingest::uftrace::is_recording(path) {
         return dir_patterns(path, skipped);
     }
     Ok(vec![Pattern {

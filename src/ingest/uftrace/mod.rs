@@ -1,0 +1,311 @@
+//! uftrace's recordings (`uftrace record` writes a `uftrace.data`
+//! directory), read in place: `--trace uftrace.data`. The directory's
+//! `info` file is what the format sniffs (its magic `Ftrace!`); `Input`
+//! opens that file for a directory that has one, under the directory's
+//! name. The reader then takes the sessions from `task.txt`, each session's
+//! objects from its `sid-<SID>.map` (they become [`TraceMeta::maps`], so
+//! the `symbols` stage names addresses from the ELF files, `--search-path`
+//! included), function starts and PLT names from the `.sym` files uftrace
+//! saved (`syms`), and the threads' entries and exits from the `<TID>.dat`
+//! files, merged in time order. Times are nanoseconds. Kernel, perf and
+//! event records are not read; lost records are counted in a warning.
+//! File versions 3 and 4 are read (uftrace v0.13 writes 4).
+
+mod files;
+mod records;
+mod syms;
+#[cfg(test)]
+mod tests;
+
+use std::cmp::Reverse;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::{
+    BATCH, Event, FuncId, FuncTable, Input, Mapping, ParseOptions, Sink, ThreadIds, TraceFormat,
+    TraceMeta, Unit, add_mapping,
+};
+use crate::error::{Error, Result};
+use syms::SymTable;
+
+pub(crate) use files::MAGIC;
+
+/// uftrace's recording directory (`uftrace record -d DIR`).
+pub struct UftraceFormat;
+
+impl TraceFormat for UftraceFormat {
+    fn name(&self) -> &'static str {
+        "uftrace"
+    }
+
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(MAGIC)
+    }
+
+    fn parse(
+        &self,
+        input: &Input,
+        opts: &ParseOptions,
+        funcs: &mut FuncTable,
+        sink: &mut dyn Sink,
+    ) -> Result<TraceMeta> {
+        let dir = recording_dir(input)?;
+        let info_name = dir.join("info").display().to_string();
+        let info = files::parse_info(&info_name, input)?;
+        let task_path = dir.join("task.txt");
+        let tasks = files::parse_tasks(&task_path.display().to_string(), &read_text(&task_path)?)?;
+        let threads = thread_files(&dir)?;
+        let mut merge = records::Merge::open(&threads, opts.lenient)?;
+        let mut meta = TraceMeta {
+            format: "uftrace",
+            exe_path: info
+                .exe
+                .clone()
+                .or_else(|| Some(tasks.sessions[0].exe.clone())),
+            timed: true,
+            unit: Unit::Nanos,
+            ..TraceMeta::default()
+        };
+        let mut loads = Loads::new(&dir, &info, tasks);
+        let mut ids = ThreadIds::default();
+        let mut batch = Vec::with_capacity(BATCH);
+        while let Some((tid, rec)) = merge.next()? {
+            loads.until(rec.time, &mut meta, funcs)?;
+            batch.push(Event {
+                time: rec.time,
+                func: loads.func(rec.addr, funcs),
+                thread: ids.index(tid),
+                kind: rec.kind,
+            });
+            if batch.len() == BATCH {
+                sink.events(&batch);
+                batch.clear();
+            }
+        }
+        sink.events(&batch);
+        loads.until(u64::MAX, &mut meta, funcs)?;
+        meta.threads = ids.into_ids();
+        finish(&mut meta, &merge);
+        Ok(meta)
+    }
+}
+
+/// The warnings for lost and (under `--lenient`) skipped records.
+fn finish(meta: &mut TraceMeta, merge: &records::Merge) {
+    let lost = merge.lost();
+    if lost > 0 {
+        meta.warnings.push(format!(
+            "uftrace lost {lost} record(s) while recording (its buffers were full): calls \
+             around the gaps are repaired, and the time of a gap counts toward the functions \
+             open across it"
+        ));
+    }
+    meta.skipped_lines = merge.skipped.len() as u64;
+    meta.first_skipped = merge.skipped.first().cloned();
+}
+
+/// Whether `dir` is a uftrace recording: a directory whose `info` file
+/// starts with uftrace's magic.
+pub(crate) fn is_recording(dir: &Path) -> bool {
+    let mut head = [0u8; 8];
+    std::fs::File::open(dir.join("info"))
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| head == *MAGIC)
+}
+
+/// The recording directory `input` was opened from: the directory it is
+/// named after, or the one holding it when it is the `info` file itself.
+fn recording_dir(input: &Input) -> Result<PathBuf> {
+    let path = Path::new(input.name());
+    if !input.is_stream() && path.is_dir() {
+        return Ok(path.to_path_buf());
+    }
+    if !input.is_stream() && path.file_name().is_some_and(|n| n == "info") {
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        return Ok(parent.unwrap_or(Path::new(".")).to_path_buf());
+    }
+    Err(Error::Input(format!(
+        "{}: a uftrace recording is a directory (`uftrace record -d DIR` writes one); \
+         give that directory with --trace",
+        input.name()
+    )))
+}
+
+/// Reads a text file of the recording.
+fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    super::opened::note(path);
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The `<TID>.dat` files of `dir`, by thread id.
+fn thread_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name();
+        let tid = name
+            .to_str()
+            .and_then(|n| n.strip_suffix(".dat"))
+            .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|t| t.parse::<u64>().ok());
+        if let Some(tid) = tid {
+            found.push((tid, entry.path()));
+        }
+    }
+    if found.is_empty() {
+        return Err(Error::Input(format!(
+            "{}: expected the threads' records in `<TID>.dat` files; the recording has none",
+            dir.display()
+        )));
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Sessions and dlopen'ed libraries, in time order, whose objects are
+/// added to the trace's mappings as the records reach their start.
+struct Loads<'a> {
+    dir: &'a Path,
+    info: &'a files::Info,
+    /// (time, session or library), latest first.
+    pending: Vec<(u64, Load)>,
+    /// The symbols of each object read so far, by path.
+    tables: HashMap<String, Rc<SymTable>>,
+    /// The loaded objects that have symbols: (start, end, symbols), by start.
+    layout: Vec<(u64, u64, Rc<SymTable>)>,
+    /// The functions of the addresses seen since the layout last changed.
+    seen: FxHashMap<u64, FuncId>,
+}
+
+enum Load {
+    Session(files::Session),
+    Dlopen(files::Dlopen),
+}
+
+impl<'a> Loads<'a> {
+    fn new(dir: &'a Path, info: &'a files::Info, tasks: files::Tasks) -> Loads<'a> {
+        let mut pending: Vec<(u64, Load)> = Vec::new();
+        for (i, s) in tasks.sessions.into_iter().enumerate() {
+            // The first session holds the records from the start.
+            let time = if i == 0 { 0 } else { s.time };
+            pending.push((time, Load::Session(s)));
+        }
+        pending.extend(tasks.dlopens.into_iter().map(|d| (d.time, Load::Dlopen(d))));
+        pending.sort_by_key(|&(t, _)| Reverse(t));
+        Loads {
+            dir,
+            info,
+            pending,
+            tables: HashMap::new(),
+            layout: Vec::new(),
+            seen: FxHashMap::default(),
+        }
+    }
+
+    /// The function recorded at runtime address `addr`: the one whose
+    /// start holds it by its object's symbols, else `addr` itself.
+    fn func(&mut self, addr: u64, funcs: &mut FuncTable) -> FuncId {
+        if let Some(&id) = self.seen.get(&addr) {
+            return id;
+        }
+        let i = self.layout.partition_point(|&(s, _, _)| s <= addr);
+        let start = match i.checked_sub(1).map(|i| &self.layout[i]) {
+            Some((s, e, syms)) if addr < *e => syms
+                .function_at(addr - s)
+                .map_or(addr, |f| s.wrapping_add(f.start)),
+            _ => addr,
+        };
+        let id = funcs.addr(start);
+        self.seen.insert(addr, id);
+        id
+    }
+
+    /// Makes `map`'s symbols (when it has a `.sym` file) the ones for its
+    /// range, and its PLT entries intern as their names.
+    fn load_symbols(&mut self, map: &Mapping, funcs: &mut FuncTable) {
+        let (start, end) = (map.start, map.end);
+        // The symbols of objects it replaces go, whether it has any or not.
+        self.layout.retain(|&(s, e, _)| e <= start || end <= s);
+        let Some(syms) = self.symbols_of(&map.path) else {
+            return;
+        };
+        let relative = self.info.relative_symbols();
+        let at = |rel: u64| {
+            if relative {
+                start.wrapping_add(rel)
+            } else {
+                rel
+            }
+        };
+        for plt in syms.plt() {
+            funcs.alias_addr(at(plt.start), &plt.name);
+        }
+        if relative {
+            self.layout.push((start, end, syms));
+            self.layout.sort_by_key(|&(s, _, _)| s);
+        }
+    }
+
+    /// The symbols of the object at `path`, read once.
+    fn symbols_of(&mut self, path: &str) -> Option<Rc<SymTable>> {
+        if let Some(t) = self.tables.get(path) {
+            return Some(t.clone());
+        }
+        let file = files::sym_file(self.dir, path)?;
+        let bytes = std::fs::read(&file).ok()?;
+        super::opened::note(&file);
+        let table = Rc::new(SymTable::parse(&String::from_utf8_lossy(&bytes)));
+        self.tables.insert(path.to_string(), table.clone());
+        Some(table)
+    }
+
+    /// Adds the objects of everything loaded at or before `time`.
+    fn until(&mut self, time: u64, meta: &mut TraceMeta, funcs: &mut FuncTable) -> Result<()> {
+        while self.pending.last().is_some_and(|&(t, _)| t <= time) {
+            let (_, load) = self.pending.pop().expect("checked");
+            let maps = match load {
+                Load::Session(s) => {
+                    let path = self.dir.join(format!("sid-{}.map", s.sid));
+                    files::parse_map(&path.display().to_string(), &read_text(&path)?)?
+                }
+                Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
+            };
+            // Interned addresses may stand for other functions from here on.
+            self.seen.clear();
+            for map in maps {
+                // After the mapping, which drops the aliases of an object it replaces.
+                add_mapping(meta, funcs, map.clone());
+                self.load_symbols(&map, funcs);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The mapping of a dlopen'ed library: from its load address over the
+/// length of its file (the map file, written at the session's start, does
+/// not have it). A library that is not there is left out, with a warning.
+fn dlopen_mapping(d: files::Dlopen, meta: &mut TraceMeta) -> Option<Mapping> {
+    match std::fs::metadata(&d.path) {
+        Ok(m) if m.is_file() => Some(Mapping {
+            start: d.base,
+            end: d.base.saturating_add(m.len()),
+            offset: 0,
+            path: d.path,
+            build_id: None,
+        }),
+        _ => {
+            meta.warnings.push(format!(
+                "{}: loaded with dlopen during the recording but not found: its functions \
+                 keep hex names",
+                d.path
+            ));
+            None
+        }
+    }
+}

@@ -13,6 +13,7 @@ mod it {
     mod cli;
     mod compare;
     mod defaults;
+    mod diff;
     mod errors;
     mod export;
     mod fuzz;

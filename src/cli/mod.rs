@@ -3,6 +3,9 @@
 //! are used, with errors that name the flag. Nothing outside this module and
 //! `main.rs` knows about clap.
 
+mod diff;
+pub use diff::DiffArgs;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -72,6 +75,9 @@ pub enum Command {
     /// Compare abstraction methods over many traces (test patterns): tables and figures
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// What changed between two runs (or builds), function by function, and why
+    #[command(after_help = diff::DIFF_HELP)]
+    Diff(diff::DiffArgs),
     /// Print the C tracing runtime to link into your program
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)

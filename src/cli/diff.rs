@@ -51,6 +51,21 @@ pub struct DiffArgs {
     /// Write every row as JSON
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write both sides' call graphs as one DOT graph, coloured by change (render with dot -Tsvg)
+    #[arg(short, long, value_name = "FILE.dot")]
+    pub output: Option<PathBuf>,
+    /// Write a differential flame graph (SVG): widths from NEW, red where NEW spends more, blue where less
+    #[arg(long, value_name = "FILE.svg")]
+    pub flamegraph: Option<PathBuf>,
+    /// Write the same flame graph with widths from BASE, where code NEW no longer runs stays visible
+    #[arg(long, value_name = "FILE.svg")]
+    pub flamegraph_removed: Option<PathBuf>,
+    /// In the graph, leave out functions under this share of the larger side's total: 0.5% or 0.005
+    #[arg(long, value_name = "P", default_value = "0.5%", value_parser = parse_share)]
+    pub min_total: f64,
+    /// In the graph, leave out edges under this share of the larger side's total: 0.1% or 0.001
+    #[arg(long, value_name = "P", default_value = "0.1%", value_parser = parse_share)]
+    pub min_edge: f64,
     /// Unit of the times shown
     #[arg(long, value_enum, default_value = "auto")]
     pub time_unit: TimeUnitArg,
@@ -127,10 +142,16 @@ impl DiffArgs {
                 },
             },
             fail_above: self.fail_above,
+            flamegraph: self.flamegraph,
+            flamegraph_removed: self.flamegraph_removed,
             top: self.top,
             csv: self.csv,
             json: self.json,
-            dot: None,
+            dot: self.output,
+            prune: crate::diff::Prune {
+                min_total: self.min_total,
+                min_edge: self.min_edge,
+            },
             time_unit: self.time_unit.into(),
         }
     }

@@ -18,11 +18,13 @@
 //! to a few runs cannot make a change. Call counts of
 //! a deterministic program are exact, so any difference in them counts.
 
+pub mod graph;
 pub mod profile;
 
 use std::collections::BTreeSet;
 
-pub use profile::{By, Key, Profile, Stats};
+pub use graph::{Prune, Union, union};
+pub use profile::{By, EdgeWeight, Key, Profile, Stats};
 
 use crate::ingest::Unit;
 
@@ -333,7 +335,7 @@ fn medians(s: &[Stats]) -> Stats {
 
 /// The median; of an even count, the mean of the middle two (rounded
 /// down); 0 when empty.
-fn median(values: impl Iterator<Item = u64>) -> u64 {
+pub(crate) fn median(values: impl Iterator<Item = u64>) -> u64 {
     let mut v: Vec<u64> = values.collect();
     if v.is_empty() {
         return 0;

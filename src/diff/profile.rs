@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::calltree::{Tree, hot};
+use crate::calltree::{CallGraph, Tree, hot};
 use crate::ingest::{FuncTable, Unit};
 use crate::symbols::FuncInfo;
 
@@ -63,6 +63,17 @@ pub struct Profile {
     pub rows: BTreeMap<Key, Stats>,
     /// The source file of each row as the debug information names it.
     pub files: BTreeMap<Key, String>,
+    /// Caller -> callee edges between function rows (function rows only).
+    pub edges: BTreeMap<(Key, Key), EdgeWeight>,
+}
+
+/// The weight of a caller -> callee edge in one run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EdgeWeight {
+    /// Calls from caller to callee.
+    pub calls: u64,
+    /// The callee's total weight over those calls.
+    pub total: u64,
 }
 
 impl Profile {
@@ -83,10 +94,7 @@ impl Profile {
 
     fn add(&mut self, name: String, info: Option<&FuncInfo>, stats: Stats) {
         let file = info.and_then(|i| i.file.as_deref());
-        let key = Key {
-            name,
-            file: file.map(base_name).unwrap_or_default().to_string(),
-        };
+        let key = key(name, info);
         if let Some(f) = file {
             self.files
                 .entry(key.clone())
@@ -96,6 +104,17 @@ impl Profile {
     }
 
     fn add_functions(&mut self, tree: &Tree, funcs: &FuncTable, names: &[FuncInfo]) {
+        let cg = CallGraph::from_tree(tree, funcs);
+        let g = &cg.graph;
+        for e in g.edge_indices() {
+            let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
+            let (fa, fb) = (g[a], g[b]);
+            let from = key(name_of(names, fa), names.get(fa as usize));
+            let to = key(name_of(names, fb), names.get(fb as usize));
+            let w = self.edges.entry((from, to)).or_default();
+            w.calls = w.calls.saturating_add(g[e].calls);
+            w.total = w.total.saturating_add(g[e].total);
+        }
         for (f, s) in hot::func_stats(tree, funcs).into_iter().enumerate() {
             if s.calls == 0 || funcs.is_synthetic(f as u32) {
                 continue;
@@ -139,6 +158,15 @@ impl Profile {
             };
             self.add(path.clone(), names.get(f as usize), stats);
         }
+    }
+}
+
+/// The key of a function named `name`.
+fn key(name: String, info: Option<&FuncInfo>) -> Key {
+    let file = info.and_then(|i| i.file.as_deref());
+    Key {
+        name,
+        file: file.map(base_name).unwrap_or_default().to_string(),
     }
 }
 

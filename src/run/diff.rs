@@ -41,6 +41,12 @@ pub struct DiffCommand {
     pub json: Option<PathBuf>,
     /// Where the union graph's DOT goes. Default is none.
     pub dot: Option<PathBuf>,
+    /// How the union graph is pruned. Default is 0.5% and 0.1%, as `graph`.
+    pub prune: diff::Prune,
+    /// Where the differential flame graph goes (widths from new). Default is none.
+    pub flamegraph: Option<PathBuf>,
+    /// Where the negated one goes (widths from base). Default is none.
+    pub flamegraph_removed: Option<PathBuf>,
     /// Unit of the times shown. Default is auto.
     pub time_unit: TimeUnit,
 }
@@ -58,6 +64,9 @@ impl Default for DiffCommand {
             csv: None,
             json: None,
             dot: None,
+            prune: diff::Prune::default(),
+            flamegraph: None,
+            flamegraph_removed: None,
             time_unit: TimeUnit::Auto,
         }
     }
@@ -67,8 +76,27 @@ impl Default for DiffCommand {
 pub fn run(opts: &DiffCommand) -> Result<Outcome> {
     let base = load_side(opts, &opts.base)?;
     let new = load_side(opts, &opts.new)?;
-    let d = diff::diff(&base.profiles, &new.profiles, &opts.diff);
+    let d = diff::diff(base.rows(opts.by), new.rows(opts.by), &opts.diff);
     let mut notes = Vec::new();
+    if let Some(path) = &opts.dot {
+        let by_function;
+        let functions = match opts.by {
+            By::Function => &d,
+            By::Context => {
+                by_function = diff::diff(&base.functions, &new.functions, &opts.diff);
+                &by_function
+            }
+        };
+        let u = diff::union(functions, &base.functions, &new.functions, opts.prune);
+        emit::write_atomic(path, &emit::diff::dot(functions, &u, opts.time_unit))?;
+        notes.push(format!(
+            "wrote {} ({} of {} functions drawn)",
+            path.display(),
+            u.nodes.len(),
+            functions.rows.len()
+        ));
+    }
+    flamegraphs(opts, &base, &new, &d, &mut notes)?;
     if let Some(path) = &opts.csv {
         emit::write_atomic(path, &emit::diff::csv(&d, opts.by)?)?;
         notes.push(format!("wrote {}", path.display()));
@@ -95,6 +123,49 @@ pub fn run(opts: &DiffCommand) -> Result<Outcome> {
     }
 }
 
+/// Writes the differential flame graphs asked for, from a diff by context.
+fn flamegraphs(
+    opts: &DiffCommand,
+    base: &Side,
+    new: &Side,
+    d: &Diff,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let wanted = [
+        (&opts.flamegraph, emit::diff::Widths::New, "--flamegraph"),
+        (
+            &opts.flamegraph_removed,
+            emit::diff::Widths::Base,
+            "--flamegraph-removed",
+        ),
+    ];
+    if wanted.iter().all(|(p, _, _)| p.is_none()) {
+        return Ok(());
+    }
+    let by_context;
+    let contexts = match opts.by {
+        By::Context => d,
+        By::Function => {
+            by_context = diff::diff(base.contexts(), new.contexts(), &opts.diff);
+            &by_context
+        }
+    };
+    let title = format!(
+        "calltrace diff: {} → {}",
+        opts.base.display(),
+        opts.new.display()
+    );
+    for (path, widths, flag) in wanted {
+        let Some(path) = path else { continue };
+        let mut svg = Vec::new();
+        emit::diff::flamegraph(contexts, widths, &title, &mut svg)
+            .map_err(|e| Error::usage(flag, e.to_string()))?;
+        emit::write_atomic(path, &svg)?;
+        notes.push(format!("wrote {}", path.display()));
+    }
+    Ok(())
+}
+
 /// The message of a failed `--fail-above`, naming the worst rows.
 fn gate(d: &Diff, share: f64) -> Option<String> {
     let grown = d.grown_above(share);
@@ -110,14 +181,32 @@ fn gate(d: &Diff, share: f64) -> Option<String> {
     ))
 }
 
-/// The profiles of one side's runs.
+/// The profiles of one side's runs: by function (for the graph), and by
+/// context when rows are contexts or a flame graph is drawn.
 struct Side {
-    profiles: Vec<Profile>,
+    functions: Vec<Profile>,
+    contexts: Option<Vec<Profile>>,
+}
+
+impl Side {
+    /// The profiles rows come from.
+    fn rows(&self, by: By) -> &[Profile] {
+        match by {
+            By::Function => &self.functions,
+            By::Context => self.contexts(),
+        }
+    }
+
+    /// The profiles by context (none unless they were asked for).
+    fn contexts(&self) -> &[Profile] {
+        self.contexts.as_deref().unwrap_or_default()
+    }
 }
 
 fn load_side(opts: &DiffCommand, path: &Path) -> Result<Side> {
     let mut side = Side {
-        profiles: Vec::new(),
+        functions: Vec::new(),
+        contexts: opts.wants_contexts().then(Vec::new),
     };
     for trace in side_traces(path)? {
         let mut input = opts.input.clone();
@@ -127,8 +216,12 @@ fn load_side(opts: &DiffCommand, path: &Path) -> Result<Side> {
         // Said now, before the table (as every command does).
         super::warn_now(&loaded.warnings);
         let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
-        side.profiles
-            .push(Profile::new(tree, funcs, &loaded.names, opts.by));
+        let names = &loaded.names;
+        side.functions
+            .push(Profile::new(tree, funcs, names, By::Function));
+        if let Some(contexts) = &mut side.contexts {
+            contexts.push(Profile::new(tree, funcs, names, By::Context));
+        }
     }
     Ok(side)
 }
@@ -142,6 +235,13 @@ fn side_traces(path: &Path) -> Result<Vec<PathBuf>> {
     let arg = path.to_string_lossy().into_owned();
     let patterns = crate::report::patterns::from_args(&[arg])?;
     Ok(patterns.into_iter().map(|p| p.path).collect())
+}
+
+impl DiffCommand {
+    /// Whether the runs are needed by context: for rows or a flame graph.
+    fn wants_contexts(&self) -> bool {
+        self.by == By::Context || self.flamegraph.is_some() || self.flamegraph_removed.is_some()
+    }
 }
 
 impl CommandFiles for DiffCommand {
@@ -161,6 +261,8 @@ impl CommandFiles for DiffCommand {
             ("--csv", &self.csv),
             ("--json", &self.json),
             ("--output", &self.dot),
+            ("--flamegraph", &self.flamegraph),
+            ("--flamegraph-removed", &self.flamegraph_removed),
         ]
         .into_iter()
         .filter_map(|(flag, p)| p.clone().map(|p| (flag, p)))

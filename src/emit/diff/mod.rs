@@ -1,8 +1,12 @@
 //! What `calltrace diff` writes: the CSV and JSON rows (one shape, the
 //! same names: [`columns`]), and the table on stdout.
 
+mod dot;
+pub(crate) mod flame;
 mod table;
 
+pub use dot::{diverging, dot};
+pub use flame::{Widths, flamegraph};
 pub use table::table;
 
 use serde_json::{Map, Value, json};

@@ -88,3 +88,76 @@ fn the_table_states_the_direction_and_escapes_names() {
     let text = String::from_utf8(table(&same, 20, TimeUnit::Auto)).unwrap();
     assert!(text.contains("no change"), "{text}");
 }
+
+/// A diff where `gone` was removed, `fresh` added and `slow` got slower.
+fn changes() -> (Diff, Vec<Profile>, Vec<Profile>) {
+    let mut base = profile(
+        Unit::Nanos,
+        &[("main", 1, 100), ("slow", 2, 100), ("gone", 1, 300)],
+    );
+    let mut new = profile(
+        Unit::Nanos,
+        &[("main", 1, 100), ("slow", 2, 500), ("fresh", 1, 300)],
+    );
+    let k = |n: &str| Key {
+        name: n.to_string(),
+        file: String::new(),
+    };
+    let w = |calls| crate::diff::EdgeWeight { calls, total: 100 };
+    base.edges.insert((k("main"), k("slow")), w(2));
+    base.edges.insert((k("main"), k("gone")), w(1));
+    new.edges.insert((k("main"), k("slow")), w(2));
+    new.edges.insert((k("main"), k("fresh")), w(1));
+    let d = diff(
+        std::slice::from_ref(&base),
+        std::slice::from_ref(&new),
+        &DiffOptions::default(),
+    );
+    (d, vec![base], vec![new])
+}
+
+#[test]
+fn the_union_graph_outlines_added_dashes_removed_and_colours_by_change() {
+    let (d, base, new) = changes();
+    let u = crate::diff::union(&d, &base, &new, crate::diff::Prune::default());
+    assert_eq!(u.nodes.len(), 4);
+    assert_eq!(u.edges.len(), 3, "the union of both sides' edges");
+    let text = String::from_utf8(dot(&d, &u, TimeUnit::Auto)).unwrap();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.contains(&format!("label=\"{name}\\n")))
+            .unwrap_or_else(|| panic!("no node {name} in\n{text}"))
+            .to_string()
+    };
+    assert!(line("fresh").contains("penwidth=3"), "{text}");
+    assert!(line("gone").contains("dashed"), "{text}");
+    assert!(!line("main").contains("dashed") && !line("main").contains("penwidth"));
+    assert!(
+        line("slow").contains(&format!("fillcolor=\"{}\"", diverging(1.0))),
+        "{text}"
+    );
+    assert!(line("main").contains("fillcolor=\"#ffffff\""), "{text}");
+    assert!(
+        line("slow").contains("100 ns → 500 ns (+400%) · 2 → 2 calls"),
+        "{text}"
+    );
+    assert!(
+        text.contains("→ 0×\", style=dashed"),
+        "the removed edge: {text}"
+    );
+    assert_eq!(diverging(-1.0), "#2166ac");
+}
+
+#[test]
+fn the_removed_flame_graph_keeps_removed_stacks_wide() {
+    let (d, _, _) = changes();
+    let new = flame::lines(&d, Widths::New);
+    let base = flame::lines(&d, Widths::Base);
+    assert!(new.contains(&"gone 300 0".to_string()), "{new:?}");
+    assert!(base.contains(&"gone 0 300".to_string()), "{base:?}");
+    assert!(base.contains(&"fresh 300 0".to_string()), "{base:?}");
+    let mut svg = Vec::new();
+    flamegraph(&d, Widths::Base, "t", &mut svg).unwrap();
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(svg.contains("gone"), "removed code is drawn");
+}

@@ -23,6 +23,7 @@ mod it {
     mod lua;
     mod memory;
     mod mistakes;
+    mod perf_map;
     mod processes;
     mod programs;
     mod report_html;

@@ -226,6 +226,9 @@ pub struct SymbolArgs {
     /// Name functions from a program or library whose build-id differs from the traced one's (rebuilt since): names may be wrong
     #[arg(long)]
     pub allow_mismatch: bool,
+    /// Perf map (`START SIZE NAME` lines, as JIT compilers write) naming code outside the loaded objects; default: the traced process's /tmp/perf-PID.map, if there
+    #[arg(long, value_name = "FILE")]
+    pub perf_map: Option<PathBuf>,
 }
 
 /// `--demangle` values.
@@ -250,6 +253,7 @@ impl SymbolArgs {
                 DemangleArg::None => Demangle::None,
             },
             allow_mismatch: self.allow_mismatch,
+            perf_map: self.perf_map,
         }
     }
 }
@@ -902,6 +906,7 @@ mod tests {
             search_path: vec![PathBuf::from("a"), PathBuf::from("b")],
             demangle: Demangle::Simple,
             allow_mismatch: true,
+            perf_map: Some(PathBuf::from("jit.map")),
         };
         let flags = [
             "--search-path",
@@ -911,6 +916,8 @@ mod tests {
             "--demangle",
             "simple",
             "--allow-mismatch",
+            "--perf-map",
+            "jit.map",
         ];
         for cmd in ["graph", "tree", "abstract"] {
             let got = match parse(&[&[cmd][..], &flags[..]].concat()) {

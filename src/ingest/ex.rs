@@ -252,6 +252,15 @@ mod tests {
     }
 
     #[test]
+    fn the_process_line_gives_the_pid() {
+        let text = "# base 0x5000 /bin/app\n# process 4242 4200\nE0x5010\nX0x5010\n";
+        let (_, meta, _) = parse(&AddrFormat, text, false).unwrap();
+        assert_eq!(meta.pid, Some(4242));
+        let (_, meta, _) = parse(&AddrFormat, "# process of it\nE0x5010\n", false).unwrap();
+        assert_eq!(meta.pid, None);
+    }
+
+    #[test]
     fn reads_map_headers() {
         let text = "# base 0x5000 /bin/app\n# map 0x5000 0x6000 0x1000 ABcd01 /bin/app\n\
                     E0x5010\n# map 0x7f00 0x8f00 0x0 - /lib/my lib.so\n# map 0x9000 0x9100 0x0 - \nX0x5010\n";

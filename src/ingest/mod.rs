@@ -234,6 +234,9 @@ pub struct TraceMeta {
     pub base: Option<u64>,
     /// Executable path recorded by the runtime, if any.
     pub exe_path: Option<String>,
+    /// Id of the traced process (a text trace's `# process PID PPID`), if
+    /// recorded: where its perf map is (`/tmp/perf-PID.map`).
+    pub pid: Option<u64>,
     /// Executable mappings of the loaded objects (executable, shared
     /// libraries, dlopen'ed objects) as recorded by the runtime, in trace
     /// order; empty for traces that record none (pvtrace's format).

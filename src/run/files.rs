@@ -110,6 +110,13 @@ fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> {
     let mut v = vec![("--trace", input.trace.clone())];
     v.extend(input.binary.iter().map(|b| ("BINARY", b.clone())));
     v.extend(input.rules.iter().map(|r| ("--rules", r.clone())));
+    v.extend(
+        input
+            .symbols
+            .perf_map
+            .iter()
+            .map(|p| ("--perf-map", p.clone())),
+    );
     v
 }
 
@@ -182,6 +189,12 @@ impl CommandFiles for CompareOptions {
         let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
         inputs.extend(opts.binary.iter().map(|b| ("BINARY", b.clone())));
         inputs.extend(self.rules.iter().map(|r| ("--rules", r.clone())));
+        inputs.extend(
+            self.symbols
+                .perf_map
+                .iter()
+                .map(|p| ("--perf-map", p.clone())),
+        );
         inputs.extend(module_table(&self.modules));
         let outputs = COMPARE_OUTPUTS
             .iter()

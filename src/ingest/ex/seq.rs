@@ -219,8 +219,8 @@ impl<'a> Seq<'a> {
         Ok((time, thread))
     }
 
-    /// Reads `# base 0xADDR [path]`, `# map ...` and `# dropped N`
-    /// headers; other comments are ignored.
+    /// Reads `# base 0xADDR [path]`, `# map ...`, `# process PID PPID`
+    /// and `# dropped N` headers; other comments are ignored.
     fn comment(&mut self, line: &[u8], lineno: u64) -> Result<()> {
         let text = String::from_utf8_lossy(&line[1..]);
         let text = text.trim_end_matches(['\r', '\n']);
@@ -236,6 +236,13 @@ impl<'a> Seq<'a> {
                     )
                 })?;
                 crate::ingest::add_mapping(&mut self.meta, self.funcs, map);
+                return Ok(());
+            }
+            Some("process") => {
+                // The process that wrote the trace (processes never share a
+                // trace file); a line without a number is a comment.
+                let pid = words.next().and_then(|w| parse_dec(w.as_bytes()));
+                self.meta.pid = self.meta.pid.or(pid);
                 return Ok(());
             }
             Some("dropped") => {
@@ -269,13 +276,14 @@ impl<'a> Seq<'a> {
     }
 }
 
-/// Whether a comment line (starting with `#`) is a `# base`, `# map` or
-/// `# dropped` header, the only comments that carry information.
+/// Whether a comment line (starting with `#`) is a `# base`, `# map`,
+/// `# process` or `# dropped` header, the only comments that carry
+/// information.
 pub(super) fn is_header(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&line[1..]);
     matches!(
         text.split_whitespace().next(),
-        Some("base" | "map" | "dropped")
+        Some("base" | "map" | "process" | "dropped")
     )
 }
 

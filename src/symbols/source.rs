@@ -1,0 +1,190 @@
+//! Where names come from, as two steps behind one trait, after addr2line's
+//! model: *placing* a runtime address finds the object (or other source)
+//! that holds it and the address in that object's terms; *naming* it asks
+//! that object. A trace is resolved by a list of sources tried in order:
+//! the first that places an address names it, and an address none places
+//! is left to the first source's rule (hex, counted as it counts it).
+//! The executable alone (`executable.rs`) and the trace's loaded objects
+//! (`mapped.rs`) are the first sources; a perf map (`perfmap.rs`) comes
+//! after them. [`resolve`] runs the list over the trace's functions.
+
+use std::collections::HashSet;
+
+use super::demangle::Demangle;
+use super::distinct::Identity;
+use super::objects::Object;
+use super::{FuncInfo, ResolveStats, hex_info, plain_info};
+use crate::error::Result;
+use crate::ingest::{FuncKey, FuncTable};
+
+/// Where a source placed an address.
+pub(super) struct Place {
+    /// Index of the object in the source (for mapped objects, their first
+    /// mapping; 0 for the executable alone).
+    pub object: usize,
+    /// The record of the source that holds the address: the mapping, the
+    /// perf-map line.
+    pub at: usize,
+    /// The address in the object's terms: a file address in the
+    /// executable alone, a file offset in a mapped object, the offset into
+    /// a perf-map range.
+    pub offset: u64,
+}
+
+/// What naming shares across sources: the name style, the counts and the
+/// namesakes found on the way.
+pub(super) struct Naming {
+    /// How linkage names are shown.
+    pub style: Demangle,
+    /// How resolution went.
+    pub stats: ResolveStats,
+    /// The namesakes of the traced functions.
+    pub namesakes: Namesakes,
+}
+
+/// A source of names: a set of objects that hold addresses.
+pub(super) trait SymbolSource {
+    /// The object of this source that holds runtime address `addr` of
+    /// function `func`, or None when none does (the next source is asked).
+    fn place(&mut self, func: usize, addr: u64) -> Option<Place>;
+
+    /// Names `addr`, placed at `place`; the identity is None when nothing
+    /// named it (the name then says where it is as well as it can).
+    fn name(
+        &mut self,
+        place: Place,
+        addr: u64,
+        naming: &mut Naming,
+    ) -> (FuncInfo, Option<Identity>);
+
+    /// The name of `addr` of function `func` that no source placed, when
+    /// this source is the first: hex, counted as unresolved.
+    fn unplaced(&mut self, _func: usize, addr: u64, naming: &mut Naming) -> FuncInfo {
+        naming.stats.unresolved += 1;
+        hex_info(addr)
+    }
+
+    /// After every address: checks over all of them, the namesakes in
+    /// other objects, the warnings.
+    fn finish(&mut self, _ids: &[Option<Identity>], _naming: &mut Naming) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Names and identities of the trace's functions, and the namesakes of
+/// those that share their linkage name in their object (see
+/// [`Namesakes`]).
+pub(super) struct Resolved {
+    /// Names, by function id.
+    pub infos: Vec<FuncInfo>,
+    /// Which function each resolved address is, by function id.
+    pub ids: Vec<Option<Identity>>,
+    /// The traced functions' namesakes the trace does not call.
+    pub namesakes: Vec<(FuncInfo, Identity)>,
+    /// How resolution went.
+    pub stats: ResolveStats,
+}
+
+/// Names every function of `funcs` through `sources`, in order; synthetic
+/// nodes and names keep their plain names.
+pub(super) fn resolve(
+    funcs: &FuncTable,
+    sources: &mut [&mut dyn SymbolSource],
+    mut naming: Naming,
+) -> Result<Resolved> {
+    let mut infos = Vec::with_capacity(funcs.len());
+    let mut ids = Vec::with_capacity(funcs.len());
+    for (i, key) in funcs.keys().iter().enumerate() {
+        let FuncKey::Addr(a) = key else {
+            infos.push(plain_info(key));
+            ids.push(None);
+            continue;
+        };
+        let placed = sources
+            .iter_mut()
+            .find_map(|s| s.place(i, *a).map(|p| (s, p)));
+        let (info, id) = match placed {
+            Some((source, place)) => source.name(place, *a, &mut naming),
+            None => match sources.first_mut() {
+                Some(first) => (first.unplaced(i, *a, &mut naming), None),
+                None => (hex_info(*a), None),
+            },
+        };
+        infos.push(info);
+        ids.push(id);
+    }
+    for source in sources.iter_mut() {
+        source.finish(&ids, &mut naming)?;
+    }
+    Ok(Resolved {
+        infos,
+        ids,
+        namesakes: naming.namesakes.found,
+        stats: naming.stats,
+    })
+}
+
+/// The functions of the trace's objects that have the linkage name of a
+/// traced function, each once (by object and address), with their names
+/// and identities.
+#[derive(Default)]
+pub(super) struct Namesakes {
+    seen: HashSet<(usize, u64)>,
+    found: Vec<(FuncInfo, Identity)>,
+}
+
+impl Namesakes {
+    /// Adds the namesakes of the function at `probe` of `obj`, the
+    /// `object`-th.
+    fn add(&mut self, obj: &Object, object: usize, probe: u64, style: Demangle) {
+        for addr in obj.namesakes(probe) {
+            self.push(obj, object, addr, style);
+        }
+    }
+
+    /// Adds the function at `addr` of `obj`, the `object`-th, once.
+    pub(super) fn push(&mut self, obj: &Object, object: usize, addr: u64, style: Demangle) {
+        if !self.seen.insert((object, addr)) {
+            return;
+        }
+        if let Some(named) = obj.lookup(addr, style) {
+            let id = Identity {
+                object,
+                addr,
+                runtime: 0,
+                local: named.local,
+                unit: named.unit,
+            };
+            self.found.push((named.info, id));
+        }
+    }
+}
+
+/// Names `probe` (file address in object number `object`), counting how.
+pub(super) fn name_one(
+    obj: &Object,
+    object: usize,
+    probe: u64,
+    runtime: u64,
+    naming: &mut Naming,
+) -> (FuncInfo, Option<Identity>) {
+    let style = naming.style;
+    match obj.lookup(probe, style) {
+        Some(named) => {
+            naming.stats.from_symtab += usize::from(named.from_symtab);
+            naming.namesakes.add(obj, object, probe, style);
+            let id = Identity {
+                object,
+                addr: probe,
+                runtime,
+                local: named.local,
+                unit: named.unit,
+            };
+            (named.info, Some(id))
+        }
+        None => {
+            naming.stats.unresolved += 1;
+            (hex_info(runtime), None)
+        }
+    }
+}

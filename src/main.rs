@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
         Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
+        Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
         Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
         Command::Runtime(args) => run::runtime::run(&args),
         Command::Live(args) => run::live::run(&args.into_options()),

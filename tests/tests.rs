@@ -12,6 +12,7 @@ mod it {
     mod bench;
     mod cli;
     mod compare;
+    mod coverage;
     mod defaults;
     mod diff;
     mod errors;

@@ -98,7 +98,7 @@ pub enum NormalizeArg {
 }
 
 /// A share: `5%` or `0.05`. A bare number above 1 is refused with a hint.
-fn parse_share(s: &str) -> Result<f64, String> {
+pub(super) fn parse_share(s: &str) -> Result<f64, String> {
     let t = s.trim();
     let v = match t.strip_suffix('%') {
         Some(p) => p.trim().parse::<f64>().map(|v| v / 100.0),

@@ -3,7 +3,9 @@
 //! are used, with errors that name the flag. Nothing outside this module and
 //! `main.rs` knows about clap.
 
+mod coverage;
 mod diff;
+pub use coverage::CoverageArgs;
 pub use diff::DiffArgs;
 
 use std::path::PathBuf;
@@ -75,6 +77,9 @@ pub enum Command {
     /// Compare abstraction methods over many traces (test patterns): tables and figures
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Which functions the traces called, which none did, which no trace can show: CSV, lcov, a CI gate
+    #[command(after_help = coverage::COVERAGE_HELP)]
+    Coverage(coverage::CoverageArgs),
     /// What changed between two runs (or builds), function by function, and why
     #[command(after_help = diff::DIFF_HELP)]
     Diff(diff::DiffArgs),

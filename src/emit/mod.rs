@@ -4,6 +4,7 @@
 //! where a good one was; the indented tree, which can hold 10^8 calls, is
 //! streamed into that temporary file instead ([`output::write_atomic_with`]).
 
+pub mod coverage;
 pub mod diff;
 pub mod dot;
 pub mod edges_csv;

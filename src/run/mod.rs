@@ -5,6 +5,7 @@
 
 pub mod abstract_cmd;
 pub mod compare;
+pub mod coverage;
 pub mod diff;
 pub mod export;
 pub mod files;

@@ -43,6 +43,10 @@ pub enum Error {
     /// The input as a whole is unusable (e.g. the trace does not match the binary).
     #[error("{0}")]
     Input(String),
+    /// A gate the user set failed (`diff --fail-above`): the outputs were
+    /// written, and the binary exits with status 3.
+    #[error("{0}")]
+    Gate(String),
 }
 
 impl Error {

@@ -31,6 +31,8 @@
 pub mod abstraction;
 pub mod calltree;
 pub mod cli;
+pub mod coverage;
+pub mod diff;
 pub mod emit;
 mod error;
 pub mod ingest;

@@ -1,5 +1,6 @@
 //! The `calltrace` binary: parse the command line, run the library, print
-//! warnings once, map errors to exit codes (0 ok, 2 bad usage or input).
+//! warnings once, map errors to exit codes (0 ok, 2 bad usage or input, 3 a
+//! failed gate such as `diff --fail-above`).
 //! A closed output pipe (`calltrace tree | head`) is not an error. Every
 //! command's outputs are checked against its inputs before it runs.
 
@@ -21,6 +22,8 @@ fn main() -> ExitCode {
         Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
         Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
+        Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
+        Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
         Command::Runtime(args) => run::runtime::run(&args),
         Command::Live(args) => run::live::run(&args.into_options()),
         Command::Completions { shell } => write_stdout(|out| {
@@ -35,6 +38,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(calltrace::Error::Gate(failed)) => {
+            eprintln!("calltrace: failed: {}", escape_controls(&failed));
+            ExitCode::from(3)
+        }
         Err(e) => {
             eprintln!("calltrace: error: {}", e.display_escaped());
             ExitCode::from(2)

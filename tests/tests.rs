@@ -13,7 +13,9 @@ mod it {
     mod cli;
     mod compare;
     mod config_flags;
+    mod coverage;
     mod defaults;
+    mod diff;
     mod errors;
     mod export;
     mod fuzz;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::calltree::View;
-use crate::emit::text::TimeUnit;
+use crate::emit::format::TimeUnit;
 use crate::ingest::ParseOptions;
 use crate::pipeline::InputOptions;
 use crate::symbols::{Demangle, SymbolOptions};

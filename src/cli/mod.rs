@@ -6,11 +6,16 @@
 mod abstract_;
 mod common;
 mod compare;
+mod coverage;
+mod diff;
 mod export;
 mod graph;
 mod live;
 mod man;
 mod tree;
+
+pub use coverage::CoverageArgs;
+pub use diff::DiffArgs;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -61,6 +66,12 @@ pub enum Command {
     /// Compare abstraction methods over many traces (test patterns): tables and figures
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Which functions the traces called, which none did, which no trace can show: CSV, lcov, a CI gate
+    #[command(after_help = coverage::COVERAGE_HELP)]
+    Coverage(coverage::CoverageArgs),
+    /// What changed between two runs (or builds), function by function, and why
+    #[command(after_help = diff::DIFF_HELP)]
+    Diff(diff::DiffArgs),
     /// Print the C tracing runtime to link into your program
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)

@@ -370,7 +370,7 @@ fn read_flags_reach_every_trace_reading_command() {
 
 #[test]
 fn time_unit_reaches_every_command_that_prints_times() {
-    use crate::emit::text::TimeUnit;
+    use crate::emit::format::TimeUnit;
     let Command::Graph(g) = parse(&["graph", "--time-unit", "ms"]) else {
         panic!("graph")
     };

@@ -13,6 +13,8 @@
 //! - [`export`]: the `export --to` formats, one file each behind one trait.
 
 pub mod compare;
+pub mod coverage;
+pub mod diff;
 pub mod export;
 pub mod format;
 pub mod graph;
@@ -20,6 +22,4 @@ pub mod output;
 pub mod signals;
 pub mod tree;
 
-pub use format as text;
-pub use graph::{dot, edges_csv, tree_dot};
 pub use output::{write_atomic, write_atomic_set, write_atomic_with};

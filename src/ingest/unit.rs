@@ -1,7 +1,7 @@
 //! What a trace's weights count. The format says it (E/X and binary
 //! timestamps are nanoseconds; an untimed trace counts calls; indented text
 //! may state a unit per number) and it travels with the tree to the
-//! writers, which pick a display unit at the edge (`emit::text`).
+//! writers, which pick a display unit at the edge (`emit::format`).
 
 /// The unit of a tree's weights.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

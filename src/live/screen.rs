@@ -11,7 +11,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
 
 use super::Snapshot;
-use crate::emit::text::duration;
+use crate::emit::format::duration;
 
 /// What the title bar says besides the snapshot.
 pub struct Title<'a> {
@@ -73,7 +73,7 @@ fn status(s: &Snapshot, t: &Title) -> Vec<Line<'static>> {
     } else if s.skipped > 0 {
         lines.push(Line::from(format!(
             "{} could not be read",
-            crate::emit::text::counted(s.skipped as usize, "line", "lines")
+            crate::emit::format::counted(s.skipped as usize, "line", "lines")
         )));
     }
     lines
@@ -96,7 +96,7 @@ fn stack_list<'a>(s: &Snapshot, width: usize) -> Paragraph<'a> {
         Line::styled(
             format!(
                 "{} ended (not shown)",
-                crate::emit::text::counted(s.ended_threads, "thread", "threads")
+                crate::emit::format::counted(s.ended_threads, "thread", "threads")
             ),
             Style::new().add_modifier(Modifier::DIM),
         )

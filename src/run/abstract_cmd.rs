@@ -15,7 +15,7 @@ use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Options, Share};
 use crate::emit;
 use crate::emit::format::fmt_percent;
-use crate::emit::text::TimeUnit;
+use crate::emit::format::TimeUnit;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -120,7 +120,7 @@ fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) ->
     let drawn = a.drawing();
     let funcs = &a.loaded.built.funcs;
     let title = format!("{} of {}", describe_options(a), opts.input.trace.display());
-    let dot = emit::tree_dot::tree_dot_chains(
+    let dot = emit::graph::tree_dot::tree_dot_chains(
         &drawn.tree,
         funcs,
         &a.loaded.names,

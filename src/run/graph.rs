@@ -10,7 +10,7 @@ use crate::abstraction::Share;
 use crate::calltree::hot::{self, PruneOptions};
 use crate::calltree::{CallGraph, View};
 use crate::emit;
-use crate::emit::text::TimeUnit;
+use crate::emit::format::TimeUnit;
 use crate::error::{Error, Result};
 use crate::ingest::FuncId;
 use crate::pipeline::{self, InputOptions};
@@ -89,7 +89,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     let (dot, drawn) = match opts.style {
         Style::Plain => {
             let counts = (cg.graph.node_count(), cg.graph.edge_count());
-            (emit::dot::call_graph(&cg, names), counts)
+            (emit::graph::dot::call_graph(&cg, names), counts)
         }
         Style::Hot => {
             let prune = PruneOptions {
@@ -102,18 +102,18 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
             let stats = hot::func_stats(tree, funcs);
             let tops = hot::top_level(tree, funcs);
             let pruned = hot::prune(&cg, &stats, tree.total(0), &tops, &prune);
-            let h = emit::dot::Hot {
+            let h = emit::graph::dot::Hot {
                 cg: &cg,
                 stats: &stats,
                 pruned: &pruned,
                 whole: tree.total(0),
                 shown: opts.time_unit,
             };
-            (emit::dot::hot_graph(&h, names), pruned.counts())
+            (emit::graph::dot::hot_graph(&h, names), pruned.counts())
         }
     };
     let csv = match &opts.csv {
-        Some(_) => Some(emit::edges_csv::edges(&cg, names, tree.decimals)?),
+        Some(_) => Some(emit::graph::edges_csv::edges(&cg, names, tree.decimals)?),
         None => None,
     };
     emit::write_atomic(&opts.output, &dot)?;

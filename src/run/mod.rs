@@ -5,6 +5,8 @@
 
 pub mod abstract_cmd;
 pub mod compare;
+pub mod coverage;
+pub mod diff;
 pub mod export;
 pub mod files;
 pub mod graph;
@@ -39,7 +41,7 @@ pub fn print_warning(warning: &str) {
     let _ = writeln!(std::io::stderr().lock(), "calltrace: warning: {line}");
 }
 
-pub(crate) use crate::emit::text::counted;
+pub(crate) use crate::emit::format::counted;
 
 /// Names longer than this make boxes wider than a screen.
 const LONG_NAME: usize = 100;

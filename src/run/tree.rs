@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::calltree::View;
 use crate::emit;
-use crate::emit::text::TimeUnit;
+use crate::emit::format::TimeUnit;
 use crate::error::Result;
 use crate::pipeline::{self, InputOptions};
 

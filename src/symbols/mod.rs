@@ -18,6 +18,7 @@ mod distinct;
 mod elf;
 mod executable;
 mod hooks;
+pub mod inventory;
 mod mapindex;
 mod mapped;
 mod objects;

@@ -25,6 +25,7 @@ use crate::ingest::{FuncTable, Sink};
 use crate::symbols::FuncInfo;
 
 pub use chrome::ChromeSink;
+pub(crate) use folded::frame;
 
 /// A named tree to export.
 pub struct Exported<'a> {

@@ -1,0 +1,297 @@
+//! `calltrace coverage`: which functions the traces (test patterns)
+//! called, which none did, and which cannot appear in a trace at all,
+//! without a `--coverage` rebuild. The functions listed are those of the
+//! objects that hold traced functions and were built with
+//! `-finstrument-functions` ([`crate::symbols::inventory`]); each traced
+//! address is placed in its object through the trace's `# map` lines (or,
+//! for a trace without them, the executable and its load bias), so the
+//! functions are matched by object and address, never by name.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::calltree::hot;
+use crate::error::{Error, Result};
+use crate::ingest::{FuncKey, Mapping};
+use crate::pipeline::Loaded;
+use crate::symbols::inventory::{Inventory, inventory};
+use crate::symbols::{Demangle, FuncInfo, locate};
+
+/// What became of a function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Some trace called it.
+    Called,
+    /// Its code calls the entry hook, and no trace called it.
+    NeverCalled,
+    /// Its code never calls the entry hook: no trace can show it.
+    NotInstrumented,
+}
+
+impl Status {
+    /// The label in every output.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Called => "called",
+            Status::NeverCalled => "never called",
+            Status::NotInstrumented => "not instrumented",
+        }
+    }
+}
+
+/// One function of a listed object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its name, source file and line.
+    pub info: FuncInfo,
+    /// The object it belongs to (index into [`Coverage::objects`]).
+    pub object: usize,
+    /// Calls in each pattern, in [`Coverage::patterns`]' order.
+    pub calls: Vec<u64>,
+    /// Called, never called or not instrumented.
+    pub status: Status,
+}
+
+impl Entry {
+    /// Calls over all patterns.
+    pub fn total_calls(&self) -> u64 {
+        self.calls.iter().fold(0u64, |a, &c| a.saturating_add(c))
+    }
+}
+
+/// Every function of the listed objects, sorted by source file, line and name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// The patterns' names.
+    pub patterns: Vec<String>,
+    /// The objects whose functions are listed.
+    pub objects: Vec<PathBuf>,
+    /// The functions.
+    pub entries: Vec<Entry>,
+}
+
+/// Counts of one group (a source file, a module, the whole).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Functions whose code calls the entry hook.
+    pub instrumented: usize,
+    /// Of those (and others), the ones some trace called.
+    pub called: usize,
+    /// Instrumented and never called.
+    pub never_called: usize,
+    /// Not instrumented.
+    pub not_instrumented: usize,
+}
+
+impl Counts {
+    /// Adds one function.
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Called => {
+                self.called += 1;
+                self.instrumented += 1;
+            }
+            Status::NeverCalled => {
+                self.never_called += 1;
+                self.instrumented += 1;
+            }
+            Status::NotInstrumented => self.not_instrumented += 1,
+        }
+    }
+
+    /// The share of instrumented functions that were called (1 when none is).
+    pub fn share(&self) -> f64 {
+        match self.instrumented {
+            0 => 1.0,
+            n => self.called.min(n) as f64 / n as f64,
+        }
+    }
+}
+
+impl Coverage {
+    /// The counts over every listed function.
+    pub fn totals(&self) -> Counts {
+        let mut c = Counts::default();
+        for e in &self.entries {
+            c.add(e.status);
+        }
+        c
+    }
+}
+
+/// How objects are found and functions named.
+#[derive(Debug, Clone, Default)]
+pub struct Lookup<'a> {
+    /// The executable given on the command line, if any.
+    pub binary: Option<&'a Path>,
+    /// Directories searched first for the trace's objects.
+    pub search_path: &'a [PathBuf],
+    /// How names are shown.
+    pub style: Demangle,
+}
+
+/// Builds the coverage from each pattern's loaded trace.
+#[derive(Default)]
+pub struct Collector {
+    patterns: Vec<String>,
+    objects: Vec<(PathBuf, Inventory)>,
+    /// Calls by object and function index, per pattern.
+    calls: BTreeMap<(usize, usize), Vec<u64>>,
+    /// Problems worth a warning (objects that could not be read).
+    pub warnings: Vec<String>,
+}
+
+impl Collector {
+    /// Adds one pattern's trace.
+    pub fn add(&mut self, pattern: &str, loaded: &Loaded, look: &Lookup<'_>) -> Result<()> {
+        let p = self.patterns.len();
+        self.patterns.push(pattern.to_string());
+        let (tree, funcs, meta) = (&loaded.built.tree, &loaded.built.funcs, &loaded.built.meta);
+        let stats = hot::func_stats(tree, funcs);
+        for (f, key) in funcs.keys().iter().enumerate() {
+            let FuncKey::Addr(addr) = *key else { continue };
+            let calls = stats[f].calls;
+            if calls == 0 {
+                continue;
+            }
+            let Some((object, file_addr)) = self.place(addr, meta, loaded, look)? else {
+                continue;
+            };
+            let Some(i) = self.objects[object].1.at(file_addr) else {
+                continue;
+            };
+            let v = self.calls.entry((object, i)).or_default();
+            v.resize(p + 1, 0);
+            v[p] = v[p].saturating_add(calls);
+        }
+        Ok(())
+    }
+
+    /// The object and file address of runtime address `addr`; None for
+    /// an object that is not listed (not instrumented, not found).
+    fn place(
+        &mut self,
+        addr: u64,
+        meta: &crate::ingest::TraceMeta,
+        loaded: &Loaded,
+        look: &Lookup<'_>,
+    ) -> Result<Option<(usize, u64)>> {
+        if meta.maps.is_empty() {
+            let Some(exe) = look.binary.map(Path::to_path_buf).or_else(|| {
+                meta.exe_path
+                    .as_deref()
+                    .and_then(|p| locate(p, look.search_path))
+            }) else {
+                return Ok(None);
+            };
+            let bias = loaded.resolve.as_ref().map_or(0, |r| r.bias);
+            let object = self.object(&exe, look)?;
+            return Ok(object.map(|o| (o, addr.wrapping_sub(bias))));
+        }
+        let Some(map) = meta
+            .maps
+            .iter()
+            .rev()
+            .find(|m| m.start <= addr && addr < m.end)
+        else {
+            return Ok(None);
+        };
+        let Some(path) = object_path(map, meta, look) else {
+            return Ok(None);
+        };
+        let Some(object) = self.object(&path, look)? else {
+            return Ok(None);
+        };
+        let offset = addr - map.start + map.offset;
+        let inv = &self.objects[object].1;
+        Ok(inv.elf.vaddr_of_offset(offset).map(|a| (object, a)))
+    }
+
+    /// The index of the object at `path`, read on first use; None when it
+    /// was not built with `-finstrument-functions` (a system library).
+    fn object(&mut self, path: &Path, look: &Lookup<'_>) -> Result<Option<usize>> {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if let Some(i) = self.objects.iter().position(|(p, _)| *p == key) {
+            return Ok(Some(i));
+        }
+        let inv = inventory(path, look.style, &mut self.warnings)?;
+        if !inv.elf.instrumented {
+            // Remember it, listing nothing, so it is read once.
+            self.objects.push((key, Inventory::default()));
+            return Ok(Some(self.objects.len() - 1));
+        }
+        self.objects.push((key, inv));
+        Ok(Some(self.objects.len() - 1))
+    }
+
+    /// Every function of the instrumented objects, with its calls per pattern.
+    pub fn finish(self) -> Coverage {
+        let n = self.patterns.len();
+        let mut entries = Vec::new();
+        let mut objects = Vec::new();
+        for (o, (path, inv)) in self.objects.into_iter().enumerate() {
+            if inv.functions.is_empty() {
+                continue;
+            }
+            let object = objects.len();
+            objects.push(path);
+            for (i, f) in inv.functions.into_iter().enumerate() {
+                let mut calls = self.calls.get(&(o, i)).cloned().unwrap_or_default();
+                calls.resize(n, 0);
+                let status = if calls.iter().any(|&c| c > 0) {
+                    Status::Called
+                } else if f.instrumented {
+                    Status::NeverCalled
+                } else {
+                    Status::NotInstrumented
+                };
+                entries.push(Entry {
+                    info: f.info,
+                    object,
+                    calls,
+                    status,
+                });
+            }
+        }
+        entries.sort_by(|a, b| {
+            let key = |e: &Entry| {
+                (
+                    e.info.file.clone(),
+                    e.info.line,
+                    e.info.name.clone(),
+                    e.object,
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+        Coverage {
+            patterns: self.patterns,
+            objects,
+            entries,
+        }
+    }
+}
+
+/// Where the object of mapping `map` is on this machine: the executable
+/// given on the command line for the traced executable, else the path
+/// the trace recorded (or a copy in `--search-path`).
+fn object_path(
+    map: &Mapping,
+    meta: &crate::ingest::TraceMeta,
+    look: &Lookup<'_>,
+) -> Option<PathBuf> {
+    let is_exe = meta.exe_path.as_deref() == Some(map.path.as_str());
+    match (is_exe, look.binary) {
+        (true, Some(b)) => Some(b.to_path_buf()),
+        _ => locate(&map.path, look.search_path),
+    }
+}
+
+/// The error for traces that name no instrumented object.
+pub fn nothing_listed(traces: &[PathBuf]) -> Error {
+    let names: Vec<String> = traces.iter().map(|t| t.display().to_string()).collect();
+    Error::Input(format!(
+        "no function to list: {} name(s) no program or library built with -finstrument-functions that can be read (give BINARY or --search-path DIR when the trace was recorded elsewhere)",
+        names.join(", ")
+    ))
+}

@@ -1,0 +1,154 @@
+//! `calltrace coverage [BINARY] --trace T...` (or `coverage DIR`): which
+//! functions the traces called, which none did, and which no trace can
+//! show (see [`crate::coverage`]). A summary per source file (per module
+//! with `--modules`) on stdout; on request the full list as CSV, the call
+//! matrix (one column per pattern) and an lcov tracefile.
+
+use std::path::PathBuf;
+
+use super::Outcome;
+use super::files::{CommandFiles, Files};
+use crate::abstraction::modules::ModuleSource;
+use crate::calltree::View;
+use crate::coverage::{Collector, Coverage, Lookup, nothing_listed};
+use crate::emit;
+use crate::error::{Error, Result};
+use crate::ingest::FuncTable;
+use crate::pipeline::{self, InputOptions};
+use crate::report::patterns::{self, Pattern};
+use crate::symbols::FuncInfo;
+
+/// Options of `calltrace coverage`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoverageOptions {
+    /// How traces are read and named (`trace` is set per pattern).
+    pub input: InputOptions,
+    /// The traces: files, `NAME=PATH` or directories of patterns.
+    /// Default is `trace.txt`.
+    pub traces: Vec<String>,
+    /// `--modules`: summarise per module. Default is none (per file).
+    pub modules: Option<String>,
+    /// Where the function list goes. Default is none.
+    pub csv: Option<PathBuf>,
+    /// Where the call matrix goes. Default is none.
+    pub matrix: Option<PathBuf>,
+    /// Where the lcov tracefile goes. Default is none.
+    pub lcov: Option<PathBuf>,
+    /// Exit with status 3 when less than this share of the instrumented
+    /// functions was called. Default is none.
+    pub fail_under: Option<f64>,
+}
+
+impl Default for CoverageOptions {
+    fn default() -> Self {
+        CoverageOptions {
+            input: InputOptions::default(),
+            traces: vec!["trace.txt".to_string()],
+            modules: None,
+            csv: None,
+            matrix: None,
+            lcov: None,
+            fail_under: None,
+        }
+    }
+}
+
+/// Runs `calltrace coverage`.
+pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
+    let patterns = patterns::from_args(&opts.traces)?;
+    let mut collector = Collector::default();
+    let look = Lookup {
+        binary: opts.input.binary.as_deref(),
+        search_path: &opts.input.symbols.search_path,
+        style: opts.input.symbols.demangle,
+    };
+    for p in &patterns {
+        let mut input = opts.input.clone();
+        input.trace = p.path.clone();
+        let loaded = pipeline::load(&input, View::Contexts)?;
+        super::warn_now(&loaded.warnings);
+        collector.add(&p.name, &loaded, &look)?;
+    }
+    super::warn_now(&std::mem::take(&mut collector.warnings));
+    let cov = collector.finish();
+    if cov.entries.is_empty() {
+        let paths: Vec<PathBuf> = patterns.iter().map(|p| p.path.clone()).collect();
+        return Err(nothing_listed(&paths));
+    }
+    let modules = match &opts.modules {
+        Some(arg) => Some(modules_of(&cov, arg)?),
+        None => None,
+    };
+    let mut notes = Vec::new();
+    let outputs: [(&Option<PathBuf>, Vec<u8>); 3] = [
+        (&opts.csv, emit::coverage::csv(&cov, modules.as_deref())?),
+        (&opts.matrix, emit::coverage::matrix(&cov)?),
+        (&opts.lcov, emit::coverage::lcov(&cov)),
+    ];
+    for (path, bytes) in outputs {
+        if let Some(path) = path {
+            emit::write_atomic(path, &bytes)?;
+            notes.push(format!("wrote {}", path.display()));
+        }
+    }
+    let summary = emit::coverage::summary(&cov, modules.as_deref());
+    emit::write_atomic("-".as_ref(), &summary)?;
+    let totals = cov.totals();
+    match opts.fail_under {
+        Some(share) if totals.share() < share => {
+            for n in &notes {
+                eprintln!("calltrace: {}", crate::escape_controls(n));
+            }
+            Err(Error::Gate(format!(
+                "{:.1}% of the instrumented functions were called, under --fail-under {}%",
+                100.0 * totals.share(),
+                100.0 * share
+            )))
+        }
+        _ => Ok(Outcome {
+            warnings: Vec::new(),
+            notes,
+        }),
+    }
+}
+
+/// The module of every entry, as `--modules ARG` assigns them.
+fn modules_of(cov: &Coverage, arg: &str) -> Result<Vec<String>> {
+    let source = ModuleSource::from_arg(arg)?;
+    let mut funcs = FuncTable::default();
+    let ids: Vec<u32> = (0..cov.entries.len())
+        .map(|i| funcs.addr(i as u64 + 1))
+        .collect();
+    let mut names = vec![FuncInfo::default(); funcs.len()];
+    for (e, &id) in cov.entries.iter().zip(&ids) {
+        names[id as usize] = e.info.clone();
+    }
+    let modules = source.assign(&funcs, &names)?;
+    Ok(ids
+        .iter()
+        .map(|&id| modules.names[modules.of(id) as usize].clone())
+        .collect())
+}
+
+impl CommandFiles for CoverageOptions {
+    fn files(&self) -> Result<Files> {
+        let patterns: Vec<Pattern> = patterns::from_args(&self.traces)?;
+        let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("--trace", p.path)).collect();
+        inputs.extend(self.input.binary.iter().map(|b| ("BINARY", b.clone())));
+        inputs.extend(
+            self.modules
+                .iter()
+                .filter(|m| !m.starts_with("auto"))
+                .map(|m| ("--modules", PathBuf::from(m))),
+        );
+        let outputs = [
+            ("--csv", &self.csv),
+            ("--matrix", &self.matrix),
+            ("--lcov", &self.lcov),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| p.clone().map(|p| (flag, p)))
+        .collect();
+        Ok(Files { inputs, outputs })
+    }
+}

@@ -1,0 +1,272 @@
+//! `calltrace diff BASE NEW`: what changed between two runs, or two sets
+//! of repeated runs, of a program, and why (see [`crate::diff`]). Each side
+//! is a trace file or a directory of traces; binaries come from the traces
+//! (or `--search-path`), so the sides may be different builds. Writes a
+//! table on stdout and, on request, CSV, JSON and a union graph as DOT.
+
+use std::path::{Path, PathBuf};
+
+use super::Outcome;
+use super::files::{CommandFiles, Files};
+use crate::calltree::View;
+use crate::diff::{self, By, Diff, DiffOptions, Profile};
+use crate::emit;
+use crate::emit::format::TimeUnit;
+use crate::error::{Error, Result};
+use crate::pipeline::{self, InputOptions};
+use crate::symbols::Demangle;
+
+/// Options of `calltrace diff`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffCommand {
+    /// The base side: a trace, or a directory of traces of repeated runs.
+    pub base: PathBuf,
+    /// The new side, likewise.
+    pub new: PathBuf,
+    /// How each trace is read and named (its `trace` and `binary` are
+    /// set per trace; names are always simple, to match across builds).
+    pub input: InputOptions,
+    /// Rows per function or per calling context. Default is function.
+    pub by: By,
+    /// What counts as a change, and the base side's scaling.
+    pub diff: DiffOptions,
+    /// Exit with status 3 when a row's self time grew by more than this
+    /// share of the base total. Default is none.
+    pub fail_above: Option<f64>,
+    /// Rows shown on stdout. Default is 20.
+    pub top: usize,
+    /// Where the CSV goes. Default is none.
+    pub csv: Option<PathBuf>,
+    /// Where the JSON goes. Default is none.
+    pub json: Option<PathBuf>,
+    /// Where the union graph's DOT goes. Default is none.
+    pub dot: Option<PathBuf>,
+    /// How the union graph is pruned. Default is 0.5% and 0.1%, as `graph`.
+    pub prune: diff::Prune,
+    /// Where the differential flame graph goes (widths from new). Default is none.
+    pub flamegraph: Option<PathBuf>,
+    /// Where the negated one goes (widths from base). Default is none.
+    pub flamegraph_removed: Option<PathBuf>,
+    /// Unit of the times shown. Default is auto.
+    pub time_unit: TimeUnit,
+}
+
+impl Default for DiffCommand {
+    fn default() -> Self {
+        DiffCommand {
+            base: PathBuf::new(),
+            new: PathBuf::new(),
+            input: InputOptions::default(),
+            by: By::Function,
+            diff: DiffOptions::default(),
+            fail_above: None,
+            top: 20,
+            csv: None,
+            json: None,
+            dot: None,
+            prune: diff::Prune::default(),
+            flamegraph: None,
+            flamegraph_removed: None,
+            time_unit: TimeUnit::Auto,
+        }
+    }
+}
+
+/// Runs `calltrace diff`.
+pub fn run(opts: &DiffCommand) -> Result<Outcome> {
+    let base = load_side(opts, &opts.base)?;
+    let new = load_side(opts, &opts.new)?;
+    let d = diff::diff(base.rows(opts.by), new.rows(opts.by), &opts.diff);
+    let mut notes = Vec::new();
+    if let Some(path) = &opts.dot {
+        let by_function;
+        let functions = match opts.by {
+            By::Function => &d,
+            By::Context => {
+                by_function = diff::diff(&base.functions, &new.functions, &opts.diff);
+                &by_function
+            }
+        };
+        let u = diff::union(functions, &base.functions, &new.functions, opts.prune);
+        emit::write_atomic(path, &emit::diff::dot(functions, &u, opts.time_unit))?;
+        notes.push(format!(
+            "wrote {} ({} of {} functions drawn)",
+            path.display(),
+            u.nodes.len(),
+            functions.rows.len()
+        ));
+    }
+    flamegraphs(opts, &base, &new, &d, &mut notes)?;
+    if let Some(path) = &opts.csv {
+        emit::write_atomic(path, &emit::diff::csv(&d, opts.by)?)?;
+        notes.push(format!("wrote {}", path.display()));
+    }
+    if let Some(path) = &opts.json {
+        emit::write_atomic(path, &emit::diff::json(&d, opts.by, &opts.diff))?;
+        notes.push(format!("wrote {}", path.display()));
+    }
+    let table = emit::diff::table(&d, opts.top, opts.time_unit);
+    emit::write_atomic("-".as_ref(), &table)?;
+    let outcome = Outcome {
+        warnings: Vec::new(),
+        notes,
+    };
+    match opts.fail_above.and_then(|share| gate(&d, share)) {
+        Some(failed) => {
+            // The outputs were written; say so before the failure.
+            for n in &outcome.notes {
+                eprintln!("calltrace: {}", crate::escape_controls(n));
+            }
+            Err(Error::Gate(failed))
+        }
+        None => Ok(outcome),
+    }
+}
+
+/// Writes the differential flame graphs asked for, from a diff by context.
+fn flamegraphs(
+    opts: &DiffCommand,
+    base: &Side,
+    new: &Side,
+    d: &Diff,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let wanted = [
+        (&opts.flamegraph, emit::diff::Widths::New, "--flamegraph"),
+        (
+            &opts.flamegraph_removed,
+            emit::diff::Widths::Base,
+            "--flamegraph-removed",
+        ),
+    ];
+    if wanted.iter().all(|(p, _, _)| p.is_none()) {
+        return Ok(());
+    }
+    let by_context;
+    let contexts = match opts.by {
+        By::Context => d,
+        By::Function => {
+            by_context = diff::diff(base.contexts(), new.contexts(), &opts.diff);
+            &by_context
+        }
+    };
+    let title = format!(
+        "calltrace diff: {} → {}",
+        opts.base.display(),
+        opts.new.display()
+    );
+    for (path, widths, flag) in wanted {
+        let Some(path) = path else { continue };
+        let mut svg = Vec::new();
+        emit::diff::flamegraph(contexts, widths, &title, &mut svg)
+            .map_err(|e| Error::usage(flag, e.to_string()))?;
+        emit::write_atomic(path, &svg)?;
+        notes.push(format!("wrote {}", path.display()));
+    }
+    Ok(())
+}
+
+/// The message of a failed `--fail-above`, naming the worst rows.
+fn gate(d: &Diff, share: f64) -> Option<String> {
+    let grown = d.grown_above(share);
+    let worst = grown.first()?;
+    let pct = |v: i128| 100.0 * v as f64 / d.base_total.max(1) as f64;
+    Some(format!(
+        "{} grew by more than --fail-above {}% of the base total; the most: {} (+{:.1}%, {})",
+        emit::format::counted(grown.len(), "function", "functions"),
+        share * 100.0,
+        worst.key.name,
+        pct(worst.delta_self()),
+        worst.change.label()
+    ))
+}
+
+/// The profiles of one side's runs: by function (for the graph), and by
+/// context when rows are contexts or a flame graph is drawn.
+struct Side {
+    functions: Vec<Profile>,
+    contexts: Option<Vec<Profile>>,
+}
+
+impl Side {
+    /// The profiles rows come from.
+    fn rows(&self, by: By) -> &[Profile] {
+        match by {
+            By::Function => &self.functions,
+            By::Context => self.contexts(),
+        }
+    }
+
+    /// The profiles by context (none unless they were asked for).
+    fn contexts(&self) -> &[Profile] {
+        self.contexts.as_deref().unwrap_or_default()
+    }
+}
+
+fn load_side(opts: &DiffCommand, path: &Path) -> Result<Side> {
+    let mut side = Side {
+        functions: Vec::new(),
+        contexts: opts.wants_contexts().then(Vec::new),
+    };
+    for trace in side_traces(path)? {
+        let mut input = opts.input.clone();
+        input.trace = trace;
+        input.symbols.demangle = Demangle::Simple;
+        let loaded = pipeline::load(&input, View::Contexts)?;
+        // Said now, before the table (as every command does).
+        super::warn_now(&loaded.warnings);
+        let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
+        let names = &loaded.names;
+        side.functions
+            .push(Profile::new(tree, funcs, names, By::Function));
+        if let Some(contexts) = &mut side.contexts {
+            contexts.push(Profile::new(tree, funcs, names, By::Context));
+        }
+    }
+    Ok(side)
+}
+
+/// The traces of a side: the file itself, or the traces in a directory
+/// (as `compare` finds them), in name order.
+fn side_traces(path: &Path) -> Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let arg = path.to_string_lossy().into_owned();
+    let patterns = crate::report::patterns::from_args(&[arg])?;
+    Ok(patterns.into_iter().map(|p| p.path).collect())
+}
+
+impl DiffCommand {
+    /// Whether the runs are needed by context: for rows or a flame graph.
+    fn wants_contexts(&self) -> bool {
+        self.by == By::Context || self.flamegraph.is_some() || self.flamegraph_removed.is_some()
+    }
+}
+
+impl CommandFiles for DiffCommand {
+    fn files(&self) -> Result<Files> {
+        let mut inputs = Vec::new();
+        for (flag, side) in [("BASE", &self.base), ("NEW", &self.new)] {
+            if !side.exists() {
+                return Err(Error::usage(
+                    flag,
+                    format!("{} does not exist", side.display()),
+                ));
+            }
+            inputs.extend(side_traces(side)?.into_iter().map(|t| (flag, t)));
+        }
+        inputs.extend(self.input.rules.iter().map(|r| ("--rules", r.clone())));
+        let outputs = [
+            ("--csv", &self.csv),
+            ("--json", &self.json),
+            ("--output", &self.dot),
+            ("--flamegraph", &self.flamegraph),
+            ("--flamegraph-removed", &self.flamegraph_removed),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| p.clone().map(|p| (flag, p)))
+        .collect();
+        Ok(Files { inputs, outputs })
+    }
+}

@@ -10,7 +10,7 @@ use super::super::{
     BATCH, Event, FuncTable, Mapping, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
 };
 use super::fast::FastChunk;
-use super::{Token, parse_dec, parse_hex, split_event, trim_start};
+use super::syntax::{Token, parse_dec, parse_hex, split_event, trim_start};
 use crate::error::{Error, Result};
 
 /// Which optional columns the trace uses, fixed by its first event line.
@@ -267,16 +267,6 @@ impl<'a> Seq<'a> {
             format!("expected {expected}, found `{shown}`"),
         )
     }
-}
-
-/// Whether a comment line (starting with `#`) is a `# base`, `# map` or
-/// `# dropped` header, the only comments that carry information.
-pub(super) fn is_header(line: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(&line[1..]);
-    matches!(
-        text.split_whitespace().next(),
-        Some("base" | "map" | "dropped")
-    )
 }
 
 /// The first word of `text` (after blanks) and what follows it.

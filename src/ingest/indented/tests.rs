@@ -1,7 +1,10 @@
 //! Tests of the indented reader: the chunked paths against the two-pass
 //! reference, the fast line path against the general one.
 
+use std::borrow::Cow;
+
 use super::*;
+use crate::ingest::NodeRecord;
 
 fn parse(text: &str) -> Result<(Vec<NodeRecord>, TraceMeta)> {
     let (sink, meta, _) =

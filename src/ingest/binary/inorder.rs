@@ -6,7 +6,8 @@ use rustc_hash::FxHashMap;
 
 use super::TAG_BLOCK;
 use super::framing::Layout;
-use super::records::{Reader, Side};
+use super::reader::Parser;
+use super::records::{Records, Side};
 use super::ring::{Ring, written_after_all};
 use crate::error::Result;
 use crate::ingest::chunked::{self, LocalEvents};
@@ -63,41 +64,10 @@ impl<'a> InOrder<'a> {
         }
     }
 
-    /// Takes the chunk of `len` bytes at `start`, decoded or not.
-    pub(super) fn chunk(
-        &mut self,
-        start: usize,
-        len: usize,
-        local: Option<LocalEvents>,
-        sink: &mut dyn Sink,
-        buffers: &chunked::Recycle<LocalEvents>,
-    ) -> Result<()> {
-        let end = start + len;
-        let local = match local {
-            Some(local) if self.resume > start || self.stopped => {
-                buffers.give(local);
-                None
-            }
-            other => other,
-        };
-        if self.stopped || self.resume >= end {
-            return Ok(());
-        }
-        match local {
-            Some(mut local) => {
-                local.merge(self.funcs, &mut self.threads, &mut self.maps, sink);
-                buffers.give(local);
-                self.resume = end;
-                Ok(())
-            }
-            None => self.records(start.max(self.resume), end, sink),
-        }
-    }
-
     /// Reads the records in `start..end` one by one (the last one may end
     /// beyond `end` after a resynchronisation).
     pub(super) fn records(&mut self, start: usize, end: usize, sink: &mut dyn Sink) -> Result<()> {
-        let mut r = Reader {
+        let mut r = Records {
             data: self.data,
             pos: start,
             name: self.name,
@@ -202,5 +172,37 @@ impl<'a> InOrder<'a> {
             meta.threads.push(0);
         }
         meta
+    }
+}
+
+impl<'a> chunked::InOrder for InOrder<'a> {
+    type Parser = Parser;
+
+    /// Takes a chunk, decoded or not.
+    fn consume(
+        &mut self,
+        start: usize,
+        bytes: &[u8],
+        local: Option<LocalEvents>,
+        sink: &mut dyn Sink,
+    ) -> Result<Option<LocalEvents>> {
+        let end = start + bytes.len();
+        let (local, spare) = match local {
+            Some(local) if self.resume > start || self.stopped => (None, Some(local)),
+            other => (other, None),
+        };
+        if self.stopped || self.resume >= end {
+            return Ok(spare.or(local));
+        }
+        match local {
+            Some(mut local) => {
+                local.merge(self.funcs, &mut self.threads, &mut self.maps, sink);
+                self.resume = end;
+                Ok(Some(local))
+            }
+            None => self
+                .records(start.max(self.resume), end, sink)
+                .map(|()| spare),
+        }
     }
 }

@@ -28,8 +28,8 @@ pub use reader::{BinaryScan, BinaryScanned};
 
 use framing::{cut_records_v1, cut_records_v2};
 use inorder::InOrder;
-use reader::Decoder;
-use records::Reader;
+use reader::Parser;
+use records::Records;
 
 use super::chunked;
 use super::{FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
@@ -76,7 +76,7 @@ impl TraceFormat for BinaryFormat {
         sink: &mut dyn Sink,
     ) -> Result<TraceMeta> {
         let data: &[u8] = input;
-        let mut r = Reader {
+        let mut r = Records {
             data,
             pos: 0,
             name: input.name(),
@@ -95,28 +95,7 @@ impl TraceFormat for BinaryFormat {
         };
         let first_record = r.pos;
         let chunks = input.chunks_cut_by(r.pos, size, cut);
-        chunked::run_workers(
-            input,
-            chunks,
-            opts,
-            sink,
-            Decoder::default,
-            |w, bytes| {
-                let scan = BinaryScan {
-                    decoder: &mut w.parser,
-                    bytes,
-                    layout,
-                    out: w.buffers.take(),
-                };
-                match w.work.as_mut() {
-                    Some(work) => work.scan_binary(scan).0,
-                    None => scan.decoder.decode(bytes, layout, scan.out),
-                }
-            },
-            |chunk, local, sink, buffers| {
-                seq.chunk(chunk.start, chunk.bytes.len(), local, sink, buffers)
-            },
-        )?;
+        chunked::read(input, chunks, opts, sink, || Parser::new(layout), &mut seq)?;
         seq.drop_written(first_record);
         seq.pending(sink);
         Ok(seq.finish())

@@ -1,4 +1,4 @@
-//! The worker side of a binary parse: a [`Decoder`] per parsing thread
+//! The worker side of a binary parse: a [`Parser`] per parsing thread
 //! decodes a chunk of event blocks into chunk-local ids, storing the
 //! events or feeding them to a sink's summariser ([`BinaryScan`]).
 
@@ -9,12 +9,13 @@ use rustc_hash::FxHashMap;
 use super::TAG_BLOCK;
 use super::decode::decode_block;
 use super::framing::{Layout, Sum};
-use crate::ingest::chunked::LocalEvents;
+use crate::ingest::ChunkWork;
+use crate::ingest::chunked::{ChunkParser, LocalEvents};
 use crate::ingest::{Event, EventConsumer};
 
 /// A worker's block decoder: chunk-local ids for addresses (through a
 /// direct-mapped cache) and threads.
-pub(super) struct Decoder {
+pub(super) struct Parser {
     /// A fixed-size array, so that indexing it by a hash needs no bounds
     /// check or division.
     slots: Box<[(u64, u32, u32); SLOTS]>,
@@ -24,23 +25,53 @@ pub(super) struct Decoder {
     /// cache misses: an address whose slot another one took keeps its id
     /// (summarisers tell frames apart by id).
     ids: FxHashMap<u64, u32>,
+    /// The framing of the file's records.
+    layout: Layout,
 }
 
-/// Entries of [`Decoder::slots`].
+/// Entries of [`Parser::slots`].
 pub(super) const SLOTS: usize = 1024;
 
-impl Default for Decoder {
-    fn default() -> Self {
-        Decoder {
+impl Parser {
+    /// A parser for the records of a file framed as `layout`.
+    pub(super) fn new(layout: Layout) -> Self {
+        Parser {
             slots: Box::new([(0, 0, 0); SLOTS]),
             stamp: 0,
             tids: FxHashMap::default(),
             ids: FxHashMap::default(),
+            layout,
         }
     }
 }
 
-impl Decoder {
+impl ChunkParser for Parser {
+    type Buffer = LocalEvents;
+    /// None when a record of the chunk is not an intact block: the chunk is
+    /// then read record by record in order.
+    type Parsed = Option<LocalEvents>;
+
+    fn parse(
+        &mut self,
+        bytes: &[u8],
+        out: LocalEvents,
+        work: Option<&mut dyn ChunkWork>,
+    ) -> Option<LocalEvents> {
+        let layout = self.layout;
+        let scan = BinaryScan {
+            decoder: self,
+            bytes,
+            layout,
+            out,
+        };
+        match work {
+            Some(work) => work.scan_binary(scan).0,
+            None => scan.decoder.decode(bytes, layout, scan.out),
+        }
+    }
+}
+
+impl Parser {
     /// Decodes a chunk of whole event blocks, storing the events; None if
     /// any record is malformed or not a block (those are read in order).
     pub(super) fn decode(
@@ -133,7 +164,7 @@ impl Decoder {
     }
 }
 
-/// Why [`Decoder::decode_into`] stopped.
+/// Why [`Parser::decode_into`] stopped.
 pub(super) enum Stop {
     /// A record is malformed or not a block.
     Bad,
@@ -145,7 +176,7 @@ pub(super) enum Stop {
 /// [`ChunkWork::scan_binary`](super::ChunkWork::scan_binary) so that it
 /// can run the decoder with its own (statically dispatched) consumer.
 pub struct BinaryScan<'a> {
-    pub(super) decoder: &'a mut Decoder,
+    pub(super) decoder: &'a mut Parser,
     pub(super) bytes: &'a [u8],
     pub(super) layout: Layout,
     pub(super) out: LocalEvents,

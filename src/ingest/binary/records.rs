@@ -33,13 +33,13 @@ impl From<Error> for Bad {
     }
 }
 
-pub(super) struct Reader<'a> {
+pub(super) struct Records<'a> {
     pub(super) data: &'a [u8],
     pub(super) pos: usize,
     pub(super) name: &'a str,
 }
 
-impl Reader<'_> {
+impl Records<'_> {
     fn err(&self, what: &str) -> Error {
         Error::Input(format!("{}: byte {}: expected {what}", self.name, self.pos))
     }

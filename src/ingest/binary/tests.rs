@@ -264,7 +264,7 @@ fn block_by_block(bytes: &[u8], lenient: bool) -> String {
     };
     let mut funcs = FuncTable::default();
     let mut sink = crate::ingest::testing::Collect::default();
-    let mut r = Reader {
+    let mut r = Records {
         data: bytes,
         pos: 0,
         name: "t.bin",

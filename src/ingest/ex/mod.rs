@@ -13,21 +13,21 @@
 //!
 //! Big traces are read in parallel: worker threads run the [`fast`] scanner
 //! over chunks cut at line ends, and the calling thread merges the chunks in
-//! file order ([`seq`]), parsing line by line any chunk the scanner gave up
+//! file order ([`inorder`]), parsing line by line any chunk the scanner gave up
 //! on, so results, errors and line numbers are those of one sequential pass.
 
 pub(super) mod digits;
 mod fast;
-mod seq;
+mod inorder;
 mod syntax;
 #[cfg(test)]
 mod tests;
 
 use super::{FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::error::Result;
-use fast::Scanner;
+use fast::Parser;
 pub use fast::{TextScan, TextScanned};
-use seq::Seq;
+use inorder::InOrder;
 use syntax::split_event;
 
 /// E/X trace of code addresses (`E0x401136`, optional time and thread columns).
@@ -81,28 +81,15 @@ fn parse_ex(
     funcs: &mut FuncTable,
     sink: &mut dyn Sink,
 ) -> Result<TraceMeta> {
-    let mut seq = Seq::new(format, symbolic, input.name(), opts, funcs);
+    let mut seq = InOrder::new(format, symbolic, input.name(), opts, funcs);
     let chunks = input.chunks(super::chunked::chunk_size(opts));
-    super::chunked::run_workers(
+    super::chunked::read(
         input,
         chunks,
         opts,
         sink,
-        || Scanner::new(symbolic),
-        |w, bytes| match w.work.as_mut() {
-            Some(work) => {
-                let scan = TextScan::new(&mut w.parser, bytes, w.buffers.take());
-                work.scan_text(scan).0
-            }
-            None => w.parser.scan(bytes, w.buffers.take()),
-        },
-        |chunk, mut fast, sink, buffers| {
-            seq.chunk(&chunk.bytes, fast.as_mut(), sink)?;
-            if let Some(f) = fast {
-                buffers.give(f);
-            }
-            Ok(())
-        },
+        || Parser::new(symbolic),
+        &mut seq,
     )?;
     Ok(seq.finish())
 }

@@ -1,4 +1,4 @@
-use super::seq::Seq;
+use super::inorder::InOrder;
 use super::*;
 use crate::ingest::{EventKind, FuncTable, ParseOptions, TraceMeta};
 
@@ -207,7 +207,7 @@ fn sequential_as(fmt: &dyn TraceFormat, input: &Input, lenient: bool) -> String 
     let mut funcs = FuncTable::default();
     let mut sink = crate::ingest::testing::Collect::default();
     let symbolic = fmt.name() == "symbolic";
-    let mut seq = Seq::new(fmt.name(), symbolic, "t.txt", &opts, &mut funcs);
+    let mut seq = InOrder::new(fmt.name(), symbolic, "t.txt", &opts, &mut funcs);
     let result = seq.chunk(input, None, &mut sink).map(|()| seq.finish());
     match result {
         Ok(meta) => format!("{:?}\n{:?}\n{meta:?}", sink.events, funcs.keys()),

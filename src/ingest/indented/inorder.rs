@@ -8,7 +8,7 @@ use crate::ingest::{NodeRecord, skip_or_fail};
 /// The calling thread's side: turns widths into depths, interns names into
 /// the [`FuncTable`] in file order and feeds the sink, scaling the times
 /// already fed when a more precise number shows up.
-pub(super) struct Merge<'a> {
+pub(super) struct InOrder<'a> {
     pub(super) name: &'a str,
     pub(super) opts: &'a ParseOptions,
     pub(super) funcs: &'a mut FuncTable,
@@ -23,7 +23,7 @@ pub(super) struct Merge<'a> {
     pub(super) maps: (Vec<u32>, Vec<u32>),
     pub(super) units: Units,
     /// Reads the chunks a summary could not stand for, record by record.
-    pub(super) own: Option<(Reader, Parsed)>,
+    pub(super) own: Option<(Parser, Parsed)>,
 }
 
 /// The file's unit as far as read: nanoseconds from the first number with
@@ -73,7 +73,7 @@ impl Units {
     }
 }
 
-impl Merge<'_> {
+impl InOrder<'_> {
     /// Takes the next chunk (`bytes`, and what a worker made of it).
     pub(super) fn chunk(&mut self, bytes: &[u8], out: &Out, sink: &mut dyn Sink) -> Result<()> {
         if !out.summarised {
@@ -86,7 +86,7 @@ impl Merge<'_> {
         }
         let (reader, parsed) = self
             .own
-            .get_or_insert_with(|| (Reader::new(false), Parsed::default()));
+            .get_or_insert_with(|| (Parser::new(false), Parsed::default()));
         reader.chunk(bytes, parsed);
         let parsed = std::mem::take(parsed);
         let r = self.records(&parsed, sink);
@@ -217,5 +217,19 @@ impl Merge<'_> {
             calls: r.calls,
         });
         Ok(true)
+    }
+}
+
+impl chunked::InOrder for InOrder<'_> {
+    type Parser = Parser;
+
+    fn consume(
+        &mut self,
+        _start: usize,
+        bytes: &[u8],
+        out: Out,
+        sink: &mut dyn Sink,
+    ) -> Result<Option<Out>> {
+        self.chunk(bytes, &out, sink).map(|()| Some(out))
     }
 }

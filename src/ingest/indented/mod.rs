@@ -21,9 +21,9 @@
 //! ([`Sink::scale_times`]). Nothing but the sink's tree is kept, and
 //! errors, line numbers and `--lenient` counts are those of one pass.
 
-use inorder::{Merge, Units};
+use inorder::{InOrder, Units};
 use part::{LineIn, Part};
-use reader::{Out, Reader, UNSET};
+use reader::{Out, Parser, UNSET};
 use text::Line;
 use text::{Indents, decimals, fixed, in_nanos, indent_width, parse_line};
 use whole::parse_whole;
@@ -67,7 +67,7 @@ impl TraceFormat for IndentedFormat {
         funcs: &mut FuncTable,
         sink: &mut dyn Sink,
     ) -> Result<TraceMeta> {
-        let mut merge = Merge {
+        let mut merge = InOrder {
             name: input.name(),
             opts,
             funcs,
@@ -90,22 +90,13 @@ impl TraceFormat for IndentedFormat {
         }
         let summarise = sink.takes_node_chunks();
         let chunks = input.chunks(chunked::chunk_size(opts));
-        chunked::run_workers(
+        chunked::read(
             input,
             chunks,
             opts,
             sink,
-            || Reader::new(summarise),
-            |w, bytes| {
-                let mut out: Out = w.buffers.take();
-                w.parser.read(bytes, &mut out);
-                out
-            },
-            |chunk, out, sink, buffers| {
-                let r = merge.chunk(&chunk.bytes, &out, sink);
-                buffers.give(out);
-                r
-            },
+            || Parser::new(summarise),
+            &mut merge,
         )?;
         if merge.units.restart {
             sink.clear_nodes();

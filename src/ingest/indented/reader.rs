@@ -1,15 +1,17 @@
-//! The worker side of an indented parse: a [`Reader`] per parsing thread
+//! The worker side of an indented parse: a [`Parser`] per parsing thread
 //! reads a chunk's lines into compact records, or summarises them into a
 //! [`Part`] for sinks that take node chunks.
 
 use rustc_hash::FxHashMap;
 
 use super::*;
+use crate::ingest::ChunkWork;
+use crate::ingest::chunked::ChunkParser;
 use crate::ingest::prefetch::{AHEAD, prefetch};
 
 /// A parsing thread's state: names interned by their bytes (across
 /// chunks), mapped to chunk-local ids per chunk.
-pub(super) struct Reader {
+pub(super) struct Parser {
     /// Names by their first and last eight bytes and their length: a
     /// direct-mapped cache in front of `ids` that answers the usual line
     /// without hashing its name (longer names are compared too).
@@ -29,9 +31,9 @@ pub(super) struct Reader {
     pub(super) last: Slot,
 }
 
-impl Reader {
+impl Parser {
     pub(super) fn new(summarise: bool) -> Self {
-        Reader {
+        Parser {
             // Built on the heap: the table is too big for a thread's stack.
             cache: vec![Slot::default(); CACHE]
                 .into_boxed_slice()
@@ -48,10 +50,20 @@ impl Reader {
     }
 }
 
+impl ChunkParser for Parser {
+    type Buffer = Out;
+    type Parsed = Out;
+
+    fn parse(&mut self, bytes: &[u8], mut out: Out, _: Option<&mut dyn ChunkWork>) -> Out {
+        self.read(bytes, &mut out);
+        out
+    }
+}
+
 /// No id yet.
 pub(super) const UNSET: u32 = u32::MAX;
 
-/// A [`Reader::cache`] entry: a name's first and last words, its length
+/// A [`Parser::cache`] entry: a name's first and last words, its length
 /// (0: empty) and id.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Slot {
@@ -60,7 +72,7 @@ pub(super) struct Slot {
     pub(super) id: u32,
 }
 
-/// Entries in [`Reader::cache`]: only those a trace's names use are
+/// Entries in [`Parser::cache`]: only those a trace's names use are
 /// touched, so a big table costs no cache space and rarely collides.
 pub(super) const CACHE: usize = 1 << 14;
 
@@ -85,7 +97,7 @@ pub(super) enum Read {
     NotUtf8,
 }
 
-/// Takes the lines [`Reader::lines`] reads.
+/// Takes the lines [`Parser::lines`] reads.
 pub(super) trait Each {
     /// Line `line` of the chunk (0-based); false to stop reading.
     fn line(&mut self, line: u64, read: Read) -> bool;
@@ -147,7 +159,7 @@ impl Each for ToRecs {
     }
 }
 
-impl Reader {
+impl Parser {
     /// Reads one chunk (whole lines) into `out`.
     pub(super) fn read(&mut self, bytes: &[u8], out: &mut Out) {
         if self.summarise && self.summary(bytes, &mut out.part) {
@@ -262,7 +274,7 @@ impl Reader {
     /// The line at the start of `rest` (its line end at `end`) that the
     /// fast path left, and where the next line starts: a usual line too
     /// long for it ([`line::long`]), or else what the general path makes
-    /// of the line. Kept out of [`Reader::lines`]' loop, whose short lines
+    /// of the line. Kept out of [`Parser::lines`]' loop, whose short lines
     /// it would slow down.
     #[inline(never)]
     fn other(&mut self, rest: &[u8], end: usize, names: &mut Vec<Name>) -> (Read, usize) {
@@ -348,7 +360,7 @@ impl Reader {
         local
     }
 
-    /// [`Reader::intern_fast`] through the cache.
+    /// [`Parser::intern_fast`] through the cache.
     #[inline(always)]
     fn intern_cached(
         &mut self,

@@ -4,7 +4,7 @@
 use super::shape::*;
 use super::*;
 
-impl Scanner {
+impl Parser {
     /// Reads the run of lines of shape `sh` (with `COLS` columns) that
     /// starts at `i`, handing their events to `consumer`: where the run
     /// ends and how many lines it had.
@@ -114,7 +114,7 @@ impl Scanner {
     }
 
     /// The timestamp and local thread of a line of shape `sh` (with `COLS`
-    /// columns) whose separators [`Scanner::tail_fits`] checked; None when
+    /// columns) whose separators [`Parser::tail_fits`] checked; None when
     /// a column has something else than digits. `WORDS`: `win` starts at
     /// the line, so the timestamp is read as two words
     /// ([`Shape::time_at`]); else as 16 bytes after `sh.sp1`, shifted.

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Scanner {
+impl Parser {
     /// The chunk-local id of the address whose hex digits start at `j`, and
     /// where they end. The digits' text is the cache key, so a known
     /// address costs two loads and a compare instead of a hex conversion.
@@ -31,7 +31,7 @@ impl Scanner {
     /// The local id of the address or name text `key` of a predicted line,
     /// when the last line had it (a leaf's exit follows its entry, and
     /// needs no lookup) or the cache has it. Misses go to a cold function
-    /// with plain arguments, which then calls [`Scanner::remember`]: a
+    /// with plain arguments, which then calls [`Parser::remember`]: a
     /// closure for them made the compiler build its captures on the stack
     /// for every line.
     #[inline(always)]

@@ -4,7 +4,7 @@
 //! with `\n` or `\r\n`, blank lines and comments other than the `# base`
 //! and `# map` headers).
 //! Functions and threads get chunk-local ids, which the in-order consumer
-//! (`seq`) maps to global ones in event order. Anything else, including
+//! (`inorder`) maps to global ones in event order. Anything else, including
 //! every malformed line, makes the scanner give the chunk up, and the
 //! consumer parses it line by line with the full rules and messages.
 //!
@@ -26,10 +26,10 @@ use std::any::Any;
 
 use rustc_hash::FxHashMap;
 
-use super::super::chunked::LocalEvents;
+use super::super::chunked::{ChunkParser, LocalEvents};
 use super::super::funcs::NameIndex;
 use super::super::prefetch::{AHEAD, prefetch};
-use super::super::{Event, EventConsumer, EventKind};
+use super::super::{ChunkWork, Event, EventConsumer, EventKind};
 use super::digits::{
     WINDOW, any_non_digit, below_bang, dec, eight, four, hex, hex_key, u128_at, window, word,
     word_at,
@@ -83,7 +83,7 @@ struct TidCache {
 }
 
 /// A worker's scanner; its buffers live across chunks.
-pub(crate) struct Scanner {
+pub(crate) struct Parser {
     /// A fixed-size array, so that indexing it by a hash needs no bounds check.
     slots: Box<[Slot; SLOTS]>,
     tid: TidCache,
@@ -100,13 +100,13 @@ pub(crate) struct Scanner {
     /// are the chunk's `names`).
     name_index: NameIndex,
     /// The local id of a name of 16 bytes or more, by a hash of its length
-    /// and first and last words ([`Scanner::long_name`]).
+    /// and first and last words ([`Parser::long_name`]).
     long_slots: Box<[u32; LONG_SLOTS]>,
     /// The predicted shape of the columns after the next symbolic line's name.
     tail_shape: Option<Shape>,
     /// The shapes of symbolic lines for `tail_shape`, by name length.
     name_shapes: Option<Box<NameShapes>>,
-    /// The last thread id [`Scanner::thread`] looked up, and its local index.
+    /// The last thread id [`Parser::thread`] looked up, and its local index.
     last_thread: Option<(u64, u32)>,
     /// The first 12 of a predicted line's 16 timestamp digits (text of the
     /// first 8 and of the next 4, checked to be digits, and the value they
@@ -118,9 +118,9 @@ pub(crate) struct Scanner {
     last_key: ((u64, u64), u32),
 }
 
-impl Default for Scanner {
+impl Default for Parser {
     fn default() -> Self {
-        Scanner {
+        Parser {
             slots: Box::new([Slot::default(); SLOTS]),
             tid: TidCache::default(),
             shape: None,
@@ -138,13 +138,32 @@ impl Default for Scanner {
     }
 }
 
-impl Scanner {
+impl Parser {
     /// A scanner for E/X lines with function names (`symbolic`) or
     /// addresses: the chunks it reads have either, never both.
     pub fn new(symbolic: bool) -> Self {
-        Scanner {
+        Parser {
             symbolic,
-            ..Scanner::default()
+            ..Parser::default()
+        }
+    }
+}
+
+impl ChunkParser for Parser {
+    type Buffer = FastChunk;
+    /// None when the chunk has a line the scanner does not take: the chunk
+    /// is then parsed line by line in order.
+    type Parsed = Option<FastChunk>;
+
+    fn parse(
+        &mut self,
+        bytes: &[u8],
+        out: FastChunk,
+        work: Option<&mut dyn ChunkWork>,
+    ) -> Option<FastChunk> {
+        match work {
+            Some(work) => work.scan_text(TextScan::new(self, bytes, out)).0,
+            None => self.scan(bytes, out),
         }
     }
 }
@@ -200,7 +219,7 @@ enum Stop {
 /// [`ChunkWork::scan_text`](super::super::ChunkWork::scan_text) so that it
 /// can run the scanner with its own (statically dispatched) consumer.
 pub struct TextScan<'a> {
-    scanner: &'a mut Scanner,
+    scanner: &'a mut Parser,
     bytes: &'a [u8],
     out: FastChunk,
 }
@@ -210,7 +229,7 @@ pub struct TextScanned(pub(crate) Option<FastChunk>);
 
 impl<'a> TextScan<'a> {
     /// `bytes` to be scanned by `scanner` into `out`'s buffers.
-    pub(crate) fn new(scanner: &'a mut Scanner, bytes: &'a [u8], out: FastChunk) -> Self {
+    pub(crate) fn new(scanner: &'a mut Parser, bytes: &'a [u8], out: FastChunk) -> Self {
         TextScan {
             scanner,
             bytes,
@@ -252,7 +271,7 @@ impl<'a> TextScan<'a> {
     }
 }
 
-impl Scanner {
+impl Parser {
     /// Scans a chunk, reusing `out`'s buffers; None when the chunk has a
     /// line the scanner does not take.
     pub fn scan(&mut self, b: &[u8], mut out: FastChunk) -> Option<FastChunk> {

@@ -4,7 +4,7 @@
 use super::shape::*;
 use super::*;
 
-impl Scanner {
+impl Parser {
     /// The chunk-local id of the function name that starts at `j` (and
     /// ends before a space or the line end at `end`), and where it ends.
     /// Names that the line parser would read otherwise (`0x...` tokens,
@@ -43,7 +43,7 @@ impl Scanner {
     }
 
     /// Reads the run of symbolic event lines with `COLS` columns that
-    /// starts at `i`, as [`Scanner::run`] does for address lines.
+    /// starts at `i`, as [`Parser::run`] does for address lines.
     #[inline(always)]
     pub(super) fn run_names<const COLS: u8, C: EventConsumer>(
         &mut self,
@@ -69,7 +69,7 @@ impl Scanner {
         run
     }
 
-    /// [`Scanner::run_names`] with the shapes of its lines.
+    /// [`Parser::run_names`] with the shapes of its lines.
     #[inline(always)]
     pub(super) fn run_shaped<const COLS: u8, C: EventConsumer>(
         &mut self,
@@ -160,7 +160,7 @@ impl Scanner {
     /// length: its event and where the next line starts. The name's
     /// length comes from the window's words, without a byte loop, so that
     /// where the line ends is known a few instructions after it is
-    /// loaded. None when it does not hold, which [`Scanner::named`] then
+    /// loaded. None when it does not hold, which [`Parser::named`] then
     /// sorts out.
     #[inline(always)]
     pub(super) fn any_name<const COLS: u8>(
@@ -206,7 +206,7 @@ impl Scanner {
     /// columns) of the last line, whose name text and id are `key` and
     /// `id` (updated when this line has another name of the same length):
     /// its event and where the next line starts. None when it has not,
-    /// which [`Scanner::named`] then sorts out.
+    /// which [`Parser::named`] then sorts out.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn same_length<const COLS: u8>(
@@ -285,7 +285,7 @@ impl Scanner {
     /// bytes or more, its length. Names of up to 15
     /// bytes are cached by their text, like addresses; longer ones (C++
     /// names, mangled or not) by their length and end words
-    /// ([`Scanner::long_name`]). None for anything else, which the general
+    /// ([`Parser::long_name`]). None for anything else, which the general
     /// path then sorts out.
     #[inline(always)]
     pub(super) fn named<const COLS: u8>(

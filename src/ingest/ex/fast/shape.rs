@@ -222,7 +222,7 @@ impl NameShapes {
 /// Four `0` digits as a little-endian word.
 pub(super) const ZEROS4: u32 = u32::from_le_bytes(*b"0000");
 
-/// The cache entry of [`Scanner::time_high`] for a timestamp whose first 8
+/// The cache entry of [`Parser::time_high`] for a timestamp whose first 8
 /// digits are `high` and next 4 are `mid` (the low half of the word): None
 /// when any is not a digit.
 #[cold]

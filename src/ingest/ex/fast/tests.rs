@@ -1,7 +1,7 @@
 use super::*;
 
 fn scan(text: &str) -> Option<FastChunk> {
-    Scanner::default().scan(text.as_bytes(), FastChunk::default())
+    Parser::default().scan(text.as_bytes(), FastChunk::default())
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn predicted_timestamps_read_right_across_their_cached_leading_digits() {
     for (symbolic, line) in [(false, "E0x10"), (false, "E0x401136"), (true, "E main")] {
         for tid in ["", " 7"] {
             let text: String = times.iter().map(|t| format!("{line} {t}{tid}\n")).collect();
-            let c = Scanner::new(symbolic)
+            let c = Parser::new(symbolic)
                 .scan(text.as_bytes(), FastChunk::default())
                 .unwrap();
             let got: Vec<u64> = c.local.events.iter().map(|e| e.time).collect();
@@ -142,7 +142,7 @@ fn a_reused_scanner_forgets_the_last_chunks_ids() {
         (false, "0x10", "0x20", "0x30", "0x40"),
         (true, "fa", "fb", "fc", "fd"),
     ] {
-        let mut scanner = Scanner::new(symbolic);
+        let mut scanner = Parser::new(symbolic);
         let sep = if symbolic { " " } else { "" };
         let line = |k: &str, f: &str| format!("{k}{sep}{f}\n");
         // `b` is the third address of the first chunk, the second of the
@@ -170,7 +170,7 @@ fn a_reused_scanner_forgets_the_last_chunks_ids() {
 #[test]
 fn reads_symbolic_lines_with_local_names() {
     let text = "E main 1 7\nE deflate 2 7\r\nX deflate 3 9\nX main 4 7\n".repeat(40);
-    let c = Scanner::new(true)
+    let c = Parser::new(true)
         .scan(text.as_bytes(), FastChunk::default())
         .unwrap();
     assert_eq!(c.local.names, ["main", "deflate"]);
@@ -183,7 +183,7 @@ fn reads_symbolic_lines_with_local_names() {
     );
     // Addresses in a symbolic chunk, names in an address one: the line
     // parser reads the chunk.
-    let mixed = Scanner::new(true).scan(b"E main 1 7\nE0x40 2 7\n", FastChunk::default());
+    let mixed = Parser::new(true).scan(b"E main 1 7\nE0x40 2 7\n", FastChunk::default());
     assert!(mixed.is_none());
     assert!(scan("E main 1 7\n").is_none());
 }
@@ -195,7 +195,7 @@ fn symbolic_lines_with_names_of_one_length_are_read_at_the_predicted_shape() {
     let text = "E deflate 1 7\nX deflate 2 7\nE inflate 3 7\nX inflate 14 7\n\
                 E zcalloc 15 7\nX zcalloc 16 8\n"
         .repeat(20);
-    let c = Scanner::new(true)
+    let c = Parser::new(true)
         .scan(text.as_bytes(), FastChunk::default())
         .unwrap();
     assert_eq!(c.local.names, ["deflate", "inflate", "zcalloc"]);
@@ -224,7 +224,7 @@ fn symbolic_lines_with_names_of_one_length_are_read_at_the_predicted_shape() {
             "E deflate 1 7\n".repeat(8),
             "X deflate 2 7\n".repeat(8)
         );
-        let c = Scanner::new(true).scan(text.as_bytes(), FastChunk::default());
+        let c = Parser::new(true).scan(text.as_bytes(), FastChunk::default());
         assert!(c.is_none(), "{odd:?}");
     }
 }
@@ -269,7 +269,7 @@ fn long_symbolic_names_read_as_written() {
         line(&mut text, Enter, 0, false);
         line(&mut text, Exit, 1, false);
     }
-    let c = Scanner::new(true)
+    let c = Parser::new(true)
         .scan(text.as_bytes(), FastChunk::default())
         .unwrap();
     let got: Vec<_> = c
@@ -283,7 +283,7 @@ fn long_symbolic_names_read_as_written() {
     // A control byte inside a long name: the line parser's to judge.
     let nul = format!("E {}\0x 1 7\nX {}\0x 2 7\n", pair[0], pair[0]);
     assert!(
-        Scanner::new(true)
+        Parser::new(true)
             .scan(nul.as_bytes(), FastChunk::default())
             .is_none()
     );
@@ -293,7 +293,7 @@ fn long_symbolic_names_read_as_written() {
         pair[0], pair[0], pair[1], pair[1]
     )
     .repeat(20);
-    let c = Scanner::new(true)
+    let c = Parser::new(true)
         .scan(untimed.as_bytes(), FastChunk::default())
         .unwrap();
     let funcs: Vec<u32> = c.local.events.iter().map(|e| e.func).collect();
@@ -318,7 +318,7 @@ fn symbolic_lines_with_names_of_every_length_read_as_written() {
             want.extend([(Enter, k as u32, t), (Exit, k as u32, t + 1)]);
         }
     }
-    let c = Scanner::new(true)
+    let c = Parser::new(true)
         .scan(text.as_bytes(), FastChunk::default())
         .unwrap();
     assert_eq!(c.local.names, names);
@@ -347,7 +347,7 @@ impl EventConsumer for Upto {
 
 /// What `run` gives for `text` with a consumer giving up at `limit`.
 fn run(text: &str, limit: usize) -> (Option<FastChunk>, usize) {
-    let mut scanner = Scanner::default();
+    let mut scanner = Parser::default();
     let scan = TextScan::new(&mut scanner, text.as_bytes(), FastChunk::default());
     let mut consumer = Upto { seen: 0, limit };
     let done = scan.run(&mut consumer, |c| Box::new(c.seen));

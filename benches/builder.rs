@@ -4,7 +4,7 @@
 //! second. Run with `cargo bench --bench builder`.
 
 use calltrace::calltree::{CallsBuilder, ContextsBuilder};
-use calltrace::ingest::{Event, EventKind, FuncTable, Sink, TraceMeta};
+use calltrace::ingest::{Event, EventKind, EventSink, FuncTable, TraceMeta};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Events of `n` top-level calls, each a small recursive call tree.

@@ -343,8 +343,11 @@ impl Scanned {
 /// A sink that drops everything.
 struct Discard;
 
-impl Sink for Discard {
+impl ingest::EventSink for Discard {
     fn events(&mut self, _: &[ingest::Event]) {}
+}
+
+impl ingest::NodeSink for Discard {
     fn node(&mut self, _: ingest::NodeRecord) {}
 }
 

@@ -21,8 +21,8 @@ use rustc_hash::FxHashMap;
 
 use super::tree::{NodeId, Tree};
 use crate::ingest::{
-    ChunkNode, ChunkWork, Event, EventKind, FuncId, FuncTable, NodeChunk, NodeRecord, Sink,
-    TraceMeta,
+    ChunkNode, ChunkWork, Event, EventKind, EventSink, FuncId, FuncTable, NodeChunk, NodeRecord,
+    NodeSink, TraceMeta,
 };
 
 /// What the builder had to repair.
@@ -298,13 +298,15 @@ impl Default for CallsBuilder {
     }
 }
 
-impl Sink for CallsBuilder {
+impl EventSink for CallsBuilder {
     fn events(&mut self, events: &[Event]) {
         for e in events {
             self.stacks.event(e);
         }
     }
+}
 
+impl NodeSink for CallsBuilder {
     fn node(&mut self, r: NodeRecord) {
         if self.record_depths.is_empty() {
             self.record_depths.push(0);
@@ -534,7 +536,7 @@ impl Default for ContextsBuilder {
     }
 }
 
-impl Sink for ContextsBuilder {
+impl EventSink for ContextsBuilder {
     fn events(&mut self, events: &[Event]) {
         for e in events {
             self.stacks.event(e);
@@ -551,7 +553,9 @@ impl Sink for ContextsBuilder {
             .expect("a summary made by ContextsWork");
         self.merge_summary(*summary, funcs, threads);
     }
+}
 
+impl NodeSink for ContextsBuilder {
     fn node(&mut self, r: NodeRecord) {
         let store = &mut self.stacks.store;
         let root = store.thread_root(0);

@@ -5,12 +5,12 @@
 //! every record carries a marker and a checksum (version 2), so a lenient
 //! read skips a damaged block and picks up at the next intact one.
 //!
-//! The reader is a folder of files, one concern each: [`framing`] (record
-//! headers, checksums, cutting chunks), [`decode`] (block payloads and
-//! varints), [`records`] (reading records one by one), [`ring`] (thread
+//! The reader is a folder of files, one concern each: `framing` (record
+//! headers, checksums, cutting chunks), `decode` (block payloads and
+//! varints), `records` (reading records one by one), `ring` (thread
 //! buffers left by a process that died), the two roles of the chunked
-//! reader ([`reader`] on the parsing threads, [`inorder`] on the calling
-//! one) and [`encode`] (writing traces, for tests and benchmarks).
+//! reader (`reader` on the parsing threads, `inorder` on the calling
+//! one) and `encode` (writing traces, for tests and benchmarks).
 
 mod decode;
 mod encode;
@@ -24,7 +24,7 @@ mod tests;
 
 pub use encode::{Block, encode, encode_version};
 pub use framing::checksum;
-pub use reader::{BinaryScan, BinaryScanned};
+pub(crate) use reader::{BinaryScan, BinaryScanned};
 
 use framing::{cut_records_v1, cut_records_v2};
 use inorder::InOrder;

@@ -65,7 +65,12 @@ impl ChunkParser for Parser {
             out,
         };
         match work {
-            Some(work) => work.scan_binary(scan).0,
+            // Only a binary scan gives a binary result back; anything else
+            // would leave the chunk to the record-by-record reader.
+            Some(work) => work
+                .scan(scan.into())
+                .binary()
+                .and_then(|scanned| scanned.0),
             None => scan.decoder.decode(bytes, layout, scan.out),
         }
     }
@@ -173,7 +178,7 @@ pub(super) enum Stop {
 }
 
 /// A chunk of binary blocks and a decoder for it, handed to a sink's
-/// [`ChunkWork::scan_binary`](super::ChunkWork::scan_binary) so that it
+/// [`ChunkWork::scan`](crate::ingest::ChunkWork::scan) so that it
 /// can run the decoder with its own (statically dispatched) consumer.
 pub struct BinaryScan<'a> {
     pub(super) decoder: &'a mut Parser,

@@ -4,7 +4,7 @@ use super::framing::*;
 use super::reader::SLOTS;
 use super::ring::raw_events;
 use super::*;
-use crate::ingest::{Event, EventKind, Mapping, ThreadIds};
+use crate::ingest::{Event, EventKind, EventSink, Mapping, ThreadIds};
 
 fn parse(bytes: Vec<u8>, lenient: bool) -> Result<(Vec<Event>, TraceMeta, FuncTable)> {
     let (sink, meta, funcs) =

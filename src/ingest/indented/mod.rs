@@ -18,7 +18,7 @@
 //! chunk-local names, numbers as digits and decimal places); the calling
 //! thread turns widths into depths in file order and feeds the sink, which
 //! scales the times it holds when the file's precision grows
-//! ([`Sink::scale_times`]). Nothing but the sink's tree is kept, and
+//! ([`NodeSink::scale_times`](super::NodeSink::scale_times)). Nothing but the sink's tree is kept, and
 //! errors, line numbers and `--lenient` counts are those of one pass.
 
 use inorder::{InOrder, Units};

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::*;
-use crate::ingest::NodeRecord;
+use crate::ingest::{NodeRecord, NodeSink};
 
 fn parse(text: &str) -> Result<(Vec<NodeRecord>, TraceMeta)> {
     let (sink, meta, _) =
@@ -281,7 +281,7 @@ fn contexts_chunked(input: &Input, lenient: bool, threads: usize, chunk: usize) 
     };
     let mut funcs = FuncTable::default();
     let mut sink = crate::calltree::ContextsBuilder::default();
-    assert!(Sink::takes_node_chunks(&sink));
+    assert!(NodeSink::takes_node_chunks(&sink));
     let result = IndentedFormat.parse(input, &opts, &mut funcs, &mut sink);
     contexts_shown(result, sink, funcs)
 }

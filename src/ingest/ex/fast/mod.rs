@@ -162,7 +162,12 @@ impl ChunkParser for Parser {
         work: Option<&mut dyn ChunkWork>,
     ) -> Option<FastChunk> {
         match work {
-            Some(work) => work.scan_text(TextScan::new(self, bytes, out)).0,
+            // Only a text scan gives a text result back; anything else
+            // would leave the chunk to the line parser.
+            Some(work) => work
+                .scan(TextScan::new(self, bytes, out).into())
+                .text()
+                .and_then(|scanned| scanned.0),
             None => self.scan(bytes, out),
         }
     }
@@ -216,7 +221,7 @@ enum Stop {
 }
 
 /// A chunk of E/X text and a scanner for it, handed to a sink's
-/// [`ChunkWork::scan_text`](super::super::ChunkWork::scan_text) so that it
+/// [`ChunkWork::scan`](super::super::ChunkWork::scan) so that it
 /// can run the scanner with its own (statically dispatched) consumer.
 pub struct TextScan<'a> {
     scanner: &'a mut Parser,

@@ -375,10 +375,7 @@ fn warnings(built: &Built, resolve: Option<&ResolveStats>, resolvable: bool) -> 
     let mut w = built.meta.warnings.clone();
     if built.meta.skipped_lines > 0 {
         let first = built.meta.first_skipped.as_deref().unwrap_or("");
-        let what = match built.meta.format {
-            "binary" => "record",
-            _ => "line",
-        };
+        let what = built.meta.piece();
         w.push(format!(
             "skipped {} malformed {what}(s) (--lenient); first: {first}",
             built.meta.skipped_lines

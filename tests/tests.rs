@@ -15,6 +15,7 @@ mod it {
     mod defaults;
     mod errors;
     mod export;
+    mod formats;
     mod fuzz;
     mod golden;
     mod hostile;

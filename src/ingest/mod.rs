@@ -188,6 +188,14 @@ pub struct TraceMeta {
     pub warnings: Vec<String>,
 }
 
+impl TraceMeta {
+    /// What the trace's format is made of, in messages ([`TraceFormat::piece`]):
+    /// `record` for a binary trace, `line` for text.
+    pub fn piece(&self) -> &'static str {
+        format_by_name(self.format).map_or("line", |f| f.piece())
+    }
+}
+
 /// One executable mapping of a loaded object, as the runtime saw it
 /// (`dl_iterate_phdr`). Text traces write it as
 /// `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last: it may hold
@@ -229,9 +237,31 @@ pub struct ParseOptions {
 }
 
 /// A trace format: recognises its own input and parses it into a [`Sink`].
+///
+/// Required: [`TraceFormat::name`], [`TraceFormat::sniff`],
+/// [`TraceFormat::parse`]. Provided: [`TraceFormat::help`] (default: none;
+/// every format in [`formats`] should give one, `--format`'s help shows
+/// it), [`TraceFormat::magic`] (default: none, for text formats) and
+/// [`TraceFormat::piece`] (default: `line`).
 pub trait TraceFormat: Sync {
     /// Short name used by `--format` and in messages.
     fn name(&self) -> &'static str;
+    /// One line for `--format`'s help: what the format's input looks like.
+    fn help(&self) -> &'static str {
+        ""
+    }
+    /// The bytes every input of the format begins with, for formats that
+    /// have such a magic (binary ones): an input forced to this format
+    /// that lacks them, or forced to another that has them, is reported
+    /// before it is read. None (the default) for text formats.
+    fn magic(&self) -> Option<&'static [u8]> {
+        None
+    }
+    /// What the format's input is made of, in messages: what a lenient
+    /// read skips (`line` or `record`). Default is `line`.
+    fn piece(&self) -> &'static str {
+        "line"
+    }
     /// Whether `head` (the first few KiB of the input) looks like this format.
     fn sniff(&self, head: &[u8]) -> bool;
     /// Parses the whole input.
@@ -252,6 +282,12 @@ pub fn formats() -> [&'static dyn TraceFormat; 4] {
 /// Looks a format up by its `--format` name.
 pub fn format_by_name(name: &str) -> Option<&'static dyn TraceFormat> {
     formats().into_iter().find(|f| f.name() == name)
+}
+
+/// The `--format` names, in [`formats`]' order: what the CLI offers, each
+/// with its [`TraceFormat::help`].
+pub fn format_names() -> impl Iterator<Item = &'static str> {
+    formats().into_iter().map(|f| f.name())
 }
 
 /// Size of the event batches formats hand to their sink.
@@ -377,5 +413,40 @@ pub(crate) mod testing {
         };
         let meta = format.parse(&input, &opts, &mut funcs, &mut sink)?;
         Ok((sink, meta, funcs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_are_the_registered_formats_each_with_its_help() {
+        let names: Vec<_> = format_names().collect();
+        let registered: Vec<_> = formats().iter().map(|f| f.name()).collect();
+        assert_eq!(names, registered);
+        for f in formats() {
+            assert!(!f.help().is_empty(), "{}", f.name());
+            assert_eq!(format_by_name(f.name()).map(|g| g.name()), Some(f.name()));
+        }
+        let mut distinct = names.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+    }
+
+    #[test]
+    fn a_trace_is_made_of_the_pieces_its_format_says() {
+        let meta = |format| TraceMeta {
+            format,
+            ..TraceMeta::default()
+        };
+        assert_eq!(meta(BinaryFormat.name()).piece(), "record");
+        assert_eq!(meta(AddrFormat.name()).piece(), "line");
+        assert_eq!(meta("rules").piece(), "line");
+        // Only formats with a magic are read as records.
+        for f in formats() {
+            assert_eq!(f.piece() == "record", f.magic().is_some(), "{}", f.name());
+        }
     }
 }

@@ -64,6 +64,18 @@ impl TraceFormat for BinaryFormat {
         "binary"
     }
 
+    fn help(&self) -> &'static str {
+        "Binary trace of the runtime (CALLTRACE_FORMAT=binary)"
+    }
+
+    fn magic(&self) -> Option<&'static [u8]> {
+        Some(MAGIC)
+    }
+
+    fn piece(&self) -> &'static str {
+        "record"
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(MAGIC)
     }

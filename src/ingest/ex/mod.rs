@@ -40,6 +40,9 @@ impl TraceFormat for AddrFormat {
     fn name(&self) -> &'static str {
         "addr"
     }
+    fn help(&self) -> &'static str {
+        "E/X lines with addresses: `E0x401136 [time thread]`"
+    }
     fn sniff(&self, head: &[u8]) -> bool {
         sniff_ex(head) == Some(true)
     }
@@ -57,6 +60,9 @@ impl TraceFormat for AddrFormat {
 impl TraceFormat for SymbolicFormat {
     fn name(&self) -> &'static str {
         "symbolic"
+    }
+    fn help(&self) -> &'static str {
+        "E/X lines with function names: `E main [time thread]`"
     }
     fn sniff(&self, head: &[u8]) -> bool {
         sniff_ex(head) == Some(false)

@@ -53,6 +53,10 @@ impl TraceFormat for IndentedFormat {
         "indented"
     }
 
+    fn help(&self) -> &'static str {
+        "Indented `name (self / total)` lines"
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         let mut lines = super::guess::meaningful_lines(head);
         lines

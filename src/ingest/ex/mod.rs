@@ -15,6 +15,9 @@
 //! over chunks cut at line ends, and the calling thread merges the chunks in
 //! file order ([`inorder`]), parsing line by line any chunk the scanner gave up
 //! on, so results, errors and line numbers are those of one sequential pass.
+//! The scanner is the reader's [`ChunkParser`](super::chunked::ChunkParser)
+//! (`fast::Parser`), the in-order side its [`InOrder`](super::chunked::InOrder)
+//! (`inorder::InOrder`); `syntax` holds the line syntax both use.
 
 pub(super) mod digits;
 mod fast;

@@ -20,6 +20,12 @@
 //! scales the times it holds when the file's precision grows
 //! ([`NodeSink::scale_times`](super::NodeSink::scale_times)). Nothing but the sink's tree is kept, and
 //! errors, line numbers and `--lenient` counts are those of one pass.
+//!
+//! Files: `reader` (the `chunked::ChunkParser` role,
+//! on the parsing threads) with its fast line path `line` and chunk
+//! summaries `part`; `inorder` (the `chunked::InOrder`
+//! role, on the calling thread); `text` (the general line syntax);
+//! `whole` (the two-pass reader); `escape` (name escapes).
 
 use inorder::{InOrder, Units};
 use part::{LineIn, Part};

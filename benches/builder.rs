@@ -3,8 +3,11 @@
 //! shape with a few hundred distinct paths). Throughput is in events per
 //! second. Run with `cargo bench --bench builder`.
 
+// criterion_group!/criterion_main! define undocumented public functions.
+#![allow(missing_docs)]
+
 use calltrace::calltree::{CallsBuilder, ContextsBuilder};
-use calltrace::ingest::{Event, EventKind, FuncTable, Sink, TraceMeta};
+use calltrace::ingest::{Event, EventKind, EventSink, FuncTable, TraceMeta};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Events of `n` top-level calls, each a small recursive call tree.

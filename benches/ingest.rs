@@ -5,19 +5,25 @@
 //! reader. Throughput is in bytes of trace per second. Run with
 //! `cargo bench --bench ingest`.
 
+// criterion_group!/criterion_main! define undocumented public functions.
+#![allow(missing_docs)]
+
 use calltrace::ingest::{
-    AddrFormat, BinaryFormat, Event, EventKind, FuncTable, Input, NodeRecord, ParseOptions, Sink,
-    SymbolicFormat, TraceFormat, binary,
+    AddrFormat, BinaryFormat, Event, EventKind, EventSink, FuncTable, Input, NodeRecord, NodeSink,
+    ParseOptions, SymbolicFormat, TraceFormat, binary,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Counts events so the parse cannot be optimised away.
 #[derive(Default)]
 struct Count(u64);
-impl Sink for Count {
+impl EventSink for Count {
     fn events(&mut self, e: &[Event]) {
         self.0 += e.len() as u64;
     }
+}
+
+impl NodeSink for Count {
     fn node(&mut self, _: NodeRecord) {}
 }
 

@@ -4,6 +4,9 @@
 //! `calltrace graph BINARY` does once per distinct address. Run with
 //! `cargo bench --bench symbols`.
 
+// criterion_group!/criterion_main! define undocumented public functions.
+#![allow(missing_docs)]
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -84,7 +84,7 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
 
 /// A BINARY given on the command line must be there, whatever the trace
 /// (one with mappings would otherwise name nothing, with a warning only).
-pub fn check_binary(binary: Option<&std::path::Path>) -> Result<()> {
+pub fn check_binary(binary: Option<&Path>) -> Result<()> {
     let Some(binary) = binary else {
         return Ok(());
     };
@@ -349,8 +349,11 @@ impl Scanned {
 /// A sink that drops everything.
 struct Discard;
 
-impl Sink for Discard {
+impl ingest::EventSink for Discard {
     fn events(&mut self, _: &[ingest::Event]) {}
+}
+
+impl ingest::NodeSink for Discard {
     fn node(&mut self, _: ingest::NodeRecord) {}
 }
 
@@ -378,10 +381,7 @@ fn warnings(built: &Built, resolve: Option<&ResolveStats>, resolvable: bool) -> 
     let mut w = built.meta.warnings.clone();
     if built.meta.skipped_lines > 0 {
         let first = built.meta.first_skipped.as_deref().unwrap_or("");
-        let what = match built.meta.format {
-            "binary" => "record",
-            _ => "line",
-        };
+        let what = built.meta.piece();
         w.push(format!(
             "skipped {} malformed {what}(s) (--lenient); first: {first}",
             built.meta.skipped_lines

@@ -18,6 +18,7 @@ mod it {
     mod diff;
     mod errors;
     mod export;
+    mod formats;
     mod fuzz;
     mod golden;
     mod hostile;

@@ -5,7 +5,7 @@
 
 use super::builder::ContextsBuilder;
 use super::tree::{NodeId, Tree};
-use crate::ingest::{FuncTable, NodeRecord, Sink, TraceMeta};
+use crate::ingest::{FuncTable, NodeRecord, NodeSink, TraceMeta};
 
 /// Merges identical call paths of `tree`.
 pub fn fold_paths(tree: &Tree, funcs: &FuncTable) -> Tree {

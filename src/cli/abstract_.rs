@@ -50,8 +50,10 @@ pub struct AbstractionArgs {
 /// Flags of `calltrace abstract`.
 #[derive(Debug, Args)]
 pub struct AbstractArgs {
+    /// The trace, the program and how they are read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// How the tree is abstracted.
     #[command(flatten)]
     pub abstraction: AbstractionArgs,
     /// Draw the abstracted tree as DOT (identical paths drawn once) [default: abstract.dot unless --tree-out or --stats is given]
@@ -66,6 +68,7 @@ pub struct AbstractArgs {
     /// Leave calls deeper than N out of --tree-out (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
+    /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
 }

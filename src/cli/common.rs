@@ -23,6 +23,7 @@ pub struct InputArgs {
     /// Trace file to read, `-` for standard input, or a uftrace recording directory
     #[arg(long, value_name = "FILE", default_value = "trace.txt")]
     pub trace: PathBuf,
+    /// How traces are read and functions named.
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -32,8 +33,8 @@ pub struct InputArgs {
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     /// Trace format instead of guessing it from the first lines
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = trace_formats())]
+    pub format: Option<String>,
     /// Skip malformed lines (and count them) instead of stopping at the first
     #[arg(long)]
     pub lenient: bool,
@@ -43,6 +44,7 @@ pub struct ReadArgs {
     /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
     #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
     pub rules: Option<PathBuf>,
+    /// How functions are named.
     #[command(flatten)]
     pub symbols: SymbolArgs,
     /// No progress bar while a big trace is read (there is none when stderr is not a terminal)
@@ -102,19 +104,13 @@ impl SymbolArgs {
     }
 }
 
-/// `--format` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// E/X lines with addresses: `E0x401136 [time thread]`
-    Addr,
-    /// E/X lines with function names: `E main [time thread]`
-    Symbolic,
-    /// Indented `name (self / total)` lines
-    Indented,
-    /// Binary trace of the runtime (CALLTRACE_FORMAT=binary)
-    Binary,
-    /// uftrace's recording directory (`uftrace record -d DIR`)
-    Uftrace,
+/// `--format` values with their help, from the format list.
+fn trace_formats() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::ingest::formats()
+            .into_iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name()).help(f.help())),
+    )
 }
 
 /// `--view` values.
@@ -165,18 +161,6 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
-impl FormatArg {
-    fn name(self) -> &'static str {
-        match self {
-            FormatArg::Addr => "addr",
-            FormatArg::Symbolic => "symbolic",
-            FormatArg::Indented => "indented",
-            FormatArg::Binary => "binary",
-            FormatArg::Uftrace => "uftrace",
-        }
-    }
-}
-
 impl From<View> for ViewArg {
     fn from(v: View) -> ViewArg {
         match v {
@@ -208,7 +192,7 @@ impl ReadArgs {
         InputOptions {
             trace,
             binary,
-            format: self.format.map(|f| f.name().to_string()),
+            format: self.format,
             parse: ParseOptions {
                 lenient: self.lenient,
                 threads: self.threads,

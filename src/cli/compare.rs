@@ -35,6 +35,7 @@ pub struct CompareArgs {
     /// The old way to give BINARY
     #[arg(long, value_name = "BINARY", hide = true)]
     pub binary: Option<PathBuf>,
+    /// How traces are read and functions named.
     #[command(flatten)]
     pub read: ReadArgs,
     /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix` [default: auto, as abstract does]

@@ -46,6 +46,7 @@ pub struct CoverageArgs {
     /// Exit with status 3 when less than this share of the instrumented functions was called: 80% or 0.8
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub fail_under: Option<Share>,
+    /// How traces are read and functions named.
     #[command(flatten)]
     pub read: ReadArgs,
 }

@@ -66,8 +66,10 @@ pub struct DiffArgs {
     /// In the graph, leave out edges under this share of the larger side's total: 0.1% or 0.001
     #[arg(long, value_name = "P", default_value_t = Share::constant(Prune::DEFAULT.min_edge), allow_negative_numbers = true)]
     pub min_edge: Share,
+    /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
+    /// How traces are read and functions named.
     #[command(flatten)]
     pub read: ReadArgs,
 }

@@ -17,6 +17,7 @@ pub(super) const EXPORT_HELP: &str = "Examples:
 /// Flags of `calltrace export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
+    /// The trace, the program and how they are read.
     #[command(flatten)]
     pub input: InputArgs,
     /// Output format

@@ -11,6 +11,7 @@ use crate::run::graph::{DEFAULT_MIN_EDGE, DEFAULT_MIN_TOTAL, GraphOptions, Style
 /// Flags of `calltrace graph`.
 #[derive(Debug, Args)]
 pub struct GraphArgs {
+    /// The trace, the program and how they are read.
     #[command(flatten)]
     pub input: InputArgs,
     /// DOT output file, `-` for standard output
@@ -40,6 +41,7 @@ pub struct GraphArgs {
     /// The old name: functions at most N calls below the start (`--depth N` is `--max-depth N+1`)
     #[arg(long, value_name = "N", hide = true, conflicts_with = "max_depth")]
     pub depth: Option<u32>,
+    /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
 }

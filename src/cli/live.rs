@@ -16,6 +16,7 @@ pub struct LiveArgs {
     /// Trace file or FIFO being written (waited for if it does not exist yet)
     #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]
     pub trace: PathBuf,
+    /// How functions are named.
     #[command(flatten)]
     pub symbols: SymbolArgs,
 }

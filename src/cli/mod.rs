@@ -21,8 +21,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use abstract_::{AbstractArgs, AbstractionArgs};
 pub use common::{
-    DemangleArg, FormatArg, InputArgs, MAX_THREADS, ReadArgs, SymbolArgs, TimeUnitArg,
-    TimeUnitArgs, ViewArg,
+    DemangleArg, InputArgs, MAX_THREADS, ReadArgs, SymbolArgs, TimeUnitArg, TimeUnitArgs, ViewArg,
 };
 pub use compare::CompareArgs;
 pub use export::ExportArgs;
@@ -68,10 +67,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// Which functions the traces called, which none did, which no trace can show: CSV, lcov, a CI gate
     #[command(after_help = coverage::COVERAGE_HELP)]
-    Coverage(coverage::CoverageArgs),
+    Coverage(CoverageArgs),
     /// What changed between two runs (or builds), function by function, and why
     #[command(after_help = diff::DIFF_HELP)]
-    Diff(diff::DiffArgs),
+    Diff(DiffArgs),
     /// Print the C tracing runtime to link into your program
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)

@@ -10,6 +10,7 @@ use crate::run::tree::TreeOptions;
 /// Flags of `calltrace tree`.
 #[derive(Debug, Args)]
 pub struct TreeArgs {
+    /// The trace, the program and how they are read.
     #[command(flatten)]
     pub input: InputArgs,
     /// Which tree to print
@@ -21,6 +22,7 @@ pub struct TreeArgs {
     /// Leave out calls deeper than N (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
+    /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
 }

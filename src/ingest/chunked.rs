@@ -1,9 +1,12 @@
-//! Parallel parsing in file order. The input is cut into chunks at line
-//! ends ([`Input::chunks`]); threads parse chunks independently, and the
-//! calling thread consumes the results strictly in file order, so
-//! everything order-dependent (interning, thread numbering, line numbers,
-//! the tree builder fed through the `Sink`) happens exactly as in a
-//! single-threaded run. The calling thread is one of the parsers: when the
+//! The skeleton every chunked reader (binary, E/X text, indented) runs on:
+//! parallel parsing in file order. The input is cut into chunks at line
+//! ends or record boundaries ([`Input::chunks`]); each format supplies its
+//! two roles, a [`ChunkParser`] that parses chunks independently on every
+//! parsing thread, and an [`InOrder`] side that the calling thread feeds the
+//! results strictly in file order, so everything order-dependent
+//! (interning, thread numbering, line numbers, the tree builder fed through
+//! the `Sink`) happens exactly as in a single-threaded run. [`read`] drives
+//! the two. The calling thread is one of the parsers: when the
 //! next chunk in order is not ready it parses a chunk itself, so N threads
 //! keep N cores busy without oversubscribing them. Parsing runs at most a
 //! few chunks ahead of consumption, which bounds memory; each consumed
@@ -101,7 +104,7 @@ impl LocalEvents {
 
 /// Buffers that go back and forth between the workers and the consumer, so
 /// that chunks after the first few reuse their allocations.
-pub(crate) struct Recycle<B>(Mutex<Vec<B>>);
+struct Recycle<B>(Mutex<Vec<B>>);
 
 impl<B: Default> Recycle<B> {
     /// A buffer given back earlier, or a new one.
@@ -119,32 +122,73 @@ impl<B: Default> Recycle<B> {
     }
 }
 
-/// What a parsing thread works with in [`run_workers`].
-pub(crate) struct Worker<'p, P, B> {
-    /// The reader's own per-thread state (scanner, decoder).
-    pub parser: P,
-    /// One of the sink's chunk summarisers, if it makes them.
-    pub work: Option<Box<dyn ChunkWork>>,
-    /// Buffers shared with the consumer.
-    pub buffers: &'p Recycle<B>,
+/// The parallel role of a chunked reader: one per parsing thread, it
+/// turns a chunk's bytes into a parsed chunk with chunk-local ids, knowing
+/// nothing of the chunks before it. Implemented by each chunked format's
+/// `Parser` (binary, E/X text, indented); [`read`] calls it statically, so
+/// its hot loop is compiled for the format.
+pub(crate) trait ChunkParser {
+    /// The reusable buffers a parsed chunk is made in; [`InOrder::consume`]
+    /// hands them back for later chunks.
+    type Buffer: Default + Send;
+    /// What the parser made of a chunk, sent to the in-order side.
+    type Parsed: Send;
+
+    /// Parses one chunk (whole lines or records) into `buffer`. `work` is
+    /// one of the sink's chunk summarisers, when the sink makes summaries
+    /// ([`Sink::chunk_work`](super::Sink::chunk_work)).
+    fn parse(
+        &mut self,
+        bytes: &[u8],
+        buffer: Self::Buffer,
+        work: Option<&mut dyn ChunkWork>,
+    ) -> Self::Parsed;
 }
 
-/// The worker-pool setup of the chunked readers (E/X text and binary):
-/// [`run`] with a [`Worker`] per parsing thread, made of `parser()` and one
-/// of `sink`'s chunk summarisers, and one [`Recycle`] of buffers that
-/// `consume` gets back with the sink.
-pub(crate) fn run_workers<'a, P, B, R>(
+/// The in-order role of a chunked reader: on the calling thread, it takes
+/// the parsed chunks strictly in file order and does everything that
+/// depends on what came before (global function and thread ids, line
+/// numbers, headers, `--lenient` counts, the sink). Implemented by each
+/// chunked format's `InOrder`.
+pub(crate) trait InOrder {
+    /// The parser whose chunks this side takes.
+    type Parser: ChunkParser;
+
+    /// Takes the next chunk: its `bytes`, which start at byte `start` of
+    /// the input, and what a parser made of them. Returns the chunk's
+    /// buffer, if any, to reuse for a later chunk.
+    fn consume(
+        &mut self,
+        start: usize,
+        bytes: &[u8],
+        parsed: <Self::Parser as ChunkParser>::Parsed,
+        sink: &mut dyn Sink,
+    ) -> Result<Option<<Self::Parser as ChunkParser>::Buffer>>;
+}
+
+/// What a parsing thread works with in [`read`].
+struct Worker<'p, P: ChunkParser> {
+    parser: P,
+    /// One of the sink's chunk summarisers, if it makes them.
+    work: Option<Box<dyn ChunkWork>>,
+    /// Buffers shared with the consumer.
+    buffers: &'p Recycle<P::Buffer>,
+}
+
+/// Reads `chunks` of `input` with a chunked format's two roles: [`run`]
+/// with a `parser()` and one of `sink`'s chunk summarisers per parsing
+/// thread, and `in_order` taking the parsed chunks in file order.
+pub(crate) fn read<'a, P, I>(
     input: &'a Input,
     chunks: Chunks<'a>,
     opts: &ParseOptions,
     sink: &mut dyn Sink,
     parser: impl Fn() -> P + Sync,
-    work: impl Fn(&mut Worker<'_, P, B>, &[u8]) -> R + Sync,
-    mut consume: impl FnMut(&Chunk<'a>, R, &mut dyn Sink, &Recycle<B>) -> Result<()>,
+    in_order: &mut I,
 ) -> Result<()>
 where
-    B: Default + Send,
-    R: Send,
+    P: ChunkParser,
+    I: InOrder<Parser = P>,
 {
     let buffers = Recycle(Mutex::new(Vec::new()));
     let threads = thread_count(opts).max(1);
@@ -154,15 +198,24 @@ where
         work: works.lock().expect("work lock").pop().flatten(),
         buffers: &buffers,
     };
-    run(input, chunks, opts, make_worker, work, |chunk, r| {
-        consume(chunk, r, sink, &buffers)
+    let work = |w: &mut Worker<'_, P>, bytes: &[u8]| {
+        let buffer = w.buffers.take();
+        let work = w.work.as_mut().map(|b| &mut **b as &mut dyn ChunkWork);
+        w.parser.parse(bytes, buffer, work)
+    };
+    run(input, chunks, opts, make_worker, work, |chunk, parsed| {
+        let spare = in_order.consume(chunk.start, &chunk.bytes, parsed, sink)?;
+        if let Some(buffer) = spare {
+            buffers.give(buffer);
+        }
+        Ok(())
     })
 }
 
 /// Parses `chunks` of `input` with `work` on [`thread_count`] threads (the
 /// calling one included) and hands each chunk and its result to `consume`
 /// on the calling thread, in file order.
-pub(crate) fn run<'a, W, R, MW, WF, CF>(
+fn run<'a, W, R, MW, WF, CF>(
     input: &'a Input,
     chunks: Chunks<'a>,
     opts: &ParseOptions,

@@ -66,22 +66,34 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     if let Some(problem) = super::input::encoding_problem(input.head(4)) {
         return Err(Error::Input(format!("{}: {problem}", input.name())));
     }
-    let magic = super::binary::MAGIC;
-    if forced == Some("binary") && input.head(8).len() == 8 && input.head(8) != magic {
+    let forced_format = forced.and_then(format_by_name);
+    if let Some(f) = forced_format
+        && let Some(magic) = f.magic()
+        && input.head(magic.len()).len() == magic.len()
+        && input.head(magic.len()) != magic
+    {
         // Checked on the head: a stream (`<(cat /dev/zero)`) would
         // otherwise be read whole before the reader sees its first bytes.
+        let shown = magic.escape_ascii().to_string().replace("\\x00", "\\0");
         return Err(Error::Input(format!(
-            "{}: byte 0: expected the magic `CALLTRC\\0` of a binary calltrace trace",
-            input.name()
+            "{}: byte 0: expected the magic `{shown}` of a {} calltrace trace",
+            input.name(),
+            f.name()
         )));
     }
-    if let Some(name) = forced.filter(|&f| f != "binary")
-        && input.head(8) == magic
+    // A format without a magic (or an unknown name) forced on an input
+    // that begins with another format's magic.
+    if let Some(name) = forced
+        && forced_format.and_then(|f| f.magic()).is_none()
+        && let Some((owner, magic)) = magic_of(input)
     {
         return Err(Error::Input(format!(
-            "{}: byte 0: `CALLTRC\\x00` begins a binary calltrace trace, not the lines of \
-             --format {name}; pass --format binary or leave --format out",
-            input.name()
+            "{}: byte 0: `{}` begins a {} calltrace trace, not the lines of \
+             --format {name}; pass --format {} or leave --format out",
+            input.name(),
+            magic.escape_ascii(),
+            owner.name(),
+            owner.name()
         )));
     }
     if let Some(name) = forced {
@@ -170,6 +182,14 @@ fn where_events_went(path: &Path) -> String {
             String::new()
         }
     )
+}
+
+/// The format whose magic `input` begins with, and that magic.
+fn magic_of(input: &Input) -> Option<(&'static dyn TraceFormat, &'static [u8])> {
+    formats().into_iter().find_map(|f| {
+        let magic = f.magic()?;
+        (input.head(magic.len()) == magic).then_some((f, magic))
+    })
 }
 
 /// Whether a file that begins with `head` (its first [`HEAD`] bytes) may
@@ -329,5 +349,30 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.starts_with("--format: unknown format `xml`"), "{err}");
+    }
+
+    #[test]
+    fn a_forced_format_is_checked_against_the_magic_of_the_input() {
+        let err = |bytes: &[u8], forced| {
+            let input = Input::from_bytes("t", bytes.to_vec());
+            detect(&input, Some(forced))
+                .map(|f| f.name())
+                .unwrap_err()
+                .to_string()
+        };
+        let binary = b"CALLTRC\0\x02\0\x01\0";
+        for forced in ["addr", "symbolic", "indented", "xml"] {
+            assert_eq!(
+                err(binary, forced),
+                format!(
+                    "t: byte 0: `CALLTRC\\x00` begins a binary calltrace trace, not the lines of \
+                     --format {forced}; pass --format binary or leave --format out"
+                )
+            );
+        }
+        assert_eq!(
+            err(b"E0x10\nX0x10\n", "binary"),
+            "t: byte 0: expected the magic `CALLTRC\\0` of a binary calltrace trace"
+        );
     }
 }

@@ -2,14 +2,14 @@
 //! [`TraceFormat`] trait; [`guess`] picks one from the first lines. A format
 //! turns bytes into a stream of [`Event`]s (entry/exit of an interned
 //! function on a thread) or, for already-aggregated traces, into preorder
-//! tree [`Sink::node`]s. The stream goes to a [`Sink`], which in this crate is
+//! tree [`NodeSink::node`]s. The stream goes to a [`Sink`], which in this crate is
 //! one of the call-tree builders in `calltree`; functions are interned into a
 //! [`FuncTable`] that the `symbols` stage later turns into names.
 //!
 //! E/X, binary and indented traces are read as a stream of chunks parsed on
 //! every core (`chunked`) and consumed in file order, so results never depend
 //! on the thread count; a sink that can summarise chunks on the parsing threads
-//! ([`Sink::chunk_work`], the calling-context builder) gets those summaries
+//! ([`EventSink::chunk_work`], the calling-context builder) gets those summaries
 //! instead of the events.
 
 pub mod binary;
@@ -22,15 +22,19 @@ mod input;
 pub mod opened;
 mod prefetch;
 pub mod rules;
+mod sink;
 pub(crate) mod uftrace;
 mod unit;
 
-pub use binary::{BinaryFormat, BinaryScan, BinaryScanned};
-pub use ex::{AddrFormat, SymbolicFormat, TextScan, TextScanned};
+pub use binary::BinaryFormat;
+use binary::{BinaryScan, BinaryScanned};
+pub use ex::{AddrFormat, SymbolicFormat};
+use ex::{TextScan, TextScanned};
 pub use funcs::{FuncId, FuncKey, FuncTable};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;
+pub use sink::{ChunkNode, ChunkWork, EventConsumer, EventSink, NodeChunk, NodeSink, Sink};
 pub use unit::{Unit, nanos_per};
 
 use std::any::Any;
@@ -59,155 +63,82 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-/// Receives what a format reads, in trace order.
-pub trait Sink {
-    /// A batch of events in trace order.
-    fn events(&mut self, events: &[Event]);
-    /// One node of an already-built tree, in preorder. `depth` 0 is a top-level call.
-    fn node(&mut self, node: NodeRecord);
-    /// Multiplies the times of every node received so far by `factor`
-    /// (saturating at `u64::MAX`): an indented trace's fixed-point
-    /// precision grew ([`TraceMeta::decimals`]), so that nodes read earlier
-    /// count in the same units as the later ones. Sinks that keep node
-    /// times must do it; the default (for sinks that keep none) does nothing.
-    fn scale_times(&mut self, _factor: u64) {}
-    /// Forgets every node received so far: an indented trace is about to
-    /// be read again from its start. Sinks that keep nodes must do it; the
-    /// default (for sinks that keep none) does nothing.
-    fn clear_nodes(&mut self) {}
-    /// A worker that summarises chunks of events on a parsing thread, for
-    /// sinks that can merge such summaries ([`Sink::merge`]); None (the
-    /// default) when the sink only takes events.
-    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
-        None
-    }
-    /// Takes the summary a [`ChunkWork`] made of the next chunk, in trace
-    /// order. Its events used chunk-local ids: function `i` is `funcs[i]`,
-    /// thread `j` is `threads[j]`.
-    fn merge(&mut self, _summary: Box<dyn Any + Send>, _funcs: &[FuncId], _threads: &[u32]) {}
-    /// Whether the sink takes the lines of an indented trace as
-    /// [`NodeChunk`]s summarised on the parsing threads
-    /// ([`Sink::node_chunk`]) rather than one [`Sink::node`] per line.
-    /// Default is false.
-    fn takes_node_chunks(&self) -> bool {
-        false
-    }
-    /// The next chunk of an indented trace's lines, in trace order, for
-    /// sinks that take them ([`Sink::takes_node_chunks`]): what feeding
-    /// its lines to [`Sink::node`] one by one would have added.
-    fn node_chunk(&mut self, _chunk: &NodeChunk) {}
+/// A chunk and a format's parser ready to read it, handed to a sink's
+/// [`ChunkWork::scan`] so that the parser runs with the sink's own,
+/// statically dispatched [`EventConsumer`]. Which format it is stays
+/// inside `ingest`: a sink only calls [`ChunkScan::run`].
+pub struct ChunkScan<'a>(Scan<'a>);
+
+/// The formats whose parsers can feed a consumer as they read.
+enum Scan<'a> {
+    Text(TextScan<'a>),
+    Binary(BinaryScan<'a>),
 }
 
-/// The lines of a chunk of an indented trace as a small context tree:
-/// each node stands for the lines with the same path from the chunk's
-/// *anchors*, the places in the tree above the chunk where its lines
-/// climbing below their predecessors hang. Merging the chunk in order
-/// means resolving each anchor to a node of the tree so far and adding
-/// the nodes' sums there; nothing per line is left to do.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NodeChunk {
-    /// Nodes in order of first appearance: a node's parent comes before it.
-    pub nodes: Vec<ChunkNode>,
-    /// Depth of the lines that hang at each anchor, in trace order (never
-    /// growing): anchor `a`'s parent is the line open at depth `depth - 1`
-    /// when the chunk begins (the root for depth 0).
-    pub anchors: Vec<u32>,
-    /// The nodes of the lines still open at the chunk's end, by depth,
-    /// from the last anchor's depth up.
-    pub open: Vec<u32>,
-    /// Multiply the nodes' times by this (saturating) to put them in the
-    /// trace's fixed-point units so far.
-    pub factor: u64,
+/// What a [`ChunkScan`] made of a chunk (opaque outside the reader).
+pub struct ChunkScanned(Scanned);
+
+enum Scanned {
+    Text(TextScanned),
+    Binary(BinaryScanned),
 }
 
-/// A node of a [`NodeChunk`]: the sums of its lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChunkNode {
-    /// The index of an earlier node, or [`ChunkNode::ANCHOR`] | the anchor index.
-    pub parent: u32,
-    /// The interned function.
-    pub func: FuncId,
-    /// Number of calls the lines stand for.
-    pub calls: u64,
-    /// Sum of the lines' total times (saturating).
-    pub total: u64,
-    /// Sum of the lines' self times (saturating).
-    pub self_time: u64,
-}
-
-impl ChunkNode {
-    /// Marks [`ChunkNode::parent`] as an anchor index.
-    pub const ANCHOR: u32 = 1 << 31;
-}
-
-/// Summarises one chunk's events on a parsing thread (see [`Sink::chunk_work`]).
-pub trait ChunkWork: Send {
-    /// The summary of `events` (chunk-local function and thread ids, in
-    /// trace order), or None when the chunk cannot be summarised without
-    /// what came before it; its events are then passed to [`Sink::events`].
-    fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>>;
-
-    /// Scans an E/X text chunk and summarises its events: `scan.run` with
-    /// a statically dispatched [`EventConsumer`] summarises each event as
-    /// the scanner reads it, without storing the chunk's events (one
-    /// dynamic call per chunk, none per event). The default stores the
-    /// events and calls [`ChunkWork::summarise`].
-    fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
-        scan.then_summarise(|events| self.summarise(events))
+impl<'a> ChunkScan<'a> {
+    /// Reads the chunk, feeding every event to `consumer` instead of
+    /// storing it, and attaches `finish(consumer)` as the chunk's summary.
+    /// When the consumer gives up, the chunk is read again with its events
+    /// stored, for the sequential path.
+    pub fn run<C: EventConsumer>(
+        self,
+        consumer: &mut C,
+        finish: impl FnOnce(&mut C) -> Box<dyn Any + Send>,
+    ) -> ChunkScanned {
+        ChunkScanned(match self.0 {
+            Scan::Text(s) => Scanned::Text(s.run(consumer, finish)),
+            Scan::Binary(s) => Scanned::Binary(s.run(consumer, finish)),
+        })
     }
 
-    /// Decodes a chunk of binary blocks and summarises its events, the
-    /// same way as [`ChunkWork::scan_text`]: `scan.run` with a statically
-    /// dispatched [`EventConsumer`]. The default stores the events and
-    /// calls [`ChunkWork::summarise`].
-    fn scan_binary(&mut self, scan: BinaryScan<'_>) -> BinaryScanned {
-        scan.then_summarise(|events| self.summarise(events))
+    /// Reads the chunk storing its events, then attaches what `summarise`
+    /// makes of them.
+    pub fn then_summarise(
+        self,
+        summarise: impl FnOnce(&[Event]) -> Option<Box<dyn Any + Send>>,
+    ) -> ChunkScanned {
+        ChunkScanned(match self.0 {
+            Scan::Text(s) => Scanned::Text(s.then_summarise(summarise)),
+            Scan::Binary(s) => Scanned::Binary(s.then_summarise(summarise)),
+        })
     }
 }
 
-/// Takes a chunk's events (chunk-local ids) one by one, as they are read.
-pub trait EventConsumer {
-    /// The next event; false when the consumer gives the chunk up (the
-    /// reader then stops feeding it).
-    fn event(&mut self, e: Event) -> bool;
-
-    /// The next event of a chunk without timestamps (every time is 0):
-    /// the same as [`EventConsumer::event`], which a consumer may make
-    /// cheaper by leaving out its time arithmetic.
-    #[inline(always)]
-    fn untimed_event(&mut self, e: Event) -> bool {
-        self.event(e)
-    }
-
-    /// An entry `enter` directly followed by its exit, on the same thread,
-    /// at `exit_time` (a leaf call): the same as the two events, which a
-    /// consumer may take at once.
-    #[inline(always)]
-    fn leaf(&mut self, enter: Event, exit_time: u64) -> bool {
-        self.event(enter)
-            && self.event(Event {
-                time: exit_time,
-                kind: EventKind::Exit,
-                ..enter
-            })
-    }
-
-    /// [`EventConsumer::leaf`] in a chunk without timestamps.
-    #[inline(always)]
-    fn untimed_leaf(&mut self, enter: Event) -> bool {
-        self.untimed_event(enter)
-            && self.untimed_event(Event {
-                kind: EventKind::Exit,
-                ..enter
-            })
+impl<'a> From<TextScan<'a>> for ChunkScan<'a> {
+    fn from(scan: TextScan<'a>) -> Self {
+        ChunkScan(Scan::Text(scan))
     }
 }
 
-impl EventConsumer for Vec<Event> {
-    #[inline(always)]
-    fn event(&mut self, e: Event) -> bool {
-        self.push(e);
-        true
+impl<'a> From<BinaryScan<'a>> for ChunkScan<'a> {
+    fn from(scan: BinaryScan<'a>) -> Self {
+        ChunkScan(Scan::Binary(scan))
+    }
+}
+
+impl ChunkScanned {
+    /// What an E/X text scan made of its chunk (None for another format's).
+    fn text(self) -> Option<TextScanned> {
+        match self.0 {
+            Scanned::Text(s) => Some(s),
+            Scanned::Binary(_) => None,
+        }
+    }
+
+    /// What a binary scan made of its chunk (None for another format's).
+    fn binary(self) -> Option<BinaryScanned> {
+        match self.0 {
+            Scanned::Binary(s) => Some(s),
+            Scanned::Text(_) => None,
+        }
     }
 }
 
@@ -261,6 +192,14 @@ pub struct TraceMeta {
     pub warnings: Vec<String>,
 }
 
+impl TraceMeta {
+    /// What the trace's format is made of, in messages ([`TraceFormat::piece`]):
+    /// `record` for a binary trace, `line` for text.
+    pub fn piece(&self) -> &'static str {
+        format_by_name(self.format).map_or("line", |f| f.piece())
+    }
+}
+
 /// One executable mapping of a loaded object, as the runtime saw it
 /// (`dl_iterate_phdr`). Text traces write it as
 /// `# map 0xSTART 0xEND 0xOFFSET BUILD_ID|- PATH` (PATH last: it may hold
@@ -302,9 +241,31 @@ pub struct ParseOptions {
 }
 
 /// A trace format: recognises its own input and parses it into a [`Sink`].
+///
+/// Required: [`TraceFormat::name`], [`TraceFormat::sniff`],
+/// [`TraceFormat::parse`]. Provided: [`TraceFormat::help`] (default: none;
+/// every format in [`formats`] should give one, `--format`'s help shows
+/// it), [`TraceFormat::magic`] (default: none, for text formats) and
+/// [`TraceFormat::piece`] (default: `line`).
 pub trait TraceFormat: Sync {
     /// Short name used by `--format` and in messages.
     fn name(&self) -> &'static str;
+    /// One line for `--format`'s help: what the format's input looks like.
+    fn help(&self) -> &'static str {
+        ""
+    }
+    /// The bytes every input of the format begins with, for formats that
+    /// have such a magic (binary ones): an input forced to this format
+    /// that lacks them, or forced to another that has them, is reported
+    /// before it is read. None (the default) for text formats.
+    fn magic(&self) -> Option<&'static [u8]> {
+        None
+    }
+    /// What the format's input is made of, in messages: what a lenient
+    /// read skips (`line` or `record`). Default is `line`.
+    fn piece(&self) -> &'static str {
+        "line"
+    }
     /// Whether `head` (the first few KiB of the input) looks like this format.
     fn sniff(&self, head: &[u8]) -> bool;
     /// Parses the whole input.
@@ -331,6 +292,12 @@ pub fn formats() -> [&'static dyn TraceFormat; 5] {
 /// Looks a format up by its `--format` name.
 pub fn format_by_name(name: &str) -> Option<&'static dyn TraceFormat> {
     formats().into_iter().find(|f| f.name() == name)
+}
+
+/// The `--format` names, in [`formats`]' order: what the CLI offers, each
+/// with its [`TraceFormat::help`].
+pub fn format_names() -> impl Iterator<Item = &'static str> {
+    formats().into_iter().map(|f| f.name())
 }
 
 /// Size of the event batches formats hand to their sink.
@@ -409,10 +376,13 @@ pub(crate) mod testing {
         pub nodes: Vec<NodeRecord>,
     }
 
-    impl Sink for Collect {
+    impl EventSink for Collect {
         fn events(&mut self, e: &[Event]) {
             self.events.extend_from_slice(e);
         }
+    }
+
+    impl NodeSink for Collect {
         fn node(&mut self, n: NodeRecord) {
             self.nodes.push(n);
         }
@@ -453,5 +423,40 @@ pub(crate) mod testing {
         };
         let meta = format.parse(&input, &opts, &mut funcs, &mut sink)?;
         Ok((sink, meta, funcs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_are_the_registered_formats_each_with_its_help() {
+        let names: Vec<_> = format_names().collect();
+        let registered: Vec<_> = formats().iter().map(|f| f.name()).collect();
+        assert_eq!(names, registered);
+        for f in formats() {
+            assert!(!f.help().is_empty(), "{}", f.name());
+            assert_eq!(format_by_name(f.name()).map(|g| g.name()), Some(f.name()));
+        }
+        let mut distinct = names.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+    }
+
+    #[test]
+    fn a_trace_is_made_of_the_pieces_its_format_says() {
+        let meta = |format| TraceMeta {
+            format,
+            ..TraceMeta::default()
+        };
+        assert_eq!(meta(BinaryFormat.name()).piece(), "record");
+        assert_eq!(meta(AddrFormat.name()).piece(), "line");
+        assert_eq!(meta("rules").piece(), "line");
+        // Only formats with a magic are read as records.
+        for f in formats() {
+            assert_eq!(f.piece() == "record", f.magic().is_some(), "{}", f.name());
+        }
     }
 }

@@ -374,10 +374,13 @@ fn dropped_markers(lines: &[u8]) -> u64 {
 #[derive(Default)]
 struct Collect(Vec<Event>);
 
-impl ingest::Sink for Collect {
+impl ingest::EventSink for Collect {
     fn events(&mut self, events: &[Event]) {
         self.0.extend_from_slice(events);
     }
+}
+
+impl ingest::NodeSink for Collect {
     fn node(&mut self, _node: NodeRecord) {}
 }
 

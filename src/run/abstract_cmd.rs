@@ -14,8 +14,8 @@ use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Options, Share};
 use crate::emit;
-use crate::emit::format::fmt_percent;
 use crate::emit::format::TimeUnit;
+use crate::emit::format::fmt_percent;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 

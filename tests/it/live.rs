@@ -190,10 +190,10 @@ fn live_refuses_to_draw_into_a_file() {
 /// Runs `calltrace live ARGS` on a terminal (`script`) in `dir`, bounded
 /// in time (a `live` that did not stop would draw until it is quit): its
 /// exit code and what it printed. None without `script`.
-fn live_on_a_terminal(dir: &std::path::Path, args: &str) -> Option<(Option<i32>, String)> {
+fn live_on_a_terminal(dir: &Path, args: &str) -> Option<(Option<i32>, String)> {
     let script = tool("script")?;
     let cmd = format!("timeout 20 {} live {args}", env!("CARGO_BIN_EXE_calltrace"));
-    let out = std::process::Command::new(&script)
+    let out = Command::new(&script)
         .args(["-qec", &cmd, "/dev/null"])
         .current_dir(dir)
         .stdin(std::process::Stdio::null())

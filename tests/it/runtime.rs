@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use calltrace::ingest::{
-    BinaryFormat, Event, FuncKey, FuncTable, Input, Mapping, NodeRecord, ParseOptions, Sink,
-    TraceFormat, TraceMeta,
+    BinaryFormat, Event, EventSink, FuncKey, FuncTable, Input, Mapping, NodeRecord, NodeSink,
+    ParseOptions, TraceFormat, TraceMeta,
 };
 use object::Object;
 
@@ -33,10 +33,13 @@ struct Read {
 #[derive(Default)]
 struct Collect(Vec<Event>);
 
-impl Sink for Collect {
+impl EventSink for Collect {
     fn events(&mut self, e: &[Event]) {
         self.0.extend_from_slice(e);
     }
+}
+
+impl NodeSink for Collect {
     fn node(&mut self, _: NodeRecord) {}
 }
 

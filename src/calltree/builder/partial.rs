@@ -7,8 +7,8 @@
 //! anchor. Merging in file order then replays only those exits on the real
 //! stacks, which tells every anchor's node, and adds each summary node to
 //! the global tree once: the per-event work is all done in parallel. For
-//! E/X text the summary is built as the scanner reads the events
-//! ([`ChunkWork::scan_text`]), without storing them.
+//! E/X text and binary traces the summary is built as the parser reads the events
+//! ([`ChunkWork::scan`]), without storing them.
 //!
 //! When the effect of an exit depends on the stack below the chunk (an
 //! exit matching no frame of the chunk while some are open: `longjmp`
@@ -20,10 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
-use crate::ingest::{
-    BinaryScan, BinaryScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId, TextScan,
-    TextScanned,
-};
+use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
 const ANCHOR: u32 = 1 << 31;
@@ -114,19 +111,9 @@ impl ChunkWork for ContextsWork {
         Some(Box::new(s))
     }
 
-    /// Builds the summary while the scanner reads the chunk: no event is
-    /// stored and read back.
-    fn scan_text(&mut self, scan: TextScan<'_>) -> TextScanned {
-        self.reset();
-        let mut building = Building {
-            summary: Summary::default(),
-            work: self,
-        };
-        scan.run(&mut building, |b| Box::new(std::mem::take(&mut b.summary)))
-    }
-
-    /// The same for binary blocks, as the decoder reads them.
-    fn scan_binary(&mut self, scan: BinaryScan<'_>) -> BinaryScanned {
+    /// Builds the summary while the format's parser reads the chunk: no
+    /// event is stored and read back.
+    fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
         self.reset();
         let mut building = Building {
             summary: Summary::default(),

@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
-use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
+use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to chrome`.
@@ -158,11 +158,13 @@ fn micros(out: &mut impl Write, v: u64, timed: bool) -> io::Result<()> {
     }
 }
 
-impl Sink for ChromeSink<'_> {
+impl EventSink for ChromeSink<'_> {
     fn events(&mut self, events: &[Event]) {
         self.stream.events(events, &mut self.writer);
     }
+}
 
+impl NodeSink for ChromeSink<'_> {
     fn node(&mut self, node: NodeRecord) {
         self.place(node.depth + 1, node.func, node.total);
     }

@@ -20,7 +20,7 @@ use std::io::{self, Write};
 
 use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
-use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
+use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to tlv`.
@@ -169,11 +169,13 @@ fn argument(name: &str) -> String {
     }
 }
 
-impl Sink for TlvSink<'_> {
+impl EventSink for TlvSink<'_> {
     fn events(&mut self, events: &[Event]) {
         self.stream.events(events, &mut self.writer);
     }
+}
 
+impl NodeSink for TlvSink<'_> {
     fn node(&mut self, node: NodeRecord) {
         self.place(node.depth + 1, node.func, node.total);
     }

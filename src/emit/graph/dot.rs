@@ -204,7 +204,7 @@ mod tests {
     use super::*;
     use crate::calltree::hot::{PruneOptions, func_stats, prune};
     use crate::calltree::{CallGraph, CallsBuilder, View};
-    use crate::ingest::{Event, EventKind, FuncTable, Sink, TraceMeta};
+    use crate::ingest::{Event, EventKind, EventSink, FuncTable, TraceMeta};
 
     #[test]
     fn names_are_quoted_and_escaped() {

@@ -1,7 +1,10 @@
 //! Tests of the indented reader: the chunked paths against the two-pass
 //! reference, the fast line path against the general one.
 
+use std::borrow::Cow;
+
 use super::*;
+use crate::ingest::{NodeRecord, NodeSink};
 
 fn parse(text: &str) -> Result<(Vec<NodeRecord>, TraceMeta)> {
     let (sink, meta, _) =
@@ -278,7 +281,7 @@ fn contexts_chunked(input: &Input, lenient: bool, threads: usize, chunk: usize) 
     };
     let mut funcs = FuncTable::default();
     let mut sink = crate::calltree::ContextsBuilder::default();
-    assert!(Sink::takes_node_chunks(&sink));
+    assert!(NodeSink::takes_node_chunks(&sink));
     let result = IndentedFormat.parse(input, &opts, &mut funcs, &mut sink);
     contexts_shown(result, sink, funcs)
 }

@@ -40,6 +40,9 @@ impl TraceFormat for UftraceFormat {
     fn name(&self) -> &'static str {
         "uftrace"
     }
+    fn help(&self) -> &'static str {
+        "uftrace's recording directory (`uftrace record -d DIR`)"
+    }
 
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(MAGIC)

@@ -6,11 +6,12 @@
 //! not read are parsed here line by line, which is also where every error
 //! message comes from.
 
+use super::super::chunked;
 use super::super::{
     BATCH, Event, FuncTable, Mapping, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
 };
-use super::fast::FastChunk;
-use super::{Token, parse_dec, parse_hex, split_event, trim_start};
+use super::fast::{FastChunk, Parser};
+use super::syntax::{Token, parse_dec, parse_hex, split_event, trim_start};
 use crate::error::{Error, Result};
 
 /// Which optional columns the trace uses, fixed by its first event line.
@@ -22,7 +23,7 @@ pub(super) struct Columns {
 }
 
 /// The in-order state of one E/X parse.
-pub(super) struct Seq<'a> {
+pub(super) struct InOrder<'a> {
     symbolic: bool,
     path: &'a str,
     opts: &'a ParseOptions,
@@ -39,7 +40,7 @@ pub(super) struct Seq<'a> {
     dropped: u64,
 }
 
-impl<'a> Seq<'a> {
+impl<'a> InOrder<'a> {
     pub fn new(
         format: &'static str,
         symbolic: bool,
@@ -47,7 +48,7 @@ impl<'a> Seq<'a> {
         opts: &'a ParseOptions,
         funcs: &'a mut FuncTable,
     ) -> Self {
-        Seq {
+        InOrder {
             symbolic,
             path,
             opts,
@@ -276,17 +277,6 @@ impl<'a> Seq<'a> {
     }
 }
 
-/// Whether a comment line (starting with `#`) is a `# base`, `# map`,
-/// `# process` or `# dropped` header, the only comments that carry
-/// information.
-pub(super) fn is_header(line: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(&line[1..]);
-    matches!(
-        text.split_whitespace().next(),
-        Some("base" | "map" | "process" | "dropped")
-    )
-}
-
 /// The first word of `text` (after blanks) and what follows it.
 fn split_word(text: &str) -> (&str, &str) {
     let r = text.trim_start();
@@ -342,4 +332,19 @@ fn parse_map(text: &str) -> Option<Mapping> {
         path: unescape_path(rest.strip_prefix([' ', '\t']).unwrap_or(rest)),
         build_id,
     })
+}
+
+impl<'a> chunked::InOrder for InOrder<'a> {
+    type Parser = Parser;
+
+    fn consume(
+        &mut self,
+        _start: usize,
+        bytes: &[u8],
+        mut fast: Option<FastChunk>,
+        sink: &mut dyn Sink,
+    ) -> Result<Option<FastChunk>> {
+        self.chunk(bytes, fast.as_mut(), sink)?;
+        Ok(fast)
+    }
 }

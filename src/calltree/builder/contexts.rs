@@ -1,0 +1,269 @@
+//! The calling-context store and builder ([`ContextsBuilder`]): one node
+//! per distinct call path, built from events, from indented nodes, or
+//! from the partial trees of chunks summarised on the parsing threads.
+
+use super::*;
+
+/// Builds the calling-context tree: one node per distinct call path.
+pub struct ContextsBuilder {
+    pub(super) stacks: Stacks<ContextStore>,
+    /// Open context nodes by depth, for indented (node) input.
+    open: Vec<NodeId>,
+}
+
+/// Arena of context nodes; children found through a (parent, func) map,
+/// with a small direct-mapped cache in front: a program's hot call paths
+/// are few, so almost every entry is answered without hashing.
+pub(super) struct ContextStore {
+    pub(super) func: Vec<FuncId>,
+    pub(super) parent: Vec<NodeId>,
+    pub(super) calls: Vec<u64>,
+    pub(super) total: Vec<u64>,
+    pub(super) self_time: Vec<u64>,
+    pub(super) index: FxHashMap<u64, NodeId>,
+    pub(super) cache: Vec<(u64, NodeId)>,
+    pub(super) thread_roots: Vec<NodeId>,
+}
+
+/// log2 of the number of (parent, func) -> child cache entries.
+const CACHE_BITS: u32 = 12;
+/// A key no (parent, func) pair has: thread roots are never parents here
+/// with function `u32::MAX`.
+const NO_KEY: u64 = u64::MAX;
+
+impl Default for ContextStore {
+    fn default() -> Self {
+        ContextStore {
+            func: Vec::new(),
+            parent: Vec::new(),
+            calls: Vec::new(),
+            total: Vec::new(),
+            self_time: Vec::new(),
+            index: FxHashMap::default(),
+            cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
+            thread_roots: Vec::new(),
+        }
+    }
+}
+
+impl ContextStore {
+    pub(super) fn new_node(&mut self, parent: NodeId, func: FuncId) -> NodeId {
+        let id = self.func.len() as NodeId;
+        self.func.push(func);
+        self.parent.push(parent);
+        self.calls.push(0);
+        self.total.push(0);
+        self.self_time.push(0);
+        id
+    }
+
+    pub(super) fn thread_root(&mut self, thread: u32) -> NodeId {
+        while self.thread_roots.len() <= thread as usize {
+            let root = self.new_node(NodeId::MAX, FuncTable::ROOT);
+            self.thread_roots.push(root);
+        }
+        self.thread_roots[thread as usize]
+    }
+
+    #[inline]
+    pub(super) fn child(&mut self, parent: NodeId, func: FuncId) -> NodeId {
+        let key = (parent as u64) << 32 | func as u64;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
+        if self.cache[slot].0 == key {
+            return self.cache[slot].1;
+        }
+        let id = match self.index.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.new_node(parent, func);
+                self.index.insert(key, id);
+                id
+            }
+        };
+        self.cache[slot] = (key, id);
+        id
+    }
+
+    pub(super) fn add(&mut self, node: NodeId, calls: u64, total: u64, self_time: u64) {
+        let n = node as usize;
+        self.calls[n] = self.calls[n].saturating_add(calls);
+        self.total[n] = self.total[n].saturating_add(total);
+        self.self_time[n] = self.self_time[n].saturating_add(self_time);
+    }
+}
+
+impl Store for ContextStore {
+    #[inline]
+    fn open(&mut self, thread: u32, parent: Option<NodeId>, func: FuncId) -> NodeId {
+        let parent = match parent {
+            Some(p) => p,
+            None => self.thread_root(thread),
+        };
+        self.child(parent, func)
+    }
+
+    #[inline]
+    fn close(&mut self, _thread: u32, node: NodeId, total: u64, self_time: u64) {
+        self.add(node, 1, total, self_time);
+    }
+}
+
+impl Default for ContextsBuilder {
+    fn default() -> Self {
+        ContextsBuilder {
+            stacks: Stacks::new(ContextStore::default()),
+            open: Vec::new(),
+        }
+    }
+}
+
+impl EventSink for ContextsBuilder {
+    fn events(&mut self, events: &[Event]) {
+        for e in events {
+            self.stacks.event(e);
+        }
+    }
+
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        Some(Box::new(partial::ContextsWork::default()))
+    }
+
+    fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {
+        let summary = summary
+            .downcast::<partial::Summary>()
+            .expect("a summary made by ContextsWork");
+        self.merge_summary(*summary, funcs, threads);
+    }
+}
+
+impl NodeSink for ContextsBuilder {
+    fn node(&mut self, r: NodeRecord) {
+        let store = &mut self.stacks.store;
+        let root = store.thread_root(0);
+        self.open.truncate(r.depth as usize);
+        let parent = self.open.last().copied().unwrap_or(root);
+        let id = store.child(parent, r.func);
+        store.add(id, r.calls, r.total, r.self_time);
+        self.open.push(id);
+    }
+
+    fn takes_node_chunks(&self) -> bool {
+        true
+    }
+
+    fn node_chunk(&mut self, chunk: &NodeChunk) {
+        let store = &mut self.stacks.store;
+        let root = store.thread_root(0);
+        let anchors: Vec<NodeId> = chunk
+            .anchors
+            .iter()
+            .map(|&d| match d {
+                0 => root,
+                d => self.open.get(d as usize - 1).copied().unwrap_or(root),
+            })
+            .collect();
+        let mut global: Vec<NodeId> = Vec::with_capacity(chunk.nodes.len());
+        let f = chunk.factor;
+        for n in &chunk.nodes {
+            let parent = match n.parent {
+                p if p & ChunkNode::ANCHOR != 0 => anchors[(p & !ChunkNode::ANCHOR) as usize],
+                p => global[p as usize],
+            };
+            let id = store.child(parent, n.func);
+            let (total, self_time) = (n.total.saturating_mul(f), n.self_time.saturating_mul(f));
+            store.add(id, n.calls, total, self_time);
+            global.push(id);
+        }
+        if let Some(&depth) = chunk.anchors.last() {
+            self.open.truncate(depth as usize);
+            self.open
+                .extend(chunk.open.iter().map(|&i| global[i as usize]));
+        }
+    }
+
+    fn clear_nodes(&mut self) {
+        *self = ContextsBuilder::default();
+    }
+
+    fn scale_times(&mut self, factor: u64) {
+        // Sums scale like their terms, saturation included.
+        let store = &mut self.stacks.store;
+        scale(&mut store.total, factor);
+        scale(&mut store.self_time, factor);
+    }
+}
+
+impl ContextsBuilder {
+    /// Finishes the calling-context tree and lays it out in preorder.
+    pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
+        self.stacks.close_all();
+        let store = &self.stacks.store;
+        let mut tree = Tree::empty(false, 0);
+        tree.push(FuncTable::ROOT, 0, 0, Some(0));
+        let kids = children_lists(store);
+        let multi = store.thread_roots.len() > 1;
+        let mut depths = vec![0u32];
+        for i in self.stacks.thread_order(store.thread_roots.len()) {
+            let root = store.thread_roots[i];
+            let base_depth = if multi {
+                let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
+                tree.push(funcs.thread(tid), 0, 0, Some(0));
+                depths.push(1);
+                2
+            } else {
+                1
+            };
+            preorder(store, &kids, root, base_depth, &mut tree, &mut depths);
+        }
+        tree.set_sizes_from_depths(&depths);
+        finish_weights(&mut tree, meta, funcs);
+        (tree, self.stacks.stats)
+    }
+}
+
+/// Children of every context node in creation (= trace) order, as CSR.
+fn children_lists(store: &ContextStore) -> (Vec<u32>, Vec<NodeId>) {
+    let n = store.func.len();
+    let mut start = vec![0u32; n + 1];
+    for &p in &store.parent {
+        if p != NodeId::MAX {
+            start[p as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0; start[n] as usize];
+    for (id, &p) in store.parent.iter().enumerate() {
+        if p != NodeId::MAX {
+            list[fill[p as usize] as usize] = id as NodeId;
+            fill[p as usize] += 1;
+        }
+    }
+    (start, list)
+}
+
+/// Appends the subtree below context node `root` (exclusive) in preorder.
+fn preorder(
+    store: &ContextStore,
+    (start, list): &(Vec<u32>, Vec<NodeId>),
+    root: NodeId,
+    base_depth: u32,
+    tree: &mut Tree,
+    depths: &mut Vec<u32>,
+) {
+    let kids = |n: NodeId| &list[start[n as usize] as usize..start[n as usize + 1] as usize];
+    let mut todo: Vec<(NodeId, u32)> = kids(root).iter().rev().map(|&c| (c, base_depth)).collect();
+    while let Some((n, d)) = todo.pop() {
+        let i = n as usize;
+        tree.push(
+            store.func[i],
+            store.total[i],
+            store.self_time[i],
+            Some(store.calls[i]),
+        );
+        depths.push(d);
+        todo.extend(kids(n).iter().rev().map(|&c| (c, d + 1)));
+    }
+}

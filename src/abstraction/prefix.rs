@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::modules::Modules;
+use super::modules::assigned::{Modules, UNASSIGNED, source_dir_module, source_file_module};
 use crate::ingest::FuncTable;
 use crate::symbols::FuncInfo;
 
@@ -130,18 +130,12 @@ pub fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
     let mut tried = Vec::new();
     if has_files {
         for (what, f) in [
-            (
-                "file",
-                super::modules::source_file_module as fn(&str) -> String,
-            ),
-            ("dir", super::modules::source_dir_module),
+            ("file", source_file_module as fn(&str) -> String),
+            ("dir", source_dir_module),
         ] {
             let m = Modules::from_names(names.iter().enumerate().map(|(i, n)| {
-                (!funcs.is_synthetic(i as u32)).then(|| {
-                    n.file
-                        .as_deref()
-                        .map_or_else(|| super::modules::UNASSIGNED.to_string(), f)
-                })
+                (!funcs.is_synthetic(i as u32))
+                    .then(|| n.file.as_deref().map_or_else(|| UNASSIGNED.to_string(), f))
             }));
             let used = used_modules(&m);
             if useful(&m, real) {

@@ -22,12 +22,9 @@ use std::fs::Permissions;
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
+use super::signals;
 use crate::error::{Error, Result};
-
-/// Temporary files being written, removed on SIGINT/SIGTERM.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Writes `bytes` to `path` atomically, or to stdout when `path` is `-`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -76,7 +73,7 @@ impl Staged {
                 .map(drop)
                 .map_err(|e| Error::io(&target, e.error))
         });
-        forget(&tmp_path);
+        signals::forget(&tmp_path);
         result?;
         sync_dir(&target);
         Ok(())
@@ -101,7 +98,7 @@ impl Drop for Staged {
         if let Some((tmp, _)) = self.pending.take() {
             let path = tmp.path().to_path_buf();
             drop(tmp);
-            forget(&path);
+            signals::forget(&path);
         }
     }
 }
@@ -170,7 +167,7 @@ fn resolve_link(path: &Path) -> PathBuf {
 /// on SIGINT/SIGTERM, with `target`'s permissions when it exists (else the
 /// usual 0666 less the umask).
 fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    super::signals::install();
+    signals::install();
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -180,7 +177,7 @@ fn temp_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let existing = std::fs::metadata(target).ok().map(|m| m.permissions());
-    let mut live = lock_live();
+    let mut live = signals::lock_live();
     let tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
@@ -216,22 +213,6 @@ fn sync_dir(target: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-}
-
-fn lock_live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn forget(path: &Path) {
-    lock_live().retain(|p| p != path);
-}
-
-/// Removes every live temporary file (on SIGINT/SIGTERM); returns how many.
-pub fn remove_live_temporaries() -> usize {
-    let live = std::mem::take(&mut *lock_live());
-    live.iter()
-        .filter(|p| std::fs::remove_file(p).is_ok())
-        .count()
 }
 
 /// Writes `fill`'s output through `file` (no sync: pipes and terminals
@@ -427,7 +408,11 @@ mod tests {
         assert!(err.to_string().contains("disk full"), "{err}");
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        assert!(!lock_live().iter().any(|t| t.starts_with(dir.path())));
+        assert!(
+            !signals::lock_live()
+                .iter()
+                .any(|t| t.starts_with(dir.path()))
+        );
     }
 
     #[test]
@@ -462,7 +447,7 @@ mod tests {
         for _ in 0..2 {
             let staged = stage_with(&p, |out| out.write_all(b"x")).unwrap();
             let (tmp, _) = staged.pending.as_ref().unwrap();
-            assert!(lock_live().contains(&tmp.path().to_path_buf()));
+            assert!(signals::lock_live().contains(&tmp.path().to_path_buf()));
             names.push(tmp.path().to_path_buf());
         }
         assert_ne!(names[0], names[1]);

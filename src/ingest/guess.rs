@@ -5,18 +5,11 @@
 //! the input it is (up to [`HEADER_BOUND`]): a program with 80 shared
 //! libraries writes 10 KB of `# map` lines before its first event.
 
+pub use super::input::{HEAD, HEADER_BOUND, header_len};
 use std::path::Path;
 
 use super::{Input, TraceFormat, format_by_name, formats};
 use crate::error::{Error, Result};
-
-/// How many bytes of the input formats see when sniffing.
-pub const HEAD: usize = 8192;
-
-/// How far into the input the first event line may be: leading blank and
-/// `#` lines beyond this are not skipped when sniffing. 1 MiB is about
-/// 8,000 `# map` lines, far more than any real program's libraries.
-pub const HEADER_BOUND: usize = 1 << 20;
 
 /// The bytes formats sniff: the leading blank and `#` lines (up to
 /// [`HEADER_BOUND`]), then [`HEAD`] bytes from the first other line.
@@ -24,20 +17,6 @@ pub fn sniff_window(input: &Input) -> &[u8] {
     let wide = input.head(HEADER_BOUND + HEAD);
     let start = header_len(wide).min(HEADER_BOUND);
     &wide[..(start + HEAD).min(wide.len())]
-}
-
-/// Length of the complete blank and `#` lines at the start of `bytes`.
-pub fn header_len(bytes: &[u8]) -> usize {
-    let mut pos = 0;
-    while let Some(i) = memchr::memchr(b'\n', &bytes[pos..]) {
-        let line = &bytes[pos..pos + i];
-        let n = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        if line.get(n).is_some_and(|&b| b != b'#') {
-            break;
-        }
-        pos += i + 1;
-    }
-    pos
 }
 
 /// Lines of `head` that are neither blank nor `#` comments, without `\r`

@@ -20,6 +20,28 @@ use crate::error::{Error, Result};
 /// How many bytes of a stream are read up front for sniffing.
 const STREAM_HEAD: usize = 64 * 1024;
 
+/// How many bytes of the input formats see when sniffing.
+pub const HEAD: usize = 8192;
+
+/// How far into the input the first event line may be: leading blank and
+/// `#` lines beyond this are not skipped when sniffing. 1 MiB is about
+/// 8,000 `# map` lines, far more than any real program's libraries.
+pub const HEADER_BOUND: usize = 1 << 20;
+
+/// Length of the complete blank and `#` lines at the start of `bytes`.
+pub fn header_len(bytes: &[u8]) -> usize {
+    let mut pos = 0;
+    while let Some(i) = memchr::memchr(b'\n', &bytes[pos..]) {
+        let line = &bytes[pos..pos + i];
+        let n = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if line.get(n).is_some_and(|&b| b != b'#') {
+            break;
+        }
+        pos += i + 1;
+    }
+    pos
+}
+
 /// An input trace: mapped, in memory, or streamed from stdin.
 pub struct Input {
     name: String,
@@ -105,9 +127,9 @@ impl Input {
             .read_to_end(&mut head)
             .map_err(|e| Error::io(name, e))?;
         // A long header of `#` lines: read on to the sniffing window.
-        let wanted = super::guess::header_len(&head) + super::guess::HEAD;
+        let wanted = header_len(&head) + HEAD;
         if head.len() == STREAM_HEAD && wanted > head.len() {
-            let most = super::guess::HEADER_BOUND + super::guess::HEAD - head.len();
+            let most = HEADER_BOUND + HEAD - head.len();
             (&mut reader)
                 .take(most as u64)
                 .read_to_end(&mut head)

@@ -1,3 +1,4 @@
+use super::assigned::system_library;
 use super::*;
 
 fn module_of(globs: &str, name: &str) -> Option<String> {

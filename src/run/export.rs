@@ -73,6 +73,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             title: &title,
             max_depth: opts.max_depth,
             command: &command(opts, loaded),
+            meta: &loaded.built.meta,
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);

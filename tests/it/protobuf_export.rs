@@ -1,7 +1,8 @@
-//! `export --to pprof`, decoded by an independent decoder: Python's
-//! `protobuf` with pprof's `profile.proto` (written below in upstream's
-//! shape, every field at upstream's number) compiled at test time by
-//! `grpc_tools.protoc`. Both come from PyPI (`.ci/run` installs them);
+//! `export --to pprof` and `--to perfetto`, decoded by independent
+//! decoders: Python's `protobuf` with pprof's `profile.proto` (written
+//! below in upstream's shape, every field at upstream's number) compiled
+//! at test time by `grpc_tools.protoc`, and the `perfetto` package's own
+//! compiled trace protos. Both come from PyPI (`.ci/run` installs them);
 //! without them the tests skip, unless `CALLTRACE_REQUIRE_TOOLS=1`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -125,6 +126,49 @@ print(json.dumps({
                 "limit": m.memory_limit, "symbolized": m.has_functions} for m in p.mapping],
   "located": sum(1 for l in p.location if l.mapping_id in maps and
                  maps[l.mapping_id].memory_start <= l.address < maps[l.mapping_id].memory_limit),
+}))
+"#;
+
+/// Decodes a Perfetto trace with the perfetto package's protos, following
+/// each thread's open slices; prints counts and the begun slices as JSON.
+const DECODE_PERFETTO: &str = r#"
+import json, sys
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+t = pb.Trace()
+t.ParseFromString(open(sys.argv[1], "rb").read())
+names, tracks, stacks, last = {}, {}, {}, {}
+begun, ends, snapshots = [], 0, 0
+for p in t.packet:
+    assert p.trusted_packet_sequence_id == 1
+    if p.HasField("clock_snapshot"):
+        snapshots += 1
+    if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.thread.tid
+    for n in p.interned_data.event_names:
+        assert n.iid not in names, "a name is interned once"
+        names[n.iid] = n.name
+    if not p.HasField("track_event"):
+        continue
+    e = p.track_event
+    tid = tracks[e.track_uuid]
+    assert p.timestamp >= last.get(tid, 0), "times run forward per track"
+    last[tid] = p.timestamp
+    stack = stacks.setdefault(tid, [])
+    if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+        stack.append(names[e.name_iid])
+        begun.append([names[e.name_iid], tid])
+    else:
+        assert e.type == pb.TrackEvent.TYPE_SLICE_END
+        assert stack, "an end closes an open slice"
+        stack.pop()
+        ends += 1
+print(json.dumps({
+    "first_flags": t.packet[0].sequence_flags,
+    "snapshots": snapshots,
+    "tracks": len(tracks),
+    "begun": begun,
+    "ends": ends,
+    "left_open": sum(len(s) for s in stacks.values()),
 }))
 "#;
 
@@ -271,19 +315,81 @@ fn pprof_decodes_with_upstream_field_numbers_and_sums_like_the_tree() {
 }
 
 #[test]
-fn a_bad_trace_is_a_located_error_and_writes_nothing() {
-    let to = "pprof";
-    let (dir, trace) = temp_file("bad.trace", "E main 0\nE f 10\nQ nonsense\n");
-    let out = dir.path().join("out");
-    let msg = calltrace(["export", "--trace"])
-        .args([&trace])
-        .args(["--to", to, "-o"])
-        .args([&out])
-        .run()
-        .failure();
+fn perfetto_decodes_into_a_slice_pair_per_call_on_one_track_per_thread() {
+    let Some(python) = python_with("perfetto.protos.perfetto.trace.perfetto_trace_pb2") else {
+        return;
+    };
+    let p = threads();
+    let trace = &p.text_trace().path;
+    let dir = fresh_dir("protobuf_export", "perfetto");
+    let (out, chrome) = (dir.join("threads.pftrace"), dir.join("threads.json"));
+    export_to(p.exe(), trace, "perfetto", &out);
+    export_to(p.exe(), trace, "chrome", &chrome);
+    let v = decode(&python, DECODE_PERFETTO, &[&out]);
+
+    assert_eq!(v["first_flags"], 1, "SEQ_INCREMENTAL_STATE_CLEARED first");
+    assert_eq!(v["snapshots"], 1);
+    assert_eq!(v["left_open"], 0);
+    // The same calls on the same threads as the Chrome trace.
+    let chrome: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&chrome).unwrap()).unwrap();
+    let mut want: Vec<(String, u64)> = chrome["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().into(),
+                e["tid"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut got: Vec<(String, u64)> = v["begun"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b[0].as_str().unwrap().into(), b[1].as_u64().unwrap()))
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got.len(), 16, "16 calls");
+    assert_eq!(got, want);
+    assert_eq!(v["ends"], 16);
+    let tids: BTreeSet<u64> = got.iter().map(|g| g.1).collect();
+    assert_eq!(v["tracks"], tids.len() as u64, "one track per thread");
+    assert_eq!(tids.len(), 3);
+}
+
+#[test]
+fn perfetto_is_at_most_half_the_size_of_the_chrome_trace() {
+    let trace = root().join("testdata/printer/traces/color-duplex.trace");
+    let dir = fresh_dir("protobuf_export", "size");
+    let (out, chrome) = (dir.join("t.pftrace"), dir.join("t.json"));
+    export_to("", &trace, "perfetto", &out);
+    export_to("", &trace, "chrome", &chrome);
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    let (perfetto, json) = (size(&out), size(&chrome));
     assert!(
-        msg.contains("bad.trace") && msg.contains(":3"),
-        "{to}: {msg}"
+        perfetto > 0 && 2 * perfetto <= json,
+        "perfetto {perfetto} bytes, chrome {json}"
     );
-    assert!(!out.exists(), "{to}: no half-written output");
+}
+
+#[test]
+fn a_bad_trace_is_a_located_error_and_writes_nothing() {
+    for to in ["pprof", "perfetto"] {
+        let (dir, trace) = temp_file("bad.trace", "E main 0\nE f 10\nQ nonsense\n");
+        let out = dir.path().join("out");
+        let msg = calltrace(["export", "--trace"])
+            .args([&trace])
+            .args(["--to", to, "-o"])
+            .args([&out])
+            .run()
+            .failure();
+        assert!(
+            msg.contains("bad.trace") && msg.contains(":3"),
+            "{to}: {msg}"
+        );
+        assert!(!out.exists(), "{to}: no half-written output");
+    }
 }

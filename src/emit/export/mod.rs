@@ -16,6 +16,7 @@ mod chrome;
 mod flamegraph;
 mod folded;
 mod json;
+mod perfetto;
 mod pprof;
 mod tlv;
 
@@ -111,7 +112,7 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
 }
 
 /// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 7] {
+pub fn exporters() -> [&'static dyn Exporter; 8] {
     [
         &folded::Folded,
         &flamegraph::FlameGraph,
@@ -120,6 +121,7 @@ pub fn exporters() -> [&'static dyn Exporter; 7] {
         &json::Json,
         &tlv::Tlv,
         &pprof::Pprof,
+        &perfetto::Perfetto,
     ]
 }
 
@@ -187,7 +189,8 @@ mod tests {
                 "callgrind",
                 "json",
                 "tlv",
-                "pprof"
+                "pprof",
+                "perfetto"
             ]
         );
         for n in names {
@@ -207,7 +210,7 @@ mod tests {
         let streaming: Vec<_> = exporters().into_iter().filter(|e| e.streams()).collect();
         assert_eq!(
             streaming.iter().map(|e| e.name()).collect::<Vec<_>>(),
-            ["chrome", "tlv"]
+            ["chrome", "tlv", "perfetto"]
         );
     }
 }

@@ -393,3 +393,31 @@ fn a_bad_trace_is_a_located_error_and_writes_nothing() {
         assert!(!out.exists(), "{to}: no half-written output");
     }
 }
+
+#[test]
+fn protobuf_exports_are_the_same_bytes_for_any_thread_count_and_from_a_pipe() {
+    let trace = root().join("testdata/printer/traces/color-2page.trace");
+    let dir = fresh_dir("protobuf_export", "determinism");
+    for to in ["pprof", "perfetto"] {
+        let run = |threads: &str| {
+            let out = dir.join(format!("{to}-{threads}"));
+            calltrace(["export", "--threads", threads, "--to", to, "-o"])
+                .args([&out])
+                .args(["--trace".as_ref(), trace.as_os_str()])
+                .run()
+                .success();
+            std::fs::read(&out).unwrap()
+        };
+        let one = run("1");
+        assert!(!one.is_empty());
+        assert!(one == run("2") && one == run("1"), "{to}");
+        if to == "perfetto" {
+            // pprof names the trace it read; the packets do not.
+            let piped = calltrace(["export", "--to", to, "--trace", "-", "-o", "-"])
+                .stdin(std::fs::read(&trace).unwrap())
+                .run()
+                .success();
+            assert!(piped.stdout == one, "{to} from a pipe");
+        }
+    }
+}

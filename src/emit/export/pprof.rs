@@ -466,4 +466,26 @@ mod tests {
             .collect();
         assert_eq!(labels, ["7", "8"]);
     }
+
+    #[test]
+    fn hostile_names_read_back_exactly() {
+        let (b, mut names) = super::super::testing::built(TRACE, Pprof.view());
+        let hostile = "a\nb;c\"<\\\0 123 \u{fffd}";
+        for n in &mut names {
+            n.name = hostile.to_string();
+        }
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            title: "t",
+            max_depth: None,
+            command: "./app",
+            meta: &b.meta,
+        };
+        let p = profile(&t);
+        let back = Profile::decode(&p.encode_to_vec()[..]).unwrap();
+        let name = back.function[0].name as usize;
+        assert_eq!(back.string_table[name], hostile);
+    }
 }

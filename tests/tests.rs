@@ -30,6 +30,7 @@ mod it {
     mod perf_map;
     mod processes;
     mod programs;
+    mod protobuf_export;
     mod report_html;
     mod roundtrip;
     mod rules;

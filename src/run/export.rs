@@ -2,7 +2,7 @@
 //! tools read (collapsed stacks, flame graph, Chrome trace, callgrind,
 //! JSON; see `emit::export`). With abstraction flags (`--threshold`,
 //! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
-//! A format that can stream (chrome, tlv; it says so before the trace is
+//! A format that can stream (chrome, tlv, perfetto; it says so before the trace is
 //! read, so every format opens the trace once) is written straight from a
 //! second pass over the events when there is no abstraction and no
 //! `--view`, so its memory does not grow with the trace (except from a
@@ -73,6 +73,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             title: &title,
             max_depth: opts.max_depth,
             command: &command(opts, loaded),
+            meta: &loaded.built.meta,
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);

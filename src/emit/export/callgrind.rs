@@ -142,6 +142,7 @@ mod tests {
             title: "t\rfn=(1) inj",
             max_depth: None,
             command: "t\rfn=(1) inj",
+            meta: &b.meta,
         };
         let mut out = Vec::new();
         Callgrind.write(&t, &mut out).unwrap();

@@ -16,12 +16,14 @@ mod chrome;
 mod flamegraph;
 mod folded;
 mod json;
+mod perfetto;
+mod pprof;
 mod tlv;
 
 use std::io::{self, Write};
 
 use crate::calltree::{Tree, View};
-use crate::ingest::{FuncTable, Sink};
+use crate::ingest::{FuncTable, Sink, TraceMeta};
 use crate::symbols::FuncInfo;
 
 pub use chrome::ChromeSink;
@@ -43,6 +45,9 @@ pub struct Exported<'a> {
     /// The traced program (BINARY, else the path the trace recorded, else
     /// the trace's name), for formats that name the command that ran.
     pub command: &'a str,
+    /// What the trace recorded besides its events: threads and their
+    /// names, object mappings with build-ids (pprof).
+    pub meta: &'a TraceMeta,
 }
 
 /// One output format of `calltrace export`.
@@ -107,7 +112,7 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
 }
 
 /// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 6] {
+pub fn exporters() -> [&'static dyn Exporter; 8] {
     [
         &folded::Folded,
         &flamegraph::FlameGraph,
@@ -115,6 +120,8 @@ pub fn exporters() -> [&'static dyn Exporter; 6] {
         &callgrind::Callgrind,
         &json::Json,
         &tlv::Tlv,
+        &pprof::Pprof,
+        &perfetto::Perfetto,
     ]
 }
 
@@ -159,6 +166,7 @@ pub(crate) mod testing {
             title: "t.trace",
             max_depth: None,
             command: "./app",
+            meta: &b.meta,
         };
         exporter.write(&t, &mut out).unwrap();
         out
@@ -174,7 +182,16 @@ mod tests {
         let names: Vec<_> = exporters().iter().map(|e| e.name()).collect();
         assert_eq!(
             names,
-            ["folded", "flamegraph", "chrome", "callgrind", "json", "tlv"]
+            [
+                "folded",
+                "flamegraph",
+                "chrome",
+                "callgrind",
+                "json",
+                "tlv",
+                "pprof",
+                "perfetto"
+            ]
         );
         for n in names {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));
@@ -193,7 +210,7 @@ mod tests {
         let streaming: Vec<_> = exporters().into_iter().filter(|e| e.streams()).collect();
         assert_eq!(
             streaming.iter().map(|e| e.name()).collect::<Vec<_>>(),
-            ["chrome", "tlv"]
+            ["chrome", "tlv", "perfetto"]
         );
     }
 }

@@ -25,7 +25,7 @@ use prost::Message;
 
 use super::calls::{CallStream, CallWriter, Layout};
 use super::{Exported, Exporter, StreamSink};
-use crate::ingest::{Event, FuncId, FuncTable, NodeRecord, Sink};
+use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to perfetto`.
@@ -351,11 +351,13 @@ impl CallWriter for Writer<'_> {
     }
 }
 
-impl Sink for PerfettoSink<'_> {
+impl EventSink for PerfettoSink<'_> {
     fn events(&mut self, events: &[Event]) {
         self.stream.events(events, &mut self.writer);
     }
+}
 
+impl NodeSink for PerfettoSink<'_> {
     fn node(&mut self, node: NodeRecord) {
         let depth = node.depth + 1;
         self.close_to(depth);

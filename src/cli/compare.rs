@@ -17,8 +17,10 @@ pub(super) const COMPARE_HELP: &str = "Writes into DIR:
   sweep.csv     nodes kept at each threshold (also drawn as sweep.svg)
   groups.csv    patterns with equal function sets, before and after abstraction
   features.csv  functions only one pattern has, and whether each method keeps them
+  coverage.csv  every instrumented function's calls per pattern (0 = no pattern reached it)
   rates.svg     node counts before and after, as bars
-  report.html   one self-contained page: the tables, both plots, top functions per pattern
+  report.html   one self-contained page: the tables, both plots, top functions per pattern,
+                the functions no pattern called
 Methods: threshold (method 1), merge (method 2), merge+threshold, and with the
 whole-trace --min-total global, merge+global, merge+fold+global (recursion folded).
 

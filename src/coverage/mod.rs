@@ -141,52 +141,57 @@ pub struct Collector {
     pub warnings: Vec<String>,
 }
 
-impl Collector {
-    /// Adds one pattern's trace.
-    pub fn add(&mut self, pattern: &str, loaded: &Loaded, look: &Lookup<'_>) -> Result<()> {
-        let p = self.patterns.len();
-        self.patterns.push(pattern.to_string());
-        let (tree, funcs, meta) = (&loaded.built.tree, &loaded.built.funcs, &loaded.built.meta);
-        let stats = hot::func_stats(tree, funcs);
-        for (f, key) in funcs.keys().iter().enumerate() {
-            let FuncKey::Addr(addr) = *key else { continue };
-            let calls = stats[f].calls;
-            if calls == 0 {
-                continue;
-            }
-            let Some((object, file_addr)) = self.place(addr, meta, loaded, look)? else {
-                continue;
-            };
-            let Some(i) = self.objects[object].1.at(file_addr) else {
-                continue;
-            };
-            let v = self.calls.entry((object, i)).or_default();
-            v.resize(p + 1, 0);
-            v[p] = v[p].saturating_add(calls);
-        }
-        Ok(())
-    }
+/// A traced function's place, before its object is read: the object's
+/// path on this machine and where in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// The object (executable or library) that holds the function.
+    pub object: PathBuf,
+    /// Where in it.
+    pub at: At,
+    /// Calls of the function in the trace.
+    pub calls: u64,
+}
 
-    /// The object and file address of runtime address `addr`; None for
-    /// an object that is not listed (not instrumented, not found).
-    fn place(
-        &mut self,
-        addr: u64,
-        meta: &crate::ingest::TraceMeta,
-        loaded: &Loaded,
-        look: &Lookup<'_>,
-    ) -> Result<Option<(usize, u64)>> {
+/// Where in its object a traced function is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// A file offset (from a `# map` line).
+    Offset(u64),
+    /// A link-time address (the executable and its load bias).
+    Addr(u64),
+}
+
+/// The places of `loaded`'s called functions. Cheap (no object is read),
+/// so it can run where each trace is loaded, in parallel.
+pub fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
+    let (tree, funcs, meta) = (&loaded.built.tree, &loaded.built.funcs, &loaded.built.meta);
+    let stats = hot::func_stats(tree, funcs);
+    let exe = || {
+        look.binary.map(Path::to_path_buf).or_else(|| {
+            meta.exe_path
+                .as_deref()
+                .and_then(|p| locate(p, look.search_path))
+        })
+    };
+    let no_maps = meta.maps.is_empty().then(exe).flatten();
+    let bias = loaded.resolve.as_ref().map_or(0, |r| r.bias);
+    let mut out = Vec::new();
+    for (f, key) in funcs.keys().iter().enumerate() {
+        let FuncKey::Addr(addr) = *key else { continue };
+        let calls = stats[f].calls;
+        if calls == 0 {
+            continue;
+        }
         if meta.maps.is_empty() {
-            let Some(exe) = look.binary.map(Path::to_path_buf).or_else(|| {
-                meta.exe_path
-                    .as_deref()
-                    .and_then(|p| locate(p, look.search_path))
-            }) else {
-                return Ok(None);
-            };
-            let bias = loaded.resolve.as_ref().map_or(0, |r| r.bias);
-            let object = self.object(&exe, look)?;
-            return Ok(object.map(|o| (o, addr.wrapping_sub(bias))));
+            if let Some(exe) = &no_maps {
+                out.push(Placed {
+                    object: exe.clone(),
+                    at: At::Addr(addr.wrapping_sub(bias)),
+                    calls,
+                });
+            }
+            continue;
         }
         let Some(map) = meta
             .maps
@@ -194,17 +199,48 @@ impl Collector {
             .rev()
             .find(|m| m.start <= addr && addr < m.end)
         else {
-            return Ok(None);
+            continue;
         };
-        let Some(path) = object_path(map, meta, look) else {
-            return Ok(None);
-        };
-        let Some(object) = self.object(&path, look)? else {
-            return Ok(None);
-        };
-        let offset = addr - map.start + map.offset;
-        let inv = &self.objects[object].1;
-        Ok(inv.elf.vaddr_of_offset(offset).map(|a| (object, a)))
+        if let Some(object) = object_path(map, meta, look) {
+            let at = At::Offset(addr - map.start + map.offset);
+            out.push(Placed { object, at, calls });
+        }
+    }
+    out
+}
+
+impl Collector {
+    /// Adds one pattern's trace.
+    pub fn add(&mut self, pattern: &str, loaded: &Loaded, look: &Lookup<'_>) -> Result<()> {
+        self.add_placed(pattern, &placed(loaded, look), look)
+    }
+
+    /// Adds one pattern's placed functions ([`placed`]).
+    pub fn add_placed(
+        &mut self,
+        pattern: &str,
+        placed: &[Placed],
+        look: &Lookup<'_>,
+    ) -> Result<()> {
+        let p = self.patterns.len();
+        self.patterns.push(pattern.to_string());
+        for pl in placed {
+            let Some(object) = self.object(&pl.object, look)? else {
+                continue;
+            };
+            let inv = &self.objects[object].1;
+            let addr = match pl.at {
+                At::Addr(a) => Some(a),
+                At::Offset(o) => inv.elf.vaddr_of_offset(o),
+            };
+            let Some(i) = addr.and_then(|a| inv.at(a)) else {
+                continue;
+            };
+            let v = self.calls.entry((object, i)).or_default();
+            v.resize(p + 1, 0);
+            v[p] = v[p].saturating_add(pl.calls);
+        }
+        Ok(())
     }
 
     /// The index of the object at `path`, read on first use; None when it

@@ -58,6 +58,7 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
             .collect(),
         nodes_before: tree.call_nodes(funcs),
     };
+    let traced = crate::coverage::placed(&loaded, &super::lookup(config));
     let mut functions: [BTreeSet<String>; Stage::COUNT] = Default::default();
     functions[Stage::BEFORE.index()] = function_set(tree, &s);
     let points = config.sweep.points();
@@ -74,6 +75,7 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
         warnings: loaded.warnings,
         top: top_functions(&s),
         unit: tree.unit,
+        traced,
     })
 }
 

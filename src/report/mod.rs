@@ -15,6 +15,7 @@ pub mod groups;
 pub mod patterns;
 pub mod sweep;
 
+use crate::coverage::Coverage;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -194,6 +195,8 @@ pub struct PatternReport {
     pub top: Vec<TopFunction>,
     /// What the weights of `top` count.
     pub unit: crate::ingest::Unit,
+    /// Its called functions placed in their objects, for the coverage.
+    pub traced: Vec<crate::coverage::Placed>,
 }
 
 /// One of a pattern's heaviest functions (before abstraction).
@@ -238,6 +241,9 @@ pub struct Report {
     /// With `keep_features`: per pattern, per method, the nodes the method
     /// keeps without protection (the protected counts are in `rates`).
     pub unprotected: Option<Vec<Vec<usize>>>,
+    /// Every function of the patterns' instrumented objects with its calls
+    /// per pattern (`coverage.csv`); empty when no object could be read.
+    pub coverage: Coverage,
 }
 
 /// Analyses `patterns` (sorted by name, names unique) in parallel and
@@ -256,6 +262,7 @@ pub fn compare(patterns: &[Pattern], config: &Config, done: &(dyn Fn() + Sync)) 
             config: config.clone(),
             groups: Groups::of(&first),
             features,
+            coverage: coverage(&first, config)?,
             patterns: first,
             unprotected: None,
         });
@@ -273,9 +280,29 @@ pub fn compare(patterns: &[Pattern], config: &Config, done: &(dyn Fn() + Sync)) 
         config: config.clone(),
         groups: Groups::of(&second),
         features: features::find(&second),
+        coverage: coverage(&second, config)?,
         patterns: second,
         unprotected: Some(unprotected),
     })
+}
+
+/// The coverage of the patterns' traced functions, in pattern order.
+fn coverage(patterns: &[PatternReport], config: &Config) -> Result<Coverage> {
+    let look = lookup(config);
+    let mut collector = crate::coverage::Collector::default();
+    for p in patterns {
+        collector.add_placed(&p.name, &p.traced, &look)?;
+    }
+    Ok(collector.finish())
+}
+
+/// How objects are found and named, as the patterns' traces were.
+pub(crate) fn lookup(config: &Config) -> crate::coverage::Lookup<'_> {
+    crate::coverage::Lookup {
+        binary: config.input.binary.as_deref(),
+        search_path: &config.input.symbols.search_path,
+        style: config.input.symbols.demangle,
+    }
 }
 
 fn analyze_all<'a>(

@@ -261,3 +261,33 @@ fn a_trace_of_nothing_instrumented_is_an_error() {
     let msg = calltrace(["coverage"]).args([&trace]).run().failure();
     assert!(msg.contains("no function to list"), "{msg}");
 }
+
+#[test]
+fn compare_writes_the_coverage_matrix_and_lists_what_no_pattern_called() {
+    let b = built();
+    let out = b.dir.join("compare-out");
+    calltrace(["compare", "--out-dir"])
+        .args([&out])
+        .args(&b.traces)
+        .run()
+        .success();
+    let m = read_csv(&out.join("coverage.csv"));
+    let adler = m.iter().find(|r| r["function"] == "adler32_z").unwrap();
+    assert!(adler["zdiff"].parse::<u64>().unwrap() > 0);
+    let never: Vec<&String> = m
+        .iter()
+        .filter(|r| r["file"].ends_with("infback.c"))
+        .map(|r| &r["function"])
+        .collect();
+    assert!(!never.is_empty(), "infback.c's functions are listed");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let section = html
+        .split("<h2>Functions no pattern called</h2>")
+        .nth(1)
+        .expect("the section");
+    assert!(
+        section.contains("infback.c") && section.contains("inflateBack"),
+        "{section}"
+    );
+    assert!(!section.contains(">adler32_z<") && !section.contains(" adler32_z,"));
+}

@@ -25,7 +25,7 @@ const ZLIB_FILES: &[&str] = &[
 ];
 
 /// The busy loop the slow build adds at the top of `adler32_z`.
-const BUSY: &str = "\n    { volatile unsigned ct_i; for (ct_i = 0; ct_i < 300000; ct_i++) ; }";
+const BUSY: &str = "\n    { volatile unsigned ct_i; for (ct_i = 0; ct_i < 1000000; ct_i++) ; }";
 const ADLER32_Z: &str = "uLong ZEXPORT adler32_z(uLong adler, const Bytef *buf, z_size_t len) {";
 
 /// Runs of each build: `base` and `same` are the unchanged build (two sets
@@ -163,7 +163,7 @@ fn row<'r>(rows: &'r [BTreeMap<String, String>], function: &str) -> &'r BTreeMap
 #[test]
 fn a_busy_loop_ranks_first_as_slower_per_call_and_fails_the_gate() {
     let r = runs();
-    let (rows, out) = diff_rows(&r.side("base"), &r.side("slow"), &["--fail-above", "10%"]);
+    let (rows, out) = diff_rows(&r.side("base"), &r.side("slow"), &["--fail-above", "50%"]);
     assert_eq!(
         out.code, 3,
         "the gate fails for the slow build:\n{}",
@@ -190,10 +190,10 @@ fn a_busy_loop_ranks_first_as_slower_per_call_and_fails_the_gate() {
 #[test]
 fn a_function_called_twice_as_often_is_more_calls_and_passes_the_gate() {
     let r = runs();
-    let (rows, out) = diff_rows(&r.side("base"), &r.side("twice"), &["--fail-above", "10%"]);
+    let (rows, out) = diff_rows(&r.side("base"), &r.side("twice"), &["--fail-above", "50%"]);
     assert_eq!(
         out.code, 0,
-        "doubling a cheap CRC passes a 10% gate:\n{}",
+        "doubling a cheap CRC passes a 50% gate (it adds a few percent idle, up to 11% seen on a loaded machine; the busy loop adds over 150%):\n{}",
         out.stderr
     );
     let crc = row(&rows, "crc32");

@@ -272,8 +272,8 @@ fn compare_takes_a_pattern_name_longer_than_65535_bytes() {
     assert!(out.text().contains(&"p".repeat(70_000)));
     assert_eq!(
         listing(&dir.path().join("out")).len(),
-        7,
-        "CSVs, SVGs and report.html"
+        8,
+        "CSVs (coverage.csv too), SVGs and report.html"
     );
 }
 

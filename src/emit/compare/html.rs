@@ -58,6 +58,7 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     out.push_str("</div>\n");
     groups(&mut out, report);
     top_functions(&mut out, report);
+    never_called(&mut out, report);
     out.push_str("</body>\n</html>\n");
     out.into_bytes()
 }
@@ -152,6 +153,48 @@ fn features(out: &mut String, report: &Report) {
         }
         out.push_str("</table></details>\n");
     }
+}
+
+/// The functions no pattern called, per source file: what no test reached.
+fn never_called(out: &mut String, report: &Report) {
+    use crate::coverage::Status;
+    let cov = &report.coverage;
+    out.push_str("<h2>Functions no pattern called</h2>\n");
+    if cov.entries.is_empty() {
+        out.push_str("<p>No program or library built with -finstrument-functions could be read, so no function list to check.</p>\n");
+        return;
+    }
+    let mut files: std::collections::BTreeMap<&str, (usize, Vec<&str>)> = Default::default();
+    for e in cov
+        .entries
+        .iter()
+        .filter(|e| e.status != Status::NotInstrumented)
+    {
+        let file = e.info.file.as_deref().unwrap_or("(no source file)");
+        let entry = files.entry(file).or_default();
+        entry.0 += 1;
+        if e.status == Status::NeverCalled {
+            entry.1.push(&e.info.name);
+        }
+    }
+    let totals = cov.totals();
+    let _ = writeln!(
+        out,
+        "<p>{} of {} instrumented functions were never called by any pattern (functions whose code never calls the entry hook are left out).</p>",
+        totals.never_called, totals.instrumented
+    );
+    out.push_str("<table id=\"never-called\">\n<tr><th>file</th><th>never called</th><th>functions</th></tr>\n");
+    for (file, (instrumented, names)) in files.iter().filter(|(_, (_, n))| !n.is_empty()) {
+        let list: Vec<String> = names.iter().map(|n| esc(n)).collect();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{} of {instrumented}</td><td>{}</td></tr>",
+            esc(file),
+            names.len(),
+            list.join(", ")
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 fn top_functions(out: &mut String, report: &Report) {

@@ -38,11 +38,12 @@ pub(crate) enum Render {
 }
 
 /// Every file `compare` may write, in the order written.
-pub(crate) const OUTPUTS: [Output; 8] = [
+pub(crate) const OUTPUTS: [Output; 9] = [
     csv_table("rates.csv", report_csv::rates),
     csv_table("sweep.csv", report_csv::sweep),
     csv_table("groups.csv", report_csv::groups),
     csv_table("features.csv", report_csv::features),
+    csv_table("coverage.csv", coverage_matrix),
     Output {
         name: "sweep.svg",
         figure: Some("Nodes kept by threshold"),
@@ -64,6 +65,12 @@ pub(crate) const OUTPUTS: [Output; 8] = [
         render: Render::Page(html::report_html),
     },
 ];
+
+/// `coverage.csv`: every function of the instrumented objects, with its
+/// calls in each pattern (`calltrace coverage --matrix`'s columns).
+fn coverage_matrix(report: &Report) -> Result<Vec<u8>> {
+    crate::emit::coverage::matrix(&report.coverage)
+}
 
 const fn csv_table(name: &'static str, render: fn(&Report) -> Result<Vec<u8>>) -> Output {
     Output {

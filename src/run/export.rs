@@ -34,6 +34,9 @@ pub struct ExportOptions {
     /// `--max-depth`: folded and flame graph stacks end at this depth, the
     /// last frame weighing its subtree. Default is None, no limit.
     pub max_depth: Option<u32>,
+    /// `--run-id`: the run's id in a dataset export (parquet). Default is
+    /// None: the trace's file stem.
+    pub run_id: Option<String>,
 }
 
 impl Default for ExportOptions {
@@ -44,6 +47,7 @@ impl Default for ExportOptions {
             output: PathBuf::from("-"),
             abstraction: Options::default(),
             max_depth: None,
+            run_id: None,
         }
     }
 }
@@ -57,6 +61,12 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             format!("expected one of {names}, found `{}`", opts.to),
         )
     })?;
+    if !exporter.files().is_empty() && opts.output.as_os_str() == "-" {
+        return Err(Error::usage(
+            "--output",
+            format!("--to {} writes a directory: give one with -o DIR", opts.to),
+        ));
+    }
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
     // Chosen before anything is read, so the trace is read once either way
@@ -76,6 +86,9 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);
+        }
+        if !exporter.files().is_empty() {
+            return write_dir(exporter, opts, loaded, &t);
         }
         write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
         Ok(())
@@ -128,6 +141,53 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
         warnings: Vec::new(),
         notes: wrote(opts),
     })
+}
+
+/// Writes a directory format ([`Exporter::files`]) into `-o DIR`.
+fn write_dir(
+    exporter: &dyn Exporter,
+    opts: &ExportOptions,
+    loaded: &pipeline::Loaded,
+    t: &Exported<'_>,
+) -> Result<()> {
+    let meta = &loaded.built.meta;
+    let linkage = pipeline::linkage_names(&opts.input, &loaded.built.funcs, meta)?;
+    let build_id = program_build_id(opts, meta);
+    let id = run_id(opts);
+    let run = export::Run {
+        id: &id,
+        meta,
+        linkage: &linkage,
+        build_id: build_id.as_deref(),
+    };
+    exporter.write_dir(t, &run, &opts.output)
+}
+
+/// `--run-id`, else the trace's file stem (its pattern name).
+fn run_id(opts: &ExportOptions) -> String {
+    let stem = || {
+        opts.input
+            .trace
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    opts.run_id
+        .clone()
+        .or_else(stem)
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// The build-id of the traced program: as the trace recorded it for the
+/// executable, else read from the program's file.
+fn program_build_id(opts: &ExportOptions, meta: &crate::ingest::TraceMeta) -> Option<String> {
+    let recorded = meta
+        .maps
+        .iter()
+        .find(|m| Some(&m.path) == meta.exe_path.as_ref());
+    match recorded.and_then(|m| m.build_id.clone()) {
+        Some(id) => Some(id),
+        None => pipeline::program(&opts.input, meta).and_then(|p| crate::symbols::build_id_of(&p)),
+    }
 }
 
 /// The traced program: BINARY, else the executable the trace recorded,

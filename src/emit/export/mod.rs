@@ -16,12 +16,14 @@ mod chrome;
 mod flamegraph;
 mod folded;
 mod json;
+mod parquet;
 mod tlv;
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use crate::calltree::{Tree, View};
-use crate::ingest::{FuncTable, Sink};
+use crate::ingest::{FuncTable, Sink, TraceMeta};
 use crate::symbols::FuncInfo;
 
 pub use chrome::ChromeSink;
@@ -45,6 +47,20 @@ pub struct Exported<'a> {
     pub command: &'a str,
 }
 
+/// What a dataset format ([`Exporter::files`]) records about the run
+/// besides its tree.
+pub struct Run<'a> {
+    /// The run's id: the trace's file stem unless `--run-id` gives one.
+    pub id: &'a str,
+    /// What the trace's format reported (threads, mappings).
+    pub meta: &'a TraceMeta,
+    /// Names as resolved with `--demangle none` (linkage names), by
+    /// function id; empty when they are the names of [`Exported`].
+    pub linkage: &'a [FuncInfo],
+    /// The traced program's build-id, when known.
+    pub build_id: Option<&'a str>,
+}
+
 /// One output format of `calltrace export`.
 pub trait Exporter: Sync {
     /// The `--to` value.
@@ -62,6 +78,24 @@ pub trait Exporter: Sync {
     }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
+    /// The files a format that writes a directory (`-o DIR`) puts there,
+    /// through [`Exporter::write_dir`] instead of [`Exporter::write`].
+    /// Empty (one stream) by default.
+    fn files(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Writes the tree as the files of [`Exporter::files`] in `dir`
+    /// (created if missing). Called only for a format with files.
+    fn write_dir(&self, _t: &Exported<'_>, _run: &Run<'_>, dir: &Path) -> crate::error::Result<()> {
+        Err(crate::error::Error::usage(
+            "--output",
+            format!(
+                "--to {} writes one file, not directory {}",
+                self.name(),
+                dir.display()
+            ),
+        ))
+    }
     /// Whether the format can be written straight from the trace's events
     /// ([`Exporter::stream_sink`]). Known before anything is read, so the
     /// command picks its path up front and reads the trace once either
@@ -107,7 +141,7 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
 }
 
 /// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 6] {
+pub fn exporters() -> [&'static dyn Exporter; 7] {
     [
         &folded::Folded,
         &flamegraph::FlameGraph,
@@ -115,6 +149,7 @@ pub fn exporters() -> [&'static dyn Exporter; 6] {
         &callgrind::Callgrind,
         &json::Json,
         &tlv::Tlv,
+        &parquet::Parquet,
     ]
 }
 
@@ -174,7 +209,15 @@ mod tests {
         let names: Vec<_> = exporters().iter().map(|e| e.name()).collect();
         assert_eq!(
             names,
-            ["folded", "flamegraph", "chrome", "callgrind", "json", "tlv"]
+            [
+                "folded",
+                "flamegraph",
+                "chrome",
+                "callgrind",
+                "json",
+                "tlv",
+                "parquet"
+            ]
         );
         for n in names {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));

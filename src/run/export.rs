@@ -13,9 +13,11 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
+use crate::calltree::View;
 use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
+use crate::ingest::Sink;
 use crate::pipeline::{self, InputOptions};
 
 /// Options of `calltrace export`.
@@ -69,6 +71,9 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     }
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
+    if !exporter.files().is_empty() && !abstracting && view == Some(View::Calls) {
+        return calls_dataset(exporter, opts);
+    }
     // Chosen before anything is read, so the trace is read once either way
     // (and a pipe read by a first pass would leave nothing for the tree).
     if exporter.streams() && !abstracting && view.is_none() {
@@ -88,7 +93,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             super::print_warning(&warning);
         }
         if !exporter.files().is_empty() {
-            return write_dir(exporter, opts, loaded, &t);
+            return write_dir(exporter, opts, loaded, &t, None);
         }
         write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
         Ok(())
@@ -149,6 +154,7 @@ fn write_dir(
     opts: &ExportOptions,
     loaded: &pipeline::Loaded,
     t: &Exported<'_>,
+    replay: Option<&export::Replay<'_>>,
 ) -> Result<()> {
     let meta = &loaded.built.meta;
     let linkage = pipeline::linkage_names(&opts.input, &loaded.built.funcs, meta)?;
@@ -159,8 +165,52 @@ fn write_dir(
         meta,
         linkage: &linkage,
         build_id: build_id.as_deref(),
+        replay,
     };
     exporter.write_dir(t, &run, &opts.output)
+}
+
+/// A directory format with `--view calls`: the tables of the calling
+/// contexts, plus every call written from another pass over the events
+/// (a first pass to build the contexts, a second to name the functions,
+/// a third for the calls), so memory never holds the calls.
+fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
+    if opts.input.trace.as_os_str() == "-" {
+        return Err(Error::usage(
+            "--trace",
+            format!(
+                "--to {} --view calls reads the trace more than once: give a file, not standard input",
+                opts.to
+            ),
+        ));
+    }
+    let loaded = pipeline::load(&opts.input, View::Contexts)?;
+    super::warn_now(&loaded.warnings);
+    let scanned = pipeline::scan(&opts.input)?;
+    // The same parse gives the same function ids; the tree added only its
+    // thread nodes after them.
+    let (first, built) = (scanned.funcs.keys(), loaded.built.funcs.keys());
+    if built.get(..first.len()) != Some(first) {
+        return Err(Error::Input(format!(
+            "{}: the trace changed while it was read",
+            opts.input.trace.display()
+        )));
+    }
+    let replay = |sink: &mut dyn Sink| scanned.parse_again(&opts.input, sink);
+    let title = opts.input.trace.display().to_string();
+    let t = Exported {
+        tree: &loaded.built.tree,
+        funcs: &loaded.built.funcs,
+        names: &loaded.names,
+        title: &title,
+        max_depth: opts.max_depth,
+        command: &command(opts, &loaded),
+    };
+    write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    Ok(Outcome {
+        warnings: Vec::new(),
+        notes: wrote(opts),
+    })
 }
 
 /// `--run-id`, else the trace's file stem (its pattern name).

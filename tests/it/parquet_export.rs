@@ -380,3 +380,107 @@ fn an_output_directory_that_is_a_file_is_an_error_naming_it() {
         .failure();
     assert!(out.contains(&file.display().to_string()), "{out}");
 }
+
+/// Rows of a Parquet file as maps from column to value (Int64 and Utf8
+/// columns), read with the parquet crate.
+fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_schema::DataType;
+    let file = std::fs::File::open(path).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        for i in 0..batch.num_rows() {
+            let mut row = BTreeMap::new();
+            for (field, col) in batch.schema().fields().iter().zip(batch.columns()) {
+                let v = match field.data_type() {
+                    DataType::Int64 if col.is_valid(i) => {
+                        col.as_primitive::<Int64Type>().value(i).to_string()
+                    }
+                    DataType::Utf8 if col.is_valid(i) => {
+                        col.as_string::<i32>().value(i).to_string()
+                    }
+                    _ => continue,
+                };
+                row.insert(field.name().clone(), v);
+            }
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// Two threads, recursion, and a call left open at the end.
+const THREADED: &str = "E main 0 1\nE f 1 1\nE f 2 1\nX f 5 1\nX f 9 1\nE work 3 2\nE f 4 2\nX f 6 2\nX work 8 2\nE g 10 1\nX g 12 1\nE f 13 1\nX f 20 1\nX main 30 1\nE work 31 2\nE g 32 2\n";
+
+#[test]
+fn view_calls_adds_a_call_table_that_sums_to_the_contexts() {
+    let (dir, trace) = temp_file("threads.trace", THREADED);
+    let out = dir.path().join("run");
+    calltrace(["export", "--trace"])
+        .args([&trace])
+        .args(["--to", "parquet", "--view", "calls", "-q", "-o"])
+        .args([&out])
+        .run()
+        .success();
+    let calls = parquet_rows(&out.join("calls.parquet"));
+    assert_eq!(calls.len(), 9, "every call is a row");
+    let mut sums: BTreeMap<(String, String), [i64; 3]> = BTreeMap::new();
+    for c in &calls {
+        assert_eq!(c["run_id"], "threads");
+        let s = sums
+            .entry((c["thread"].clone(), c["context_id"].clone()))
+            .or_default();
+        s[0] += 1;
+        s[1] += c["self"].parse::<i64>().unwrap();
+        s[2] += c["duration"].parse::<i64>().unwrap();
+    }
+    let contexts = parquet_rows(&out.join("contexts.parquet"));
+    let want: BTreeMap<_, _> = contexts
+        .iter()
+        .map(|c| {
+            let n = |k: &str| c[k].parse::<i64>().unwrap();
+            (
+                (c["thread"].clone(), c["context_id"].clone()),
+                [n("calls"), n("self"), n("total")],
+            )
+        })
+        .collect();
+    assert_eq!(sums, want);
+    // (thread, seq) names each call once; seq counts a thread's entries.
+    let mut keys: Vec<_> = calls
+        .iter()
+        .map(|c| (c["thread"].clone(), c["seq"].parse::<u64>().unwrap()))
+        .collect();
+    keys.sort();
+    let thread1: Vec<_> = keys.iter().filter(|k| k.0 == "1").map(|k| k.1).collect();
+    assert_eq!(thread1, [0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn an_export_without_view_calls_leaves_no_call_table_of_an_earlier_one() {
+    let (dir, trace) = temp_file("threads.trace", THREADED);
+    let out = dir.path().join("run");
+    let export = |extra: &[&str]| {
+        calltrace(["export", "--trace"])
+            .args([&trace])
+            .args(["--to", "parquet", "-q", "-o"])
+            .args([&out])
+            .args(extra)
+            .run()
+            .success();
+    };
+    export(&["--view", "calls"]);
+    assert!(out.join("calls.parquet").exists());
+    export(&[]);
+    assert_eq!(
+        listing(&out),
+        ["contexts.parquet", "functions.parquet", "runs.parquet"]
+    );
+}

@@ -59,7 +59,13 @@ pub struct Run<'a> {
     pub linkage: &'a [FuncInfo],
     /// The traced program's build-id, when known.
     pub build_id: Option<&'a str>,
+    /// `--view calls`: reads the trace's events again into a sink, for a
+    /// table of every call written as they stream by. None otherwise.
+    pub replay: Option<&'a Replay<'a>>,
 }
+
+/// Reads a trace's events again into a sink ([`Run::replay`]).
+pub type Replay<'a> = dyn Fn(&mut dyn Sink) -> crate::error::Result<()> + 'a;
 
 /// One output format of `calltrace export`.
 pub trait Exporter: Sync {

@@ -11,6 +11,7 @@
 //! has the same id in every run. Each file is staged beside its target and
 //! renamed into place only when all of them were written.
 
+mod calls;
 mod ids;
 
 use std::io::{self, Write};
@@ -45,7 +46,12 @@ impl Exporter for Parquet {
         "Parquet tables of runs, functions and calling contexts in directory -o DIR (DuckDB, Spark)"
     }
     fn files(&self) -> &'static [&'static str] {
-        &["runs.parquet", "functions.parquet", "contexts.parquet"]
+        &[
+            "runs.parquet",
+            "functions.parquet",
+            "contexts.parquet",
+            CALLS,
+        ]
     }
     fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Err(io::Error::other("--to parquet writes a directory"))
@@ -53,12 +59,52 @@ impl Exporter for Parquet {
     fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let tables = Tables::new(t, run);
-        let staged = [
+        let mut staged = vec![
             stage(dir, "runs.parquet", runs(t, run))?,
             stage(dir, "functions.parquet", functions(t, run, &tables))?,
             stage(dir, "contexts.parquet", contexts(t, run, &tables))?,
         ];
+        match run.replay {
+            Some(replay) => staged.push(stage_calls(t, run, dir, replay)?),
+            // Calls of an earlier export would not be this run's.
+            None => remove_stale(&dir.join(CALLS))?,
+        }
         staged.into_iter().try_for_each(Staged::commit)
+    }
+}
+
+/// The file of `--view calls`.
+const CALLS: &str = "calls.parquet";
+
+/// Writes `calls.parquet` to a temporary file from a second pass over the
+/// trace's events.
+fn stage_calls(
+    t: &Exported<'_>,
+    run: &Run<'_>,
+    dir: &Path,
+    replay: &super::Replay<'_>,
+) -> Result<Staged> {
+    let function_ids: Vec<i64> = (0..t.funcs.len() as FuncId)
+        .map(|f| ids::function_id(linkage(t, run, f), t.names[f as usize].file.as_deref()))
+        .collect();
+    let (threads, timed) = (&run.meta.threads, run.meta.timed);
+    let mut failed = None;
+    stage_with(&dir.join(CALLS), |out| {
+        let mut sink = calls::CallsSink::new(run.id, &function_ids, t.funcs, threads, timed, out)?;
+        if let Err(e) = replay(&mut sink) {
+            failed = Some(e);
+            return Err(io::Error::other("the trace changed while it was read"));
+        }
+        sink.finish()
+    })
+    .map_err(|e| failed.take().unwrap_or(e))
+}
+
+/// Removes `path` if it exists.
+fn remove_stale(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(Error::io(path, e)),
+        _ => Ok(()),
     }
 }
 

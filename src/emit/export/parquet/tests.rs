@@ -33,6 +33,7 @@ fn export(text: &str, id: &str, dir: &Path) {
         meta: &meta,
         linkage: &[],
         build_id: Some("abc"),
+        replay: None,
     };
     Parquet.write_dir(&t, &run, dir).unwrap();
 }
@@ -134,6 +135,9 @@ fn every_integer_is_signed_64_bit_and_every_column_is_zstd_compressed() {
     export(TRACE, "t", dir.path());
     for name in Parquet.files() {
         let path = dir.path().join(name);
+        if !path.exists() {
+            continue; // calls.parquet: --view calls only
+        }
         for field in read(&path).schema().fields() {
             let ok = matches!(field.data_type(), DataType::Int64 | DataType::Utf8)
                 || matches!(field.data_type(), DataType::List(e) if e.data_type() == &DataType::Int64);

@@ -260,22 +260,6 @@ fn name(
     Ok((names, resolve, resolvable))
 }
 
-/// The linkage (mangled) names of `funcs`: resolved again with
-/// `--demangle none`, or empty when the names already are (demangling
-/// off, or nothing to resolve). For exports that record both.
-pub fn linkage_names(
-    opts: &InputOptions,
-    funcs: &FuncTable,
-    meta: &TraceMeta,
-) -> Result<Vec<FuncInfo>> {
-    if opts.symbols.demangle == symbols::Demangle::None {
-        return Ok(Vec::new());
-    }
-    let mut none = opts.clone();
-    none.symbols.demangle = symbols::Demangle::None;
-    Ok(name(&none, funcs, meta)?.0)
-}
-
 /// The traced program to read: BINARY, else the executable the trace
 /// recorded, when it can be found.
 pub fn program(opts: &InputOptions, meta: &TraceMeta) -> Option<PathBuf> {

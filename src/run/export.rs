@@ -19,6 +19,7 @@ use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
 use crate::ingest::Sink;
 use crate::pipeline::{self, InputOptions};
+use crate::symbols::FuncInfo;
 
 /// Options of `calltrace export`.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,9 +72,14 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     }
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
-    if !exporter.files().is_empty() && !abstracting && view == Some(View::Calls) {
+    let dataset = !exporter.files().is_empty();
+    if dataset && !abstracting && view == Some(View::Calls) {
         return calls_dataset(exporter, opts);
     }
+    let input = match dataset {
+        true => linkage_input(&opts.input),
+        false => opts.input.clone(),
+    };
     // Chosen before anything is read, so the trace is read once either way
     // (and a pipe read by a first pass would leave nothing for the tree).
     if exporter.streams() && !abstracting && view.is_none() {
@@ -99,7 +105,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         Ok(())
     };
     if abstracting {
-        let a = abstract_trace(&opts.input, &opts.abstraction)?;
+        let a = abstract_trace(&input, &opts.abstraction)?;
         let loaded = &a.loaded;
         super::warn_now(&loaded.warnings);
         write(loaded, &a.outcome.tree)?;
@@ -110,7 +116,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             notes,
         });
     }
-    let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
+    let loaded = pipeline::load(&input, view.unwrap_or(exporter.view()))?;
     super::warn_now(&loaded.warnings);
     write(&loaded, &loaded.built.tree)?;
     Ok(Outcome {
@@ -157,17 +163,30 @@ fn write_dir(
     replay: Option<&export::Replay<'_>>,
 ) -> Result<()> {
     let meta = &loaded.built.meta;
-    let linkage = pipeline::linkage_names(&opts.input, &loaded.built.funcs, meta)?;
+    // Read with linkage names (`linkage_input`); shown as --demangle says.
+    let style = opts.input.symbols.demangle;
+    let shown: Vec<FuncInfo> = loaded
+        .names
+        .iter()
+        .map(|i| FuncInfo {
+            name: crate::symbols::demangle(&i.name, style),
+            ..i.clone()
+        })
+        .collect();
+    let t = Exported {
+        names: &shown,
+        ..*t
+    };
     let build_id = program_build_id(opts, meta);
     let id = run_id(opts);
     let run = export::Run {
         id: &id,
         meta,
-        linkage: &linkage,
+        linkage: &loaded.names,
         build_id: build_id.as_deref(),
         replay,
     };
-    exporter.write_dir(t, &run, &opts.output)
+    exporter.write_dir(&t, &run, &opts.output)
 }
 
 /// A directory format with `--view calls`: the tables of the calling
@@ -184,9 +203,10 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             ),
         ));
     }
-    let loaded = pipeline::load(&opts.input, View::Contexts)?;
+    let input = linkage_input(&opts.input);
+    let loaded = pipeline::load(&input, View::Contexts)?;
     super::warn_now(&loaded.warnings);
-    let scanned = pipeline::scan(&opts.input)?;
+    let scanned = pipeline::scan(&input)?;
     // The same parse gives the same function ids; the tree added only its
     // thread nodes after them.
     let (first, built) = (scanned.funcs.keys(), loaded.built.funcs.keys());
@@ -196,7 +216,7 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             opts.input.trace.display()
         )));
     }
-    let replay = |sink: &mut dyn Sink| scanned.parse_again(&opts.input, sink);
+    let replay = |sink: &mut dyn Sink| scanned.parse_again(&input, sink);
     let title = opts.input.trace.display().to_string();
     let t = Exported {
         tree: &loaded.built.tree,
@@ -211,6 +231,14 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         warnings: Vec::new(),
         notes: wrote(opts),
     })
+}
+
+/// `input` read with linkage (mangled) names, which a dataset records
+/// beside the shown ones: demangled from them, the program is read once.
+fn linkage_input(input: &InputOptions) -> InputOptions {
+    let mut input = input.clone();
+    input.symbols.demangle = crate::symbols::Demangle::None;
+    input
 }
 
 /// `--run-id`, else the trace's file stem (its pattern name).

@@ -484,3 +484,42 @@ fn an_export_without_view_calls_leaves_no_call_table_of_an_earlier_one() {
         ["contexts.parquet", "functions.parquet", "runs.parquet"]
     );
 }
+
+#[test]
+fn cpp_functions_keep_their_linkage_name_beside_the_shown_one() {
+    let program = cpp();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let export = |demangle: &str| {
+        calltrace([
+            "export".as_ref(),
+            program.exe.as_os_str(),
+            "--trace".as_ref(),
+        ])
+        .args([&program.text_trace().path])
+        .args(["--to", "parquet", "-q", "--demangle", demangle, "-o"])
+        .args([&out])
+        .run()
+        .success();
+        parquet_rows(&out.join("functions.parquet"))
+    };
+    let full = export("full");
+    let mangled: Vec<_> = full
+        .iter()
+        .filter(|f| f["linkage_name"].starts_with("_Z"))
+        .collect();
+    assert!(!mangled.is_empty(), "C++ functions have mangled names");
+    for f in &mangled {
+        assert_ne!(f["name"], f["linkage_name"]);
+        assert!(f["name"].contains('('), "{}", f["name"]);
+    }
+    // The shown names change with --demangle, the ids do not.
+    let ids = |rows: &[BTreeMap<String, String>]| -> BTreeMap<String, String> {
+        rows.iter()
+            .map(|f| (f["linkage_name"].clone(), f["function_id"].clone()))
+            .collect()
+    };
+    let none = export("none");
+    assert!(none.iter().all(|f| f["name"] == f["linkage_name"]));
+    assert_eq!(ids(&full), ids(&none));
+}

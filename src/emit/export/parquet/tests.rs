@@ -130,7 +130,7 @@ fn paths_run_from_the_root_to_the_context_and_end_at_its_function() {
 }
 
 #[test]
-fn every_integer_is_signed_64_bit_and_every_column_is_zstd_compressed() {
+fn integers_are_signed_64_bit_strings_dictionary_encoded_and_all_zstd_compressed() {
     let dir = tempfile::tempdir().unwrap();
     export(TRACE, "t", dir.path());
     for name in Parquet.files() {
@@ -147,6 +147,12 @@ fn every_integer_is_signed_64_bit_and_every_column_is_zstd_compressed() {
         for rg in reader.metadata().row_groups() {
             for col in rg.columns() {
                 assert!(matches!(col.compression(), Compression::ZSTD(_)), "{name}");
+                if col.column_type() == parquet::basic::Type::BYTE_ARRAY {
+                    let dict = col
+                        .encodings()
+                        .any(|e| e == parquet::basic::Encoding::RLE_DICTIONARY);
+                    assert!(dict, "{name}: {} is dictionary-encoded", col.column_path());
+                }
             }
         }
     }

@@ -260,6 +260,12 @@ fn name(
     Ok((names, resolve, resolvable))
 }
 
+/// The traced program to read: BINARY, else the executable the trace
+/// recorded, when it can be found.
+pub fn program(opts: &InputOptions, meta: &TraceMeta) -> Option<PathBuf> {
+    opts.binary.clone().or_else(|| recorded_binary(meta, opts))
+}
+
 /// Shows threads the format named (`[task 4]`) by that name.
 /// (A map from thread id to index, not a search per thread: 400k threads.)
 fn name_threads(funcs: &FuncTable, meta: &TraceMeta, names: &mut [FuncInfo]) {

@@ -27,6 +27,7 @@ mod it {
     mod memory;
     mod mistakes;
     mod outputs_once;
+    mod parquet_export;
     mod perf_map;
     mod processes;
     mod programs;

@@ -23,7 +23,7 @@ pub struct ExportArgs {
     /// Output format
     #[arg(long, value_name = "FORMAT", value_parser = export_formats())]
     pub to: String,
-    /// Output file, `-` for standard output
+    /// Output file, `-` for standard output (a directory for parquet)
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
     /// Abstraction to apply first (none: the whole tree; `--view` picks the
@@ -33,6 +33,9 @@ pub struct ExportArgs {
     /// End folded and flame graph stacks at depth N, the last frame taking its subtree's weight (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
+    /// The run's id in a parquet dataset (default: the trace's file stem)
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
 }
 
 /// `--to` values with their help, from the exporter list.
@@ -52,6 +55,7 @@ impl ExportArgs {
             output: self.output,
             abstraction: self.abstraction.into_options(),
             max_depth: self.max_depth,
+            run_id: self.run_id,
         }
     }
 }

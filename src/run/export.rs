@@ -13,10 +13,13 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
+use crate::calltree::View;
 use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
+use crate::ingest::Sink;
 use crate::pipeline::{self, InputOptions};
+use crate::symbols::FuncInfo;
 
 /// Options of `calltrace export`.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +37,9 @@ pub struct ExportOptions {
     /// `--max-depth`: folded and flame graph stacks end at this depth, the
     /// last frame weighing its subtree. Default is None, no limit.
     pub max_depth: Option<u32>,
+    /// `--run-id`: the run's id in a dataset export (parquet). Default is
+    /// None: the trace's file stem.
+    pub run_id: Option<String>,
 }
 
 impl Default for ExportOptions {
@@ -44,6 +50,7 @@ impl Default for ExportOptions {
             output: PathBuf::from("-"),
             abstraction: Options::default(),
             max_depth: None,
+            run_id: None,
         }
     }
 }
@@ -57,8 +64,22 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             format!("expected one of {names}, found `{}`", opts.to),
         )
     })?;
+    if !exporter.files().is_empty() && opts.output.as_os_str() == "-" {
+        return Err(Error::usage(
+            "--output",
+            format!("--to {} writes a directory: give one with -o DIR", opts.to),
+        ));
+    }
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
+    let dataset = !exporter.files().is_empty();
+    if dataset && !abstracting && view == Some(View::Calls) {
+        return calls_dataset(exporter, opts);
+    }
+    let input = match dataset {
+        true => linkage_input(&opts.input),
+        false => opts.input.clone(),
+    };
     // Chosen before anything is read, so the trace is read once either way
     // (and a pipe read by a first pass would leave nothing for the tree).
     if exporter.streams() && !abstracting && view.is_none() {
@@ -78,11 +99,14 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);
         }
+        if !exporter.files().is_empty() {
+            return write_dir(exporter, opts, loaded, &t, None);
+        }
         write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
         Ok(())
     };
     if abstracting {
-        let a = abstract_trace(&opts.input, &opts.abstraction)?;
+        let a = abstract_trace(&input, &opts.abstraction)?;
         let loaded = &a.loaded;
         super::warn_now(&loaded.warnings);
         write(loaded, &a.outcome.tree)?;
@@ -93,7 +117,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             notes,
         });
     }
-    let loaded = pipeline::load(&opts.input, view.unwrap_or(exporter.view()))?;
+    let loaded = pipeline::load(&input, view.unwrap_or(exporter.view()))?;
     super::warn_now(&loaded.warnings);
     write(&loaded, &loaded.built.tree)?;
     Ok(Outcome {
@@ -129,6 +153,121 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
         warnings: Vec::new(),
         notes: wrote(opts),
     })
+}
+
+/// Writes a directory format ([`Exporter::files`]) into `-o DIR`.
+fn write_dir(
+    exporter: &dyn Exporter,
+    opts: &ExportOptions,
+    loaded: &pipeline::Loaded,
+    t: &Exported<'_>,
+    replay: Option<&export::Replay<'_>>,
+) -> Result<()> {
+    let meta = &loaded.built.meta;
+    // Read with linkage names (`linkage_input`); shown as --demangle says.
+    let style = opts.input.symbols.demangle;
+    let shown: Vec<FuncInfo> = loaded
+        .names
+        .iter()
+        .map(|i| FuncInfo {
+            name: crate::symbols::demangle(&i.name, style),
+            ..i.clone()
+        })
+        .collect();
+    let t = Exported {
+        names: &shown,
+        ..*t
+    };
+    let build_id = program_build_id(opts, meta);
+    let id = run_id(opts);
+    let run = export::Run {
+        id: &id,
+        meta,
+        linkage: &loaded.names,
+        build_id: build_id.as_deref(),
+        replay,
+    };
+    exporter.write_dir(&t, &run, &opts.output)
+}
+
+/// A directory format with `--view calls`: the tables of the calling
+/// contexts, plus every call written from another pass over the events
+/// (a first pass to build the contexts, a second to name the functions,
+/// a third for the calls), so memory never holds the calls.
+fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
+    if opts.input.trace.as_os_str() == "-" {
+        return Err(Error::usage(
+            "--trace",
+            format!(
+                "--to {} --view calls reads the trace more than once: give a file, not standard input",
+                opts.to
+            ),
+        ));
+    }
+    let input = linkage_input(&opts.input);
+    let loaded = pipeline::load(&input, View::Contexts)?;
+    super::warn_now(&loaded.warnings);
+    let scanned = pipeline::scan(&input)?;
+    // The same parse gives the same function ids; the tree added only its
+    // thread nodes after them.
+    let (first, built) = (scanned.funcs.keys(), loaded.built.funcs.keys());
+    if built.get(..first.len()) != Some(first) {
+        return Err(Error::Input(format!(
+            "{}: the trace changed while it was read",
+            opts.input.trace.display()
+        )));
+    }
+    let replay = |sink: &mut dyn Sink| scanned.parse_again(&input, sink);
+    let title = opts.input.trace.display().to_string();
+    let t = Exported {
+        tree: &loaded.built.tree,
+        funcs: &loaded.built.funcs,
+        names: &loaded.names,
+        title: &title,
+        max_depth: opts.max_depth,
+        command: &command(opts, &loaded),
+        meta: &loaded.built.meta,
+    };
+    write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    Ok(Outcome {
+        warnings: Vec::new(),
+        notes: wrote(opts),
+    })
+}
+
+/// `input` read with linkage (mangled) names, which a dataset records
+/// beside the shown ones: demangled from them, the program is read once.
+fn linkage_input(input: &InputOptions) -> InputOptions {
+    let mut input = input.clone();
+    input.symbols.demangle = crate::symbols::Demangle::None;
+    input
+}
+
+/// `--run-id`, else the trace's file stem (its pattern name).
+fn run_id(opts: &ExportOptions) -> String {
+    let stem = || {
+        opts.input
+            .trace
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    opts.run_id
+        .clone()
+        .or_else(stem)
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// The build-id of the traced program: as the trace recorded it for the
+/// executable, else read from the program's file.
+fn program_build_id(opts: &ExportOptions, meta: &crate::ingest::TraceMeta) -> Option<String> {
+    let recorded = meta
+        .maps
+        .iter()
+        .find(|m| Some(&m.path) == meta.exe_path.as_ref());
+    match recorded.and_then(|m| m.build_id.clone()) {
+        Some(id) => Some(id),
+        None => pipeline::program(&opts.input, meta).and_then(|p| crate::symbols::build_id_of(&p)),
+    }
 }
 
 /// The traced program: BINARY, else the executable the trace recorded,

@@ -162,10 +162,16 @@ impl CommandFiles for ExportOptions {
     fn files(&self) -> Result<Files> {
         let mut inputs = input_files(&self.input);
         inputs.extend(module_table(&self.abstraction.modules));
-        Ok(Files {
-            inputs,
-            outputs: vec![("--output", self.output.clone())],
-        })
+        // A directory format's outputs are the files it writes there.
+        let files = crate::emit::export::by_name(&self.to).map_or(&[][..], |e| e.files());
+        let outputs = match files.is_empty() {
+            true => vec![("--output", self.output.clone())],
+            false => files
+                .iter()
+                .map(|f| ("--output", self.output.join(f)))
+                .collect(),
+        };
+        Ok(Files { inputs, outputs })
     }
 }
 

@@ -33,6 +33,7 @@ use crate::ingest::{FuncKey, FuncTable, TraceMeta};
 pub use bias::BiasSource;
 pub use demangle::{Demangle, demangle, short_form, simplify};
 pub use elf::Elf;
+pub use elf::build_id_of;
 pub use hooks::runtime_hint;
 pub use objects::locate;
 

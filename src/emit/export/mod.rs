@@ -16,11 +16,13 @@ mod chrome;
 mod flamegraph;
 mod folded;
 mod json;
+mod parquet;
 mod perfetto;
 mod pprof;
 mod tlv;
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use crate::calltree::{Tree, View};
 use crate::ingest::{FuncTable, Sink, TraceMeta};
@@ -50,6 +52,26 @@ pub struct Exported<'a> {
     pub meta: &'a TraceMeta,
 }
 
+/// What a dataset format ([`Exporter::files`]) records about the run
+/// besides its tree.
+pub struct Run<'a> {
+    /// The run's id: the trace's file stem unless `--run-id` gives one.
+    pub id: &'a str,
+    /// What the trace's format reported (threads, mappings).
+    pub meta: &'a TraceMeta,
+    /// Names as resolved with `--demangle none` (linkage names), by
+    /// function id; empty when they are the names of [`Exported`].
+    pub linkage: &'a [FuncInfo],
+    /// The traced program's build-id, when known.
+    pub build_id: Option<&'a str>,
+    /// `--view calls`: reads the trace's events again into a sink, for a
+    /// table of every call written as they stream by. None otherwise.
+    pub replay: Option<&'a Replay<'a>>,
+}
+
+/// Reads a trace's events again into a sink ([`Run::replay`]).
+pub type Replay<'a> = dyn Fn(&mut dyn Sink) -> crate::error::Result<()> + 'a;
+
 /// One output format of `calltrace export`.
 pub trait Exporter: Sync {
     /// The `--to` value.
@@ -67,6 +89,24 @@ pub trait Exporter: Sync {
     }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
+    /// The files a format that writes a directory (`-o DIR`) puts there,
+    /// through [`Exporter::write_dir`] instead of [`Exporter::write`].
+    /// Empty (one stream) by default.
+    fn files(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Writes the tree as the files of [`Exporter::files`] in `dir`
+    /// (created if missing). Called only for a format with files.
+    fn write_dir(&self, _t: &Exported<'_>, _run: &Run<'_>, dir: &Path) -> crate::error::Result<()> {
+        Err(crate::error::Error::usage(
+            "--output",
+            format!(
+                "--to {} writes one file, not directory {}",
+                self.name(),
+                dir.display()
+            ),
+        ))
+    }
     /// Whether the format can be written straight from the trace's events
     /// ([`Exporter::stream_sink`]). Known before anything is read, so the
     /// command picks its path up front and reads the trace once either
@@ -112,7 +152,7 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
 }
 
 /// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 8] {
+pub fn exporters() -> [&'static dyn Exporter; 9] {
     [
         &folded::Folded,
         &flamegraph::FlameGraph,
@@ -122,6 +162,7 @@ pub fn exporters() -> [&'static dyn Exporter; 8] {
         &tlv::Tlv,
         &pprof::Pprof,
         &perfetto::Perfetto,
+        &parquet::Parquet,
     ]
 }
 
@@ -190,7 +231,8 @@ mod tests {
                 "json",
                 "tlv",
                 "pprof",
-                "perfetto"
+                "perfetto",
+                "parquet"
             ]
         );
         for n in names {

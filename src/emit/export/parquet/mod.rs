@@ -1,0 +1,454 @@
+//! `calltrace export --to parquet -o DIR`: one run as a directory of
+//! Parquet tables, for DuckDB and Spark to query a whole dataset of runs
+//! (`sql/` holds the recipes, `docs/scale.md` the contract and the
+//! map/reduce steps). `runs.parquet` has one row about the run,
+//! `functions.parquet` one per function, `contexts.parquet` one per
+//! calling context per thread.
+//!
+//! Every integer is signed 64-bit, times are in the run's `unit`, strings
+//! are dictionary-encoded and every file is zstd-compressed. Function and
+//! context ids are stable hashes ([`ids`]), so the same function or path
+//! has the same id in every run. Each file is staged beside its target and
+//! renamed into place only when all of them were written.
+
+mod calls;
+mod ids;
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use super::{Exported, Exporter, Run};
+use crate::calltree::NodeId;
+use crate::emit::output::{Staged, stage_with};
+use crate::error::{Error, Result};
+use crate::ingest::{FuncId, FuncKey};
+
+/// `schema_version` of the files written: raised when a column changes
+/// meaning; new columns are added by name and keep it.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// The Parquet dataset exporter.
+pub struct Parquet;
+
+impl Exporter for Parquet {
+    fn name(&self) -> &'static str {
+        "parquet"
+    }
+    fn about(&self) -> &'static str {
+        "Parquet tables of runs, functions and calling contexts in directory -o DIR (DuckDB, Spark)"
+    }
+    fn files(&self) -> &'static [&'static str] {
+        &[
+            "runs.parquet",
+            "functions.parquet",
+            "contexts.parquet",
+            CALLS,
+        ]
+    }
+    fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
+        Err(io::Error::other("--to parquet writes a directory"))
+    }
+    fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let tables = Tables::new(t, run);
+        let mut staged = vec![
+            stage(dir, "runs.parquet", runs(t, run))?,
+            stage(dir, "functions.parquet", functions(t, run, &tables))?,
+            stage(dir, "contexts.parquet", contexts(t, run, &tables))?,
+        ];
+        match run.replay {
+            Some(replay) => staged.push(stage_calls(t, run, dir, replay)?),
+            // Calls of an earlier export would not be this run's.
+            None => remove_stale(&dir.join(CALLS))?,
+        }
+        staged.into_iter().try_for_each(Staged::commit)
+    }
+}
+
+/// The file of `--view calls`.
+const CALLS: &str = "calls.parquet";
+
+/// Writes `calls.parquet` to a temporary file from a second pass over the
+/// trace's events.
+fn stage_calls(
+    t: &Exported<'_>,
+    run: &Run<'_>,
+    dir: &Path,
+    replay: &super::Replay<'_>,
+) -> Result<Staged> {
+    let function_ids: Vec<i64> = (0..t.funcs.len() as FuncId)
+        .map(|f| ids::function_id(linkage(t, run, f), t.names[f as usize].file.as_deref()))
+        .collect();
+    let (threads, timed) = (&run.meta.threads, run.meta.timed);
+    let mut failed = None;
+    stage_with(&dir.join(CALLS), |out| {
+        let mut sink = calls::CallsSink::new(run.id, &function_ids, t.funcs, threads, timed, out)?;
+        if let Err(e) = replay(&mut sink) {
+            failed = Some(e);
+            return Err(io::Error::other("the trace changed while it was read"));
+        }
+        sink.finish()
+    })
+    .map_err(|e| failed.take().unwrap_or(e))
+}
+
+/// Removes `path` if it exists.
+fn remove_stale(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(Error::io(path, e)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `batch` to a temporary file beside `dir/name`.
+fn stage(dir: &Path, name: &str, batch: RecordBatch) -> Result<Staged> {
+    stage_with(&dir.join(name), |out| {
+        write_batches(out, batch.schema(), [batch])
+    })
+}
+
+/// Writer settings: zstd, dictionary-encoded columns.
+fn properties() -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_dictionary_enabled(true)
+        .build()
+}
+
+/// Writes `batches` as one Parquet file to `out`. The Parquet writer wants
+/// a `Send` sink: it writes into a buffer that is moved to `out` after
+/// every batch, so memory holds one row group, not the file.
+pub(crate) fn write_batches(
+    out: &mut dyn Write,
+    schema: Arc<Schema>,
+    batches: impl IntoIterator<Item = RecordBatch>,
+) -> io::Result<()> {
+    let mut w = ArrowWriter::try_new(Vec::new(), schema, Some(properties())).map_err(io_err)?;
+    for b in batches {
+        w.write(&b).map_err(io_err)?;
+        w.flush().map_err(io_err)?;
+        out.write_all(&std::mem::take(w.inner_mut()))?;
+    }
+    let rest = w.into_inner().map_err(io_err)?;
+    out.write_all(&rest)?;
+    out.flush()
+}
+
+fn io_err(e: parquet::errors::ParquetError) -> io::Error {
+    io::Error::other(e)
+}
+
+/// Ids computed once for all tables.
+struct Tables {
+    /// The stable id of every function, by function id; None for synthetic ones.
+    function_ids: Vec<Option<i64>>,
+    /// The functions in order of first appearance in the tree.
+    order: Vec<FuncId>,
+}
+
+impl Tables {
+    fn new(t: &Exported<'_>, run: &Run<'_>) -> Tables {
+        let mut function_ids = vec![None; t.funcs.len()];
+        let mut order = Vec::new();
+        for n in 1..t.tree.len() as NodeId {
+            let f = t.tree.func(n);
+            if t.funcs.is_synthetic(f) || function_ids[f as usize].is_some() {
+                continue;
+            }
+            let info = &t.names[f as usize];
+            let id = ids::function_id(linkage(t, run, f), info.file.as_deref());
+            function_ids[f as usize] = Some(id);
+            order.push(f);
+        }
+        Tables {
+            function_ids,
+            order,
+        }
+    }
+}
+
+/// The linkage (mangled) name of `f`: its name under `--demangle none`.
+fn linkage<'a>(t: &'a Exported<'_>, run: &'a Run<'_>, f: FuncId) -> &'a str {
+    let info = run.linkage.get(f as usize).unwrap_or(&t.names[f as usize]);
+    &info.name
+}
+
+fn field(name: &str, ty: DataType, nullable: bool) -> Field {
+    Field::new(name, ty, nullable)
+}
+
+fn batch(columns: Vec<(Field, ArrayRef)>) -> RecordBatch {
+    let (fields, arrays): (Vec<_>, Vec<_>) = columns.into_iter().unzip();
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).expect("columns match their fields")
+}
+
+fn strings<S: AsRef<str>>(values: impl IntoIterator<Item = Option<S>>) -> ArrayRef {
+    let mut b = StringBuilder::new();
+    values.into_iter().for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn ints(values: impl IntoIterator<Item = Option<i64>>) -> ArrayRef {
+    let mut b = Int64Builder::new();
+    values.into_iter().for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+/// A count or time as a signed 64-bit value (saturating, never wrapping).
+fn i64_of(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// `runs.parquet`: one row.
+fn runs(t: &Exported<'_>, run: &Run<'_>) -> RecordBatch {
+    let (tree, utf8, int) = (t.tree, DataType::Utf8, DataType::Int64);
+    let calls: u64 = (1..tree.len() as NodeId)
+        .filter(|&n| !t.funcs.is_synthetic(tree.func(n)))
+        .map(|n| tree.calls(n))
+        .sum();
+    let threads = t
+        .funcs
+        .keys()
+        .iter()
+        .filter(|k| matches!(k, FuncKey::Thread(_)))
+        .count()
+        .max(1);
+    batch(vec![
+        (
+            field("run_id", utf8.clone(), false),
+            strings([Some(run.id)]),
+        ),
+        (
+            field("program", utf8.clone(), false),
+            strings([Some(t.command)]),
+        ),
+        (
+            field("build_id", utf8.clone(), true),
+            strings([run.build_id]),
+        ),
+        (
+            field("unit", utf8.clone(), false),
+            strings([Some(tree.unit.suffix())]),
+        ),
+        (
+            field("events", int.clone(), false),
+            ints([Some(i64_of(2 * calls))]),
+        ),
+        (
+            field("total", int.clone(), false),
+            ints([Some(i64_of(tree.total(0)))]),
+        ),
+        (
+            field("threads", int.clone(), false),
+            ints([Some(threads as i64)]),
+        ),
+        (
+            field("schema_version", int.clone(), false),
+            ints([Some(SCHEMA_VERSION)]),
+        ),
+        (
+            field("calltrace_version", utf8, false),
+            strings([Some(env!("CARGO_PKG_VERSION"))]),
+        ),
+    ])
+}
+
+/// `functions.parquet`: one row per function of the tree.
+fn functions(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> RecordBatch {
+    let (utf8, int) = (DataType::Utf8, DataType::Int64);
+    let mut seen = std::collections::HashSet::new();
+    let rows: Vec<FuncId> = tables
+        .order
+        .iter()
+        .copied()
+        .filter(|&f| seen.insert(tables.function_ids[f as usize]))
+        .collect();
+    let info = |f: FuncId| &t.names[f as usize];
+    let object = |f: FuncId| object_of(t, run, f);
+    batch(vec![
+        (
+            field("function_id", int.clone(), false),
+            ints(rows.iter().map(|&f| tables.function_ids[f as usize])),
+        ),
+        (
+            field("name", utf8.clone(), false),
+            strings(rows.iter().map(|&f| Some(&info(f).name))),
+        ),
+        (
+            field("linkage_name", utf8.clone(), false),
+            strings(rows.iter().map(|&f| Some(linkage(t, run, f)))),
+        ),
+        (
+            field("file", utf8.clone(), true),
+            strings(rows.iter().map(|&f| info(f).file.as_deref())),
+        ),
+        (
+            field("line", int, true),
+            ints(rows.iter().map(|&f| info(f).line.map(i64::from))),
+        ),
+        (
+            field("module", utf8.clone(), true),
+            strings(rows.iter().map(|&f| module_of(info(f).file.as_deref()))),
+        ),
+        (
+            field("object", utf8.clone(), true),
+            strings(rows.iter().map(|&f| object(f))),
+        ),
+        (
+            field("build_id", utf8, true),
+            strings(rows.iter().map(|&f| build_id_of(t, run, f))),
+        ),
+    ])
+}
+
+/// A function's module: the directory of its source file.
+fn module_of(file: Option<&str>) -> Option<&str> {
+    file.and_then(|f| f.rsplit_once('/')).map(|(dir, _)| dir)
+}
+
+/// The mapping holding `f`'s address, if the trace recorded mappings.
+fn mapping_of<'a>(
+    run: &'a Run<'_>,
+    t: &Exported<'_>,
+    f: FuncId,
+) -> Option<&'a crate::ingest::Mapping> {
+    let FuncKey::Addr(addr) = t.funcs.key(f) else {
+        return None;
+    };
+    run.meta
+        .maps
+        .iter()
+        .rev()
+        .find(|m| (m.start..m.end).contains(addr))
+}
+
+/// The object (executable or library) `f` is in: its mapping's path, else
+/// the program for an address trace without mappings; None for names.
+fn object_of<'a>(t: &'a Exported<'_>, run: &'a Run<'_>, f: FuncId) -> Option<&'a str> {
+    match mapping_of(run, t, f) {
+        Some(m) => Some(&m.path),
+        None => matches!(t.funcs.key(f), FuncKey::Addr(_)).then_some(t.command),
+    }
+}
+
+/// The build-id of the object `f` is in, when known.
+fn build_id_of<'a>(t: &'a Exported<'_>, run: &'a Run<'_>, f: FuncId) -> Option<&'a str> {
+    match mapping_of(run, t, f) {
+        Some(m) => m.build_id.as_deref(),
+        None => matches!(t.funcs.key(f), FuncKey::Addr(_))
+            .then_some(run.build_id)
+            .flatten(),
+    }
+}
+
+/// One calling context.
+struct Context {
+    id: i64,
+    parent: Option<i64>,
+    depth: i64,
+    thread: i64,
+    function: i64,
+    node: NodeId,
+    path: Vec<i64>,
+}
+
+/// Every calling context of the tree in preorder, thread nodes left out
+/// (their children are the roots of their thread).
+fn context_rows(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> Vec<Context> {
+    let tree = t.tree;
+    let parents = tree.parents();
+    let first_thread = run.meta.threads.first().copied().unwrap_or(0);
+    // Per node: index of its context row, or the thread it opens.
+    let mut row_of: Vec<Option<usize>> = vec![None; tree.len()];
+    let mut thread_of: Vec<i64> = vec![i64_of(first_thread); tree.len()];
+    let mut rows: Vec<Context> = Vec::new();
+    for n in 1..tree.len() as NodeId {
+        let parent = parents[n as usize];
+        thread_of[n as usize] = thread_of[parent as usize];
+        let f = tree.func(n);
+        if let FuncKey::Thread(tid) = t.funcs.key(f) {
+            thread_of[n as usize] = i64_of(*tid);
+            continue;
+        }
+        let Some(function) = tables.function_ids[f as usize] else {
+            continue;
+        };
+        let up = row_of[parent as usize].map(|r| &rows[r]);
+        let mut path = up.map(|c| c.path.clone()).unwrap_or_default();
+        path.push(function);
+        let parent_id = up.map(|c| c.id);
+        let c = Context {
+            id: ids::context_id(parent_id.unwrap_or(0), function),
+            parent: parent_id,
+            depth: path.len() as i64,
+            thread: thread_of[n as usize],
+            function,
+            node: n,
+            path,
+        };
+        row_of[n as usize] = Some(rows.len());
+        rows.push(c);
+    }
+    rows
+}
+
+/// `contexts.parquet`: one row per calling context per thread.
+fn contexts(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> RecordBatch {
+    let rows = context_rows(t, run, tables);
+    let (tree, int) = (t.tree, DataType::Int64);
+    let col = |get: &dyn Fn(&Context) -> Option<i64>| ints(rows.iter().map(get));
+    let mut paths = ListBuilder::new(Int64Builder::new()).with_field(Arc::new(Field::new(
+        "element",
+        DataType::Int64,
+        false,
+    )));
+    for c in &rows {
+        paths.values().append_slice(&c.path);
+        paths.append(true);
+    }
+    let path_type = DataType::List(Arc::new(Field::new("element", DataType::Int64, false)));
+    batch(vec![
+        (
+            field("run_id", DataType::Utf8, false),
+            strings(rows.iter().map(|_| Some(run.id))),
+        ),
+        (
+            field("context_id", int.clone(), false),
+            col(&|c| Some(c.id)),
+        ),
+        (field("parent_id", int.clone(), true), col(&|c| c.parent)),
+        (field("depth", int.clone(), false), col(&|c| Some(c.depth))),
+        (
+            field("thread", int.clone(), false),
+            col(&|c| Some(c.thread)),
+        ),
+        (
+            field("function_id", int.clone(), false),
+            col(&|c| Some(c.function)),
+        ),
+        (
+            field("calls", int.clone(), false),
+            col(&|c| Some(i64_of(tree.calls(c.node)))),
+        ),
+        (
+            field("self", int.clone(), false),
+            col(&|c| Some(i64_of(tree.self_time(c.node)))),
+        ),
+        (
+            field("total", int, false),
+            col(&|c| Some(i64_of(tree.total(c.node)))),
+        ),
+        (field("path", path_type, false), Arc::new(paths.finish())),
+    ])
+}
+
+#[cfg(test)]
+mod tests;

@@ -421,3 +421,67 @@ fn protobuf_exports_are_the_same_bytes_for_any_thread_count_and_from_a_pipe() {
         }
     }
 }
+
+/// pprof itself (`pprof -raw`, `-top`) reads the export: CI builds it from
+/// Debian's sources (golang-github-google-pprof-dev) without a network.
+#[test]
+fn the_pprof_tool_reads_the_export_with_the_trees_totals() {
+    let Some(pprof) = tool("pprof") else {
+        return;
+    };
+    let p = threads();
+    let trace = &p.text_trace().path;
+    let dir = fresh_dir("protobuf_export", "pprof_tool");
+    let out = dir.join("threads.pb.gz");
+    export_to(p.exe(), trace, "pprof", &out);
+    let (tree, total) = tree_sums(p.exe(), trace);
+    let run = |args: &[&str]| {
+        let o = Command::new(&pprof)
+            .args(args)
+            .arg(&out)
+            .env("HOME", &dir)
+            .output()
+            .expect("run pprof");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    // -top with -unit=ns prints each function's flat self time exactly.
+    let top = run(&[
+        "-top",
+        "-unit=ns",
+        "-nodecount=1000",
+        "-nodefraction=0",
+        "-sample_index=self",
+    ]);
+    let line = top
+        .lines()
+        .find(|l| l.starts_with("Showing nodes accounting for"))
+        .unwrap_or_else(|| panic!("{top}"));
+    assert!(line.contains(&format!("of {total}ns total")), "{line}");
+    let mut seen = 0;
+    for (name, (_, self_ns)) in tree.iter().filter(|(_, s)| s.1 > 0) {
+        let row = top
+            .lines()
+            .find(|l| l.split_whitespace().last() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing from pprof -top:\n{top}"));
+        assert_eq!(
+            row.split_whitespace().next(),
+            Some(format!("{self_ns}ns").as_str()),
+            "{row}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 3, "{top}");
+    let calls = run(&[
+        "-top",
+        "-nodecount=1000",
+        "-nodefraction=0",
+        "-sample_index=calls",
+    ]);
+    let main = calls.lines().find(|l| l.ends_with(" main")).unwrap();
+    assert_eq!(
+        main.split_whitespace().next(),
+        Some(tree["main"].0.to_string().as_str()),
+        "{main}"
+    );
+}

@@ -183,6 +183,9 @@ fn never_called(out: &mut String, report: &Report) {
         "<p>{} of {} instrumented functions were never called by any pattern (functions whose code never calls the entry hook are left out).</p>",
         totals.never_called, totals.instrumented
     );
+    if totals.never_called == 0 {
+        return;
+    }
     out.push_str("<table id=\"never-called\">\n<tr><th>file</th><th>never called</th><th>functions</th></tr>\n");
     for (file, (instrumented, names)) in files.iter().filter(|(_, (_, n))| !n.is_empty()) {
         let list: Vec<String> = names.iter().map(|n| esc(n)).collect();

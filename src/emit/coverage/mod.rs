@@ -111,14 +111,19 @@ pub fn csv(cov: &Coverage, modules: Option<&[String]>) -> Result<Vec<u8>> {
     finish(w)
 }
 
-/// `function,file,line,PATTERN...`: each function's calls in each pattern
-/// (which tests exercise which function).
+/// `function,file,line,PATTERN...`: each instrumented function's calls in
+/// each pattern (which tests exercise which function; a function that is
+/// not instrumented has no row, since no pattern could show it).
 pub fn matrix(cov: &Coverage) -> Result<Vec<u8>> {
     let mut w = csv_writer();
     let mut header = vec!["function".to_string(), "file".into(), "line".into()];
     header.extend(cov.patterns.iter().cloned());
     w.write_record(&header).map_err(fail)?;
-    for e in &cov.entries {
+    for e in cov
+        .entries
+        .iter()
+        .filter(|e| e.status != Status::NotInstrumented)
+    {
         let mut rec = vec![
             e.info.name.clone(),
             e.info.file.clone().unwrap_or_default(),

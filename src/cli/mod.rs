@@ -59,7 +59,7 @@ pub enum Command {
     Tree(TreeArgs),
     /// Abstract the call tree: threshold elimination and/or same-module merging
     Abstract(AbstractArgs),
-    /// Write the trace for other tools: folded stacks, flame graph, Chrome/Perfetto, callgrind, JSON
+    /// Write the trace for other tools: folded stacks, flame graph, Chrome, Perfetto, pprof, callgrind, JSON, Parquet
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
     /// Compare abstraction methods over many traces (test patterns): tables and figures

@@ -11,19 +11,6 @@ use std::sync::OnceLock;
 
 use super::util::*;
 
-const INSTRUMENTED: &[&str] = &[
-    "adler32.c",
-    "compress.c",
-    "crc32.c",
-    "deflate.c",
-    "infback.c",
-    "inffast.c",
-    "inflate.c",
-    "inftrees.c",
-    "trees.c",
-    "uncompr.c",
-];
-
 struct Built {
     dir: PathBuf,
     traces: [PathBuf; 2],
@@ -32,16 +19,7 @@ struct Built {
 fn built() -> &'static Built {
     static B: OnceLock<Built> = OnceLock::new();
     B.get_or_init(|| {
-        let out = Command::new(root().join("scripts/third-party.sh"))
-            .arg("zlib")
-            .output()
-            .expect("scripts/third-party.sh zlib");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let zlib = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+        let zlib = third_party("zlib");
         let dir = fresh_dir("coverage", "zlib");
         let cc = |file: &str, instrument: bool| {
             let obj = dir.join(file).with_extension("o");
@@ -58,7 +36,9 @@ fn built() -> &'static Built {
             );
             obj
         };
-        let mut objects: Vec<PathBuf> = INSTRUMENTED.iter().map(|f| cc(f, true)).collect();
+        // zutil.c without -finstrument-functions: its functions are not instrumented.
+        let instrumented = ZLIB_FILES.iter().filter(|&&f| f != "zutil.c");
+        let mut objects: Vec<PathBuf> = instrumented.map(|f| cc(f, true)).collect();
         objects.push(cc("zutil.c", false));
         compile(
             Command::new("gcc")

@@ -10,20 +10,6 @@ use std::sync::OnceLock;
 
 use super::util::*;
 
-const ZLIB_FILES: &[&str] = &[
-    "adler32.c",
-    "compress.c",
-    "crc32.c",
-    "deflate.c",
-    "infback.c",
-    "inffast.c",
-    "inflate.c",
-    "inftrees.c",
-    "trees.c",
-    "uncompr.c",
-    "zutil.c",
-];
-
 /// The busy loop the slow build adds at the top of `adler32_z`.
 const BUSY: &str = "\n    { volatile unsigned ct_i; for (ct_i = 0; ct_i < 1000000; ct_i++) ; }";
 const ADLER32_Z: &str = "uLong ZEXPORT adler32_z(uLong adler, const Bytef *buf, z_size_t len) {";
@@ -81,16 +67,7 @@ fn build(dir: &Path, zlib: &Path, define: Option<&str>, slow: bool) -> PathBuf {
 fn runs() -> &'static Runs {
     static R: OnceLock<Runs> = OnceLock::new();
     R.get_or_init(|| {
-        let zlib = Command::new(root().join("scripts/third-party.sh"))
-            .arg("zlib")
-            .output()
-            .expect("scripts/third-party.sh zlib");
-        assert!(
-            zlib.status.success(),
-            "{}",
-            String::from_utf8_lossy(&zlib.stderr)
-        );
-        let zlib = PathBuf::from(String::from_utf8(zlib.stdout).unwrap().trim());
+        let zlib = third_party("zlib");
         let dir = fresh_dir("diff", "zlib");
         let base = build(&dir.join("base"), &zlib, None, false);
         let twice = build(&dir.join("twice"), &zlib, Some("-DCRC_CALLS=6"), false);

@@ -110,19 +110,6 @@ impl Traced {
 }
 
 /// zlib's library sources (no gz*.c: file I/O is not exercised).
-const ZLIB_FILES: &[&str] = &[
-    "adler32.c",
-    "compress.c",
-    "crc32.c",
-    "deflate.c",
-    "infback.c",
-    "inffast.c",
-    "inflate.c",
-    "inftrees.c",
-    "trees.c",
-    "uncompr.c",
-    "zutil.c",
-];
 const ZROUND_OUT: &str = "bytes=19954 compress2=2180 deflate=1751 crc=907a247a\n";
 
 /// zround linked against zlib built as an instrumented libz.so (-O2).

@@ -164,21 +164,6 @@ fn call_counts_equal_uftrace_reports_for_a_program_built_with_finstrument_functi
     assert_eq!(ours["worker"], 3);
 }
 
-/// zlib's library sources (no gz*.c: file I/O is not exercised).
-const ZLIB_FILES: &[&str] = &[
-    "adler32.c",
-    "compress.c",
-    "crc32.c",
-    "deflate.c",
-    "infback.c",
-    "inffast.c",
-    "inflate.c",
-    "inftrees.c",
-    "trees.c",
-    "uncompr.c",
-    "zutil.c",
-];
-
 #[test]
 fn call_counts_equal_uftrace_reports_for_zlib_built_with_pg() {
     if tool("uftrace").is_none() {

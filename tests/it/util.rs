@@ -703,3 +703,34 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     }
     found
 }
+
+/// The directory of a third-party C source tree bundled in a crates.io
+/// package (`scripts/third-party.sh zlib|zstd|sqlite|lua|xz`).
+#[track_caller]
+pub fn third_party(name: &str) -> PathBuf {
+    let out = Command::new(root().join("scripts/third-party.sh"))
+        .arg(name)
+        .output()
+        .expect("run scripts/third-party.sh");
+    assert!(
+        out.status.success(),
+        "scripts/third-party.sh {name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8(out.stdout).expect("a path").trim())
+}
+
+/// zlib's library sources (without gz*.c, which need more of the system).
+pub const ZLIB_FILES: &[&str] = &[
+    "adler32.c",
+    "compress.c",
+    "crc32.c",
+    "deflate.c",
+    "infback.c",
+    "inffast.c",
+    "inflate.c",
+    "inftrees.c",
+    "trees.c",
+    "uncompr.c",
+    "zutil.c",
+];

@@ -12,6 +12,21 @@
 
 use crate::ingest::{Event, EventKind, FuncId, FuncKey, FuncTable};
 
+/// Flushes `out` unless writing already failed, then returns the first
+/// error a streaming writer met (they keep writing into `error` rather
+/// than stop mid-event).
+pub(crate) fn flushed(
+    out: &mut impl std::io::Write,
+    error: &mut Option<std::io::Error>,
+) -> std::io::Result<()> {
+    if error.is_none()
+        && let Err(e) = out.flush()
+    {
+        *error = Some(e);
+    }
+    error.take().map_or(Ok(()), Err)
+}
+
 /// Receives the calls a [`CallStream`] follows.
 pub trait CallWriter {
     /// A call starts. Default: nothing.

@@ -377,15 +377,7 @@ impl StreamSink for PerfettoSink<'_> {
         self.close_to(0);
         self.stream.finish(&mut self.writer);
         let w = &mut self.writer;
-        if w.error.is_none()
-            && let Err(e) = w.out.flush()
-        {
-            w.error = Some(e);
-        }
-        match w.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        super::calls::flushed(&mut w.out, &mut w.error)
     }
 }
 

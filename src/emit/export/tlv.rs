@@ -186,15 +186,7 @@ impl StreamSink for TlvSink<'_> {
         self.close_from(0);
         self.stream.finish(&mut self.writer);
         let w = &mut self.writer;
-        if w.error.is_none()
-            && let Err(e) = w.out.flush()
-        {
-            w.error = Some(e);
-        }
-        match w.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        super::calls::flushed(&mut w.out, &mut w.error)
     }
 }
 

@@ -16,8 +16,13 @@ pub use fold::fold_paths;
 pub use graph::{CallGraph, EdgeStats};
 pub use tree::{Children, NodeId, Tree};
 
+use std::any::Any;
+
 use crate::error::Result;
-use crate::ingest::{FuncTable, Input, ParseOptions, TraceFormat, TraceMeta};
+use crate::ingest::{
+    ChunkWork, Event, EventSink, FuncId, FuncTable, Input, NodeChunk, NodeRecord, NodeSink,
+    ParseOptions, Sink, TraceFormat, TraceMeta,
+};
 
 /// Which tree to build.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -59,25 +64,94 @@ pub fn build(
     opts: &ParseOptions,
     view: View,
 ) -> Result<Built> {
+    build_with(input, format, opts, Builder::new(view))
+}
+
+/// Parses `input` with `format` into `builder` and finishes the tree.
+pub fn build_with(
+    input: &Input,
+    format: &dyn TraceFormat,
+    opts: &ParseOptions,
+    mut builder: Builder,
+) -> Result<Built> {
     let mut funcs = FuncTable::default();
-    let (tree, meta, repairs) = match view {
-        View::Calls => {
-            let mut b = CallsBuilder::default();
-            let meta = format.parse(input, opts, &mut funcs, &mut b)?;
-            let (tree, repairs) = b.finish(&meta, &mut funcs);
-            (tree, meta, repairs)
+    let meta = format.parse(input, opts, &mut funcs, &mut builder)?;
+    Ok(builder.finish(funcs, meta))
+}
+
+/// The builder of either view, as one [`Sink`]: what a caller that feeds
+/// the events itself (through a filter, or a second pass) builds with.
+pub enum Builder {
+    /// One node per call.
+    Calls(CallsBuilder),
+    /// One node per distinct call path.
+    Contexts(ContextsBuilder),
+}
+
+impl Builder {
+    /// An empty builder of `view`.
+    pub fn new(view: View) -> Builder {
+        match view {
+            View::Calls => Builder::Calls(CallsBuilder::default()),
+            View::Contexts => Builder::Contexts(ContextsBuilder::default()),
         }
-        View::Contexts => {
-            let mut b = ContextsBuilder::default();
-            let meta = format.parse(input, opts, &mut funcs, &mut b)?;
-            let (tree, repairs) = b.finish(&meta, &mut funcs);
-            (tree, meta, repairs)
+    }
+
+    /// Closes what is open and lays the tree out; `funcs` gains the
+    /// synthetic thread functions.
+    pub fn finish(self, mut funcs: FuncTable, meta: TraceMeta) -> Built {
+        let (tree, repairs) = match self {
+            Builder::Calls(b) => b.finish(&meta, &mut funcs),
+            Builder::Contexts(b) => b.finish(&meta, &mut funcs),
+        };
+        Built {
+            tree,
+            funcs,
+            meta,
+            repairs,
         }
-    };
-    Ok(Built {
-        tree,
-        funcs,
-        meta,
-        repairs,
-    })
+    }
+
+    fn sink(&mut self) -> &mut dyn Sink {
+        match self {
+            Builder::Calls(b) => b,
+            Builder::Contexts(b) => b,
+        }
+    }
+}
+
+impl EventSink for Builder {
+    fn events(&mut self, events: &[Event]) {
+        self.sink().events(events)
+    }
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        match self {
+            Builder::Calls(b) => b.chunk_work(),
+            Builder::Contexts(b) => b.chunk_work(),
+        }
+    }
+    fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {
+        self.sink().merge(summary, funcs, threads)
+    }
+}
+
+impl NodeSink for Builder {
+    fn node(&mut self, node: NodeRecord) {
+        self.sink().node(node)
+    }
+    fn scale_times(&mut self, factor: u64) {
+        self.sink().scale_times(factor)
+    }
+    fn clear_nodes(&mut self) {
+        self.sink().clear_nodes()
+    }
+    fn takes_node_chunks(&self) -> bool {
+        match self {
+            Builder::Calls(b) => b.takes_node_chunks(),
+            Builder::Contexts(b) => b.takes_node_chunks(),
+        }
+    }
+    fn node_chunk(&mut self, chunk: &NodeChunk) {
+        self.sink().node_chunk(chunk)
+    }
 }

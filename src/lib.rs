@@ -41,6 +41,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod stats;
 pub mod symbols;
 
 pub use error::{Error, Result, escape_controls};

@@ -33,6 +33,10 @@ pub struct InputOptions {
     pub symbols: SymbolOptions,
     /// No progress bar, even on a terminal. Default is false.
     pub quiet: bool,
+    /// Keep each node's per-call distributions (min, max and where,
+    /// percentiles: [`calltree::Dist`]); reading is then one-threaded.
+    /// Default is false.
+    pub per_call: bool,
 }
 
 impl Default for InputOptions {
@@ -45,6 +49,7 @@ impl Default for InputOptions {
             rules: None,
             symbols: SymbolOptions::default(),
             quiet: false,
+            per_call: false,
         }
     }
 }
@@ -68,7 +73,11 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
     let mut built = progress::follow(&input, opts.quiet, "reading", || {
-        calltree::build(&input, format.get(), &opts.parse, view)
+        let builder = match opts.per_call {
+            true => calltree::Builder::with_dists(view),
+            false => calltree::Builder::new(view),
+        };
+        calltree::build_with(&input, format.get(), &opts.parse, builder)
     })
     .map_err(|e| cut_off_hint(e, &input))?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;

@@ -69,6 +69,8 @@ pub enum Absorb {
 /// Keeps the nodes with `keep[n]` (the root always), in preorder.
 pub fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
     let calls = tree.has_call_counts();
+    // A kept node's calls are unchanged, so are their distributions.
+    let dists = tree.dist.len() == tree.len();
     let mut out = tree.empty_like();
     out.reserve(survivors(tree, keep, absorb), calls);
     // The kept nodes on the current path: (end of its subtree in `tree`, id in `out`).
@@ -80,6 +82,9 @@ pub fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
         if n == 0 || keep[n as usize] {
             let (total, self_time) = (tree.total(n), tree.self_time(n));
             let id = out.push(tree.func(n), total, self_time, calls.then(|| tree.calls(n)));
+            if dists {
+                out.dist.push(tree.dist[n as usize].clone());
+            }
             open.push((n + tree.size(n), id));
             n += 1;
             continue;

@@ -11,14 +11,20 @@ use crate::ingest::{FuncTable, NodeRecord, NodeSink, TraceMeta};
 pub fn fold_paths(tree: &Tree, funcs: &FuncTable) -> Tree {
     let mut b = ContextsBuilder::default();
     let depths = tree.depths();
+    let kept = tree.dist.len() == tree.len();
     for n in 1..tree.len() as NodeId {
-        b.node(NodeRecord {
+        let r = NodeRecord {
             depth: depths[n as usize] - 1,
             func: tree.func(n),
             self_time: tree.self_time(n),
             total: tree.total(n),
             calls: tree.calls(n),
-        });
+        };
+        // Kept distributions merge with the paths.
+        match kept {
+            true => b.node_with_dist(r, &tree.dist[n as usize]),
+            false => b.node(r),
+        }
     }
     // The nodes carry their weights already (an abstracted tree's self
     // includes what merged nodes gave it): the builder keeps them, as it

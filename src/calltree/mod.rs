@@ -6,12 +6,14 @@
 //! [`FuncId`]: crate::ingest::FuncId
 
 mod builder;
+pub mod dist;
 mod fold;
 pub mod graph;
 pub mod hot;
 mod tree;
 
 pub use builder::{CallsBuilder, ContextsBuilder, RepairStats};
+pub use dist::{At, CallDist, Dist};
 pub use fold::fold_paths;
 pub use graph::{CallGraph, EdgeStats};
 pub use tree::{Children, NodeId, Tree};
@@ -94,6 +96,16 @@ impl Builder {
         match view {
             View::Calls => Builder::Calls(CallsBuilder::default()),
             View::Contexts => Builder::Contexts(ContextsBuilder::default()),
+        }
+    }
+
+    /// An empty builder of `view` that keeps each node's per-call
+    /// distributions ([`Tree::dist`]): the contexts view keeps them per
+    /// path, and the calls view has them anyway (a node is a call).
+    pub fn with_dists(view: View) -> Builder {
+        match view {
+            View::Calls => Builder::Calls(CallsBuilder::default()),
+            View::Contexts => Builder::Contexts(ContextsBuilder::with_dists()),
         }
     }
 

@@ -10,6 +10,7 @@
 //! Weights are integers: nanoseconds for timed traces, the number of calls in
 //! the subtree for untimed ones, fixed-point units for decimal indented input.
 
+use super::dist::CallDist;
 use crate::ingest::{FuncId, FuncTable, Unit};
 
 /// Index of a node in a [`Tree`].
@@ -28,6 +29,9 @@ pub struct Tree {
     pub(crate) derived_self: bool,
     /// Calls per node; empty means one call per node.
     pub(crate) calls: Vec<u64>,
+    /// Per-call distributions per node, when they were kept (see
+    /// [`Tree::dist`]); empty otherwise.
+    pub(crate) dist: Vec<CallDist>,
     /// Whether weights are times (otherwise call counts).
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
@@ -62,6 +66,7 @@ impl Tree {
             self_time: Vec::new(),
             derived_self: false,
             calls: Vec::new(),
+            dist: Vec::new(),
             timed,
             decimals,
             unit: Unit::Calls,
@@ -138,6 +143,24 @@ impl Tree {
     /// How many calls node `n` stands for.
     pub fn calls(&self, n: NodeId) -> u64 {
         self.calls.get(n as usize).copied().unwrap_or(1)
+    }
+
+    /// True when every node carries its per-call distributions (a tree
+    /// built with them kept, or a one-node-per-call tree, where each node
+    /// is its one call).
+    pub fn has_dists(&self) -> bool {
+        self.dist.len() == self.len() || !self.has_call_counts()
+    }
+
+    /// The per-call distributions of node `n`: kept ones, or the node's
+    /// one call in the one-node-per-call view (where it ran is then not
+    /// known). None when the tree kept none.
+    pub fn dist(&self, n: NodeId) -> Option<std::borrow::Cow<'_, CallDist>> {
+        if self.dist.len() == self.len() {
+            return Some(std::borrow::Cow::Borrowed(&self.dist[n as usize]));
+        }
+        (!self.has_call_counts())
+            .then(|| std::borrow::Cow::Owned(CallDist::single(self.total(n), self.self_time(n))))
     }
 
     /// True when nodes carry call counts (calling-context view).

@@ -201,6 +201,7 @@ impl ReadArgs {
             rules: self.rules,
             symbols: self.symbols.into_options(),
             quiet: self.quiet,
+            per_call: false,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! from the partial trees of chunks summarised on the parsing threads.
 
 use super::*;
+use crate::calltree::dist::{At, CallDist};
 
 /// Builds the calling-context tree: one node per distinct call path.
 pub struct ContextsBuilder {
@@ -23,6 +24,8 @@ pub(super) struct ContextStore {
     pub(super) index: FxHashMap<u64, NodeId>,
     pub(super) cache: Vec<(u64, NodeId)>,
     pub(super) thread_roots: Vec<NodeId>,
+    /// Per-call distributions per node, when kept.
+    pub(super) dist: Option<Vec<CallDist>>,
 }
 
 /// log2 of the number of (parent, func) -> child cache entries.
@@ -42,6 +45,7 @@ impl Default for ContextStore {
             index: FxHashMap::default(),
             cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
             thread_roots: Vec::new(),
+            dist: None,
         }
     }
 }
@@ -54,6 +58,9 @@ impl ContextStore {
         self.calls.push(0);
         self.total.push(0);
         self.self_time.push(0);
+        if let Some(d) = &mut self.dist {
+            d.push(CallDist::default());
+        }
         id
     }
 
@@ -103,8 +110,11 @@ impl Store for ContextStore {
     }
 
     #[inline]
-    fn close(&mut self, _thread: u32, node: NodeId, total: u64, self_time: u64) {
+    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64) {
         self.add(node, 1, total, self_time);
+        if let Some(d) = &mut self.dist {
+            d[node as usize].add(total, self_time, At { thread, start });
+        }
     }
 }
 
@@ -125,6 +135,11 @@ impl EventSink for ContextsBuilder {
     }
 
     fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        // Chunk summaries keep sums only: with distributions, every call
+        // goes through the stacks here.
+        if self.stacks.store.dist.is_some() {
+            return None;
+        }
         Some(Box::new(partial::ContextsWork::default()))
     }
 
@@ -138,13 +153,10 @@ impl EventSink for ContextsBuilder {
 
 impl NodeSink for ContextsBuilder {
     fn node(&mut self, r: NodeRecord) {
-        let store = &mut self.stacks.store;
-        let root = store.thread_root(0);
-        self.open.truncate(r.depth as usize);
-        let parent = self.open.last().copied().unwrap_or(root);
-        let id = store.child(parent, r.func);
-        store.add(id, r.calls, r.total, r.self_time);
-        self.open.push(id);
+        // A node of an indented trace stands for calls whose times are
+        // summed already: no per-call distributions.
+        self.stacks.store.dist = None;
+        self.add_node(r);
     }
 
     fn takes_node_chunks(&self) -> bool {
@@ -152,6 +164,7 @@ impl NodeSink for ContextsBuilder {
     }
 
     fn node_chunk(&mut self, chunk: &NodeChunk) {
+        self.stacks.store.dist = None;
         let store = &mut self.stacks.store;
         let root = store.thread_root(0);
         let anchors: Vec<NodeId> = chunk
@@ -194,12 +207,47 @@ impl NodeSink for ContextsBuilder {
 }
 
 impl ContextsBuilder {
+    /// A builder that also keeps each context's per-call distributions
+    /// (of event input; indented input has no single calls).
+    pub fn with_dists() -> ContextsBuilder {
+        let mut b = ContextsBuilder::default();
+        b.stacks.store.dist = Some(Vec::new());
+        b
+    }
+
+    /// Adds node `r` as [`NodeSink::node`] does, with `dist` merged into
+    /// its context's distributions (which are then kept).
+    pub(crate) fn node_with_dist(&mut self, r: NodeRecord, dist: &CallDist) {
+        let store = &mut self.stacks.store;
+        let mut dists = store.dist.take().unwrap_or_default();
+        let id = self.add_node(r) as usize;
+        dists.resize(self.stacks.store.func.len(), CallDist::default());
+        dists[id].merge(dist);
+        self.stacks.store.dist = Some(dists);
+    }
+
+    /// Adds node `r` of an already-built tree, in preorder; returns its context.
+    fn add_node(&mut self, r: NodeRecord) -> NodeId {
+        let store = &mut self.stacks.store;
+        let root = store.thread_root(0);
+        self.open.truncate(r.depth as usize);
+        let parent = self.open.last().copied().unwrap_or(root);
+        let id = store.child(parent, r.func);
+        store.add(id, r.calls, r.total, r.self_time);
+        self.open.push(id);
+        id
+    }
+
     /// Finishes the calling-context tree and lays it out in preorder.
     pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
         self.stacks.close_all();
         let store = &self.stacks.store;
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));
+        let dists = store.dist.as_ref();
+        if dists.is_some() {
+            tree.dist.push(CallDist::default());
+        }
         let kids = children_lists(store);
         let multi = store.thread_roots.len() > 1;
         let mut depths = vec![0u32];
@@ -208,6 +256,9 @@ impl ContextsBuilder {
             let base_depth = if multi {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
                 tree.push(funcs.thread(tid), 0, 0, Some(0));
+                if dists.is_some() {
+                    tree.dist.push(CallDist::default());
+                }
                 depths.push(1);
                 2
             } else {
@@ -263,6 +314,9 @@ fn preorder(
             store.self_time[i],
             Some(store.calls[i]),
         );
+        if let Some(dists) = &store.dist {
+            tree.dist.push(dists.get(i).cloned().unwrap_or_default());
+        }
         depths.push(d);
         todo.extend(kids(n).iter().rev().map(|&c| (c, d + 1)));
     }

@@ -91,8 +91,9 @@ struct Frame {
 trait Store {
     /// Opens a call of `func` under `parent` (None: a top-level call of `thread`).
     fn open(&mut self, thread: u32, parent: Option<NodeId>, func: FuncId) -> NodeId;
-    /// Closes `node` with its total and self weight.
-    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64);
+    /// Closes `node` with its total and self weight; the call started at
+    /// `start` (relative to the trace's first event).
+    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64);
 }
 
 /// Per-thread stacks with exit repair, generic over the store.
@@ -105,6 +106,9 @@ struct Stacks<S> {
     open: Vec<Vec<u32>>,
     /// Time of each thread's first event, to order threads by start.
     first_time: Vec<u64>,
+    /// Time of the trace's first event (in trace order), the origin of
+    /// the start times the store gets.
+    origin: Option<u64>,
     last_time: u64,
     stats: RepairStats,
 }
@@ -116,6 +120,7 @@ impl<S: Store> Stacks<S> {
             stacks: Vec::new(),
             open: Vec::new(),
             first_time: Vec::new(),
+            origin: None,
             last_time: 0,
             stats: RepairStats::default(),
         }
@@ -155,6 +160,7 @@ impl<S: Store> Stacks<S> {
         if self.first_time[t] == u64::MAX {
             self.first_time[t] = time;
         }
+        self.origin.get_or_insert(time);
     }
 
     /// Pushes an open frame on `thread`'s stack.
@@ -213,8 +219,14 @@ impl<S: Store> Stacks<S> {
         if let Some(parent) = stack.last_mut() {
             parent.child_total = parent.child_total.saturating_add(total);
         }
-        self.store
-            .close(thread, f.node, total, total.saturating_sub(f.child_total));
+        let start = f.start.saturating_sub(self.origin.unwrap_or(0));
+        self.store.close(
+            thread,
+            f.node,
+            total,
+            total.saturating_sub(f.child_total),
+            start,
+        );
     }
 
     /// Thread indexes ordered by their first event's time (then trace order),
@@ -281,7 +293,7 @@ impl Store for CallsStore {
     }
 
     #[inline]
-    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64) {
+    fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, _start: u64) {
         let tree = &mut self.threads[thread as usize];
         let n = node as usize;
         tree.size[n] = (tree.len() - n) as u32;

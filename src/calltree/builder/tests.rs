@@ -557,3 +557,70 @@ fn orphan_exits_against_a_deep_stack_cost_no_search() {
         start.elapsed()
     );
 }
+
+#[test]
+fn contexts_keep_per_call_distributions_and_where_the_maximum_was() {
+    let mut b = ContextsBuilder::with_dists();
+    let mut events = Vec::new();
+    // main (thread 0) calls f three times (10, 40, 20), then thread 1's f (40).
+    events.push(ev(Enter, 1, 100, 0));
+    for (start, len) in [(110, 10), (130, 40), (180, 20)] {
+        events.push(ev(Enter, 2, start, 0));
+        events.push(ev(Exit, 2, start + len, 0));
+    }
+    events.push(ev(Exit, 1, 300, 0));
+    events.push(ev(Enter, 2, 400, 1));
+    events.push(ev(Exit, 2, 440, 1));
+    b.events(&events);
+    let (t, _) = b.finish(&meta(true, vec![7, 8]), &mut funcs(3));
+    assert!(t.has_dists());
+    let f_nodes: Vec<NodeId> = (0..t.len() as NodeId).filter(|&n| t.func(n) == 2).collect();
+    assert_eq!(f_nodes.len(), 2, "one context per thread");
+    let d = t.dist(f_nodes[0]).unwrap();
+    assert_eq!((d.total.min, d.total.max, d.total.count), (10, 40, 3));
+    assert_eq!(
+        d.total.max_at,
+        crate::calltree::At {
+            thread: 0,
+            start: 30
+        }
+    );
+    assert_eq!(d.total.quantile(0.5), 20);
+    let main = (0..t.len() as NodeId).find(|&n| t.func(n) == 1).unwrap();
+    let m = t.dist(main).unwrap();
+    assert_eq!((m.total.max, m.self_time.max), (200, 130));
+    let other = t.dist(f_nodes[1]).unwrap();
+    assert_eq!(
+        other.total.max_at,
+        crate::calltree::At {
+            thread: 1,
+            start: 300
+        }
+    );
+}
+
+#[test]
+fn folding_paths_merges_distributions() {
+    let mut b = ContextsBuilder::with_dists();
+    b.events(&[
+        ev(Enter, 1, 0, 0),
+        ev(Enter, 2, 0, 0),
+        ev(Exit, 2, 5, 0),
+        ev(Exit, 1, 10, 0),
+        ev(Enter, 2, 20, 1),
+        ev(Exit, 2, 29, 1),
+    ]);
+    let mut f = funcs(3);
+    let (t, _) = b.finish(&meta(true, vec![1, 2]), &mut f);
+    // Both threads' nodes renamed to one thread: the f paths fold.
+    let mut t2 = t.clone();
+    let th = t.func(1);
+    t2.rename_funcs(|x| if f.is_synthetic(x) && x != 0 { th } else { x });
+    let folded = crate::calltree::fold_paths(&t2, &f);
+    assert!(folded.has_dists());
+    let total: u64 = (0..folded.len() as NodeId)
+        .filter(|&n| folded.func(n) == 2)
+        .map(|n| folded.dist(n).unwrap().total.count)
+        .sum();
+    assert_eq!(total, 2);
+}

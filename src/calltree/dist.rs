@@ -1,0 +1,264 @@
+//! Per-call distributions: how long each call of a node took, kept in
+//! bounded memory whatever the number of calls. Minimum and maximum are
+//! exact, and the maximum remembers the call that reached it (its thread
+//! and start time). Percentiles come from a log-bucket histogram: values
+//! below 128 have a bucket each (exact); above, each power of two is cut
+//! into 64 buckets, so a bucket is at most 1/64 of its values wide and a
+//! percentile (the bucket's middle, kept inside [min, max]) is within
+//! 1/128 < 1% of the true value. A node holds at most [`MAX_BUCKETS`]
+//! buckets, whatever its calls.
+
+/// Values below this have a bucket of their own.
+const EXACT: u64 = 128;
+/// Buckets per power of two above [`EXACT`] (2^6).
+const SUB_BITS: u32 = 6;
+/// The most buckets a histogram can have.
+pub const MAX_BUCKETS: usize = EXACT as usize + (64 - 7) * (1 << SUB_BITS);
+
+/// The bucket holding `v`.
+fn bucket_of(v: u64) -> u16 {
+    if v < EXACT {
+        return v as u16;
+    }
+    let e = 63 - v.leading_zeros(); // >= 7
+    let mantissa = (v >> (e - SUB_BITS)) & ((1 << SUB_BITS) - 1);
+    (EXACT + u64::from(e - 7) * (1 << SUB_BITS) + mantissa) as u16
+}
+
+/// The values `[low, high]` bucket `b` holds.
+pub fn bucket_range(b: u16) -> (u64, u64) {
+    let b = u64::from(b);
+    if b < EXACT {
+        return (b, b);
+    }
+    let e = (b - EXACT) / (1 << SUB_BITS) + 7;
+    let mantissa = (b - EXACT) % (1 << SUB_BITS);
+    let step = 1u64 << (e - SUB_BITS as u64);
+    let low = (1u64 << e) + mantissa * step;
+    (low, low + (step - 1))
+}
+
+/// Where the slowest call ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct At {
+    /// Index of its thread in the trace's threads (`TraceMeta::threads`).
+    pub thread: u32,
+    /// Its start, relative to the trace's first event.
+    pub start: u64,
+}
+
+/// The distribution of one quantity over a node's calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dist {
+    /// Smallest value (0 with no calls).
+    pub min: u64,
+    /// Largest value.
+    pub max: u64,
+    /// The first call that reached `max`.
+    pub max_at: At,
+    /// Number of values.
+    pub count: u64,
+    /// Sum of the values (saturating).
+    pub sum: u64,
+    /// Non-empty buckets, sorted by bucket: (bucket, count).
+    buckets: Vec<(u16, u64)>,
+}
+
+impl Dist {
+    /// Adds one call's value.
+    #[inline]
+    pub fn add(&mut self, v: u64, at: At) {
+        if self.count == 0 || v < self.min {
+            self.min = v;
+        }
+        if self.count == 0 || v > self.max {
+            self.max = v;
+            self.max_at = at;
+        }
+        self.count += 1;
+        self.sum = self.sum.saturating_add(v);
+        self.add_to_bucket(bucket_of(v), 1);
+    }
+
+    fn add_to_bucket(&mut self, b: u16, n: u64) {
+        if let Some(last) = self.buckets.last_mut()
+            && last.0 == b
+        {
+            last.1 += n;
+            return;
+        }
+        match self.buckets.binary_search_by_key(&b, |&(k, _)| k) {
+            Ok(i) => self.buckets[i].1 += n,
+            Err(i) => self.buckets.insert(i, (b, n)),
+        }
+    }
+
+    /// Adds every value of `other` (the first maximum wins a tie, so
+    /// merge in trace order).
+    pub fn merge(&mut self, other: &Dist) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 || other.min < self.min {
+            self.min = other.min;
+        }
+        if self.count == 0 || other.max > self.max {
+            self.max = other.max;
+            self.max_at = other.max_at;
+        }
+        self.count += other.count;
+        self.sum = self.sum.saturating_add(other.sum);
+        for &(b, n) in &other.buckets {
+            self.add_to_bucket(b, n);
+        }
+    }
+
+    /// Mean value (0 with no calls).
+    pub fn mean(&self) -> u64 {
+        self.sum.checked_div(self.count).unwrap_or(0)
+    }
+
+    /// The `q`-quantile (0 < q <= 1) by nearest rank: the smallest value
+    /// with at least `q` of the values at or below it; exact below 128,
+    /// else within 1%.
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.count == 0 {
+            return 0;
+        }
+        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0;
+        for &(b, n) in &self.buckets {
+            seen += n;
+            if seen >= rank {
+                let (low, high) = bucket_range(b);
+                let mid = low + (high - low) / 2;
+                return mid.clamp(self.min, self.max);
+            }
+        }
+        self.max
+    }
+
+    /// The non-empty buckets: `(low, high, count)`, values `low..=high`,
+    /// narrowed to `[min, max]`.
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.buckets.iter().map(|&(b, n)| {
+            let (low, high) = bucket_range(b);
+            (low.max(self.min), high.min(self.max), n)
+        })
+    }
+}
+
+/// The per-call distributions of a node: inclusive time (`total`) and
+/// self time.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallDist {
+    /// Inclusive time per call.
+    pub total: Dist,
+    /// Self time per call.
+    pub self_time: Dist,
+}
+
+impl CallDist {
+    /// Adds one call.
+    #[inline]
+    pub fn add(&mut self, total: u64, self_time: u64, at: At) {
+        self.total.add(total, at);
+        self.self_time.add(self_time, at);
+    }
+
+    /// Adds every call of `other`.
+    pub fn merge(&mut self, other: &CallDist) {
+        self.total.merge(&other.total);
+        self.self_time.merge(&other.self_time);
+    }
+
+    /// One call of `total` (self `self_time`), where it is unknown: a node
+    /// of the one-node-per-call view.
+    pub fn single(total: u64, self_time: u64) -> CallDist {
+        let mut d = CallDist::default();
+        d.add(total, self_time, At::default());
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_cover_every_value_once_and_stay_narrow() {
+        let mut prev_high = None::<u64>;
+        for b in 0..MAX_BUCKETS as u16 {
+            let (low, high) = bucket_range(b);
+            if let Some(p) = prev_high {
+                assert_eq!(low, p + 1, "bucket {b} starts after the previous one");
+            }
+            assert_eq!(bucket_of(low), b);
+            assert_eq!(bucket_of(high), b);
+            assert!(
+                (high - low) as f64 <= low as f64 / 64.0,
+                "bucket {b} too wide"
+            );
+            prev_high = Some(high);
+        }
+        assert_eq!(prev_high, Some(u64::MAX));
+    }
+
+    #[test]
+    fn quantiles_are_within_one_percent_and_extremes_exact() {
+        let mut d = Dist::default();
+        for i in 1..=100_000u64 {
+            d.add(
+                i * 37,
+                At {
+                    thread: 0,
+                    start: i,
+                },
+            );
+        }
+        assert_eq!((d.min, d.max, d.count), (37, 3_700_000, 100_000));
+        assert_eq!(d.max_at.start, 100_000);
+        for (q, exact) in [(0.5, 1_850_000.0), (0.9, 3_330_000.0), (0.99, 3_663_000.0)] {
+            let got = d.quantile(q) as f64;
+            assert!((got - exact).abs() / exact < 0.01, "q{q}: {got} vs {exact}");
+        }
+        assert!(d.buckets.len() <= MAX_BUCKETS);
+        assert_eq!(d.buckets().map(|b| b.2).sum::<u64>(), 100_000);
+    }
+
+    #[test]
+    fn small_values_are_exact_and_merge_keeps_the_first_maximum() {
+        let mut a = Dist::default();
+        let mut b = Dist::default();
+        for v in [5, 9, 9, 3] {
+            a.add(
+                v,
+                At {
+                    thread: 1,
+                    start: v,
+                },
+            );
+        }
+        for v in [9, 1] {
+            b.add(
+                v,
+                At {
+                    thread: 2,
+                    start: 100,
+                },
+            );
+        }
+        a.merge(&b);
+        assert_eq!((a.min, a.max, a.count, a.sum), (1, 9, 6, 36));
+        assert_eq!(
+            a.max_at,
+            At {
+                thread: 1,
+                start: 9
+            }
+        );
+        assert_eq!(a.quantile(0.5), 5);
+        assert_eq!(a.quantile(1.0), 9);
+        assert_eq!(a.quantile(0.01), 1);
+    }
+}

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
         Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
+        Command::Stats(args) => run_checked(&args.into_options(), run::stats::run),
         Command::Runtime(args) => run::runtime::run(&args),
         Command::Live(args) => run::live::run(&args.into_options()),
         Command::Completions { shell } => write_stdout(|out| {

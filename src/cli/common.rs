@@ -113,6 +113,15 @@ fn trace_formats() -> clap::builder::PossibleValuesParser {
     )
 }
 
+/// `--by` values (`diff`, `stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    /// One row per function
+    Function,
+    /// One row per calling context (path of names), with a `path` column
+    Context,
+}
+
 /// `--view` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ViewArg {

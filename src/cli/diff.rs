@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::common::{ReadArgs, TimeUnitArgs};
+use super::common::{ByArg, ReadArgs, TimeUnitArgs};
 use crate::abstraction::Share;
 use crate::diff::{By, DiffOptions, Normalize, Prune};
 use crate::run::diff::DiffCommand;
@@ -72,15 +72,6 @@ pub struct DiffArgs {
     /// How traces are read and functions named.
     #[command(flatten)]
     pub read: ReadArgs,
-}
-
-/// `--by` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ByArg {
-    /// One row per function
-    Function,
-    /// One row per calling context (path of names), with a `path` column
-    Context,
 }
 
 /// `--normalize` values.

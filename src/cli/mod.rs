@@ -12,6 +12,7 @@ mod export;
 mod graph;
 mod live;
 mod man;
+mod stats;
 mod tree;
 
 pub use coverage::CoverageArgs;
@@ -21,13 +22,15 @@ use clap::{Args, Parser, Subcommand};
 
 pub use abstract_::{AbstractArgs, AbstractionArgs};
 pub use common::{
-    DemangleArg, InputArgs, MAX_THREADS, ReadArgs, SymbolArgs, TimeUnitArg, TimeUnitArgs, ViewArg,
+    ByArg, DemangleArg, InputArgs, MAX_THREADS, ReadArgs, SymbolArgs, TimeUnitArg, TimeUnitArgs,
+    ViewArg,
 };
 pub use compare::CompareArgs;
 pub use export::ExportArgs;
 pub use graph::{GraphArgs, StyleArg};
 pub use live::LiveArgs;
 pub use man::{completions, man_page};
+pub use stats::StatsArgs;
 pub use tree::TreeArgs;
 
 use compare::COMPARE_HELP;
@@ -71,6 +74,9 @@ pub enum Command {
     /// What changed between two runs (or builds), function by function, and why
     #[command(after_help = diff::DIFF_HELP)]
     Diff(DiffArgs),
+    /// Worst case and spread of every function's calls: min, mean, p50, p90, p99, max and where it ran
+    #[command(after_help = stats::STATS_HELP)]
+    Stats(StatsArgs),
     /// Print the C tracing runtime to link into your program
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)

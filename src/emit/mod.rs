@@ -20,6 +20,7 @@ pub mod format;
 pub mod graph;
 pub mod output;
 pub mod signals;
+pub mod stats;
 pub mod tree;
 
 pub use output::{write_atomic, write_atomic_set, write_atomic_with};

@@ -106,7 +106,7 @@ fn identity(path: &Path) -> Option<Identity> {
     }
 }
 
-fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> {
+pub(crate) fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> {
     let mut v = vec![("--trace", input.trace.clone())];
     v.extend(input.binary.iter().map(|b| ("BINARY", b.clone())));
     v.extend(input.rules.iter().map(|r| ("--rules", r.clone())));

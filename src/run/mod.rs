@@ -12,6 +12,7 @@ pub mod files;
 pub mod graph;
 pub mod live;
 pub mod runtime;
+pub mod stats;
 pub mod tree;
 
 /// What a command wants the binary to print after its outputs (the

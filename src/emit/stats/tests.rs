@@ -1,0 +1,89 @@
+use super::*;
+use crate::calltree::{At, CallDist};
+
+fn row(name: &str, values: &[u64]) -> Row {
+    let mut dist = CallDist::default();
+    for (i, &v) in values.iter().enumerate() {
+        dist.add(
+            v,
+            v / 2,
+            At {
+                thread: 1,
+                start: i as u64 * 1000,
+            },
+        );
+    }
+    Row {
+        name: name.to_string(),
+        calls: values.len() as u64,
+        total: values.iter().sum(),
+        self_time: values.iter().sum::<u64>() / 2,
+        dist,
+    }
+}
+
+#[test]
+fn csv_has_the_documented_columns_and_a_leading_path_for_contexts() {
+    let rows = [row("main;f", &[10, 20, 30])];
+    let text = String::from_utf8(csv(&rows, true, false).unwrap()).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "path,function,calls,total_ns,self_ns,min_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns"
+    );
+    assert_eq!(lines.next().unwrap(), "main;f,f,3,60,30,10,20,20,30,30,30");
+    let text = String::from_utf8(csv(&rows, false, true).unwrap()).unwrap();
+    assert!(text.starts_with("function,calls,total_ns,"));
+    // Self time per call: 5, 10, 15.
+    assert!(
+        text.lines().nth(1).unwrap().ends_with(",5,10,10,15,15,15"),
+        "{text}"
+    );
+}
+
+#[test]
+fn histogram_lines_cover_min_to_max_and_sum_to_the_calls() {
+    let values: Vec<u64> = (1..=1000).map(|i| i * 100).collect();
+    let r = row("f", &values);
+    let text = String::from_utf8(histogram(&r, false, TimeUnit::Ns)).unwrap();
+    let counts: Vec<u64> = text
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.split(':')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), 1000, "{text}");
+    // 100 ns .. 100,000 ns: octaves 64..127 through 65536..131071.
+    assert_eq!(counts.len(), 11, "{text}");
+    assert!(
+        text.lines().nth(2).unwrap().contains("64 ns -> 127 ns"),
+        "{text}"
+    );
+    let csv = String::from_utf8(histogram_csv(&[r], false, false).unwrap()).unwrap();
+    let sum: u64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1000);
+}
+
+#[test]
+fn table_names_the_thread_and_start_of_the_slowest_call() {
+    let rows = [row("f", &[5, 900, 7])];
+    let text = String::from_utf8(table(&rows, "function", &TableOptions::default(), &|t| {
+        format!("tid {t}")
+    }))
+    .unwrap();
+    let line = text.lines().nth(2).unwrap();
+    assert!(line.contains("tid 1 +1.00 us"), "{text}");
+    assert!(line.ends_with("  f"), "{text}");
+}

@@ -1,0 +1,166 @@
+//! `calltrace stats [BINARY] --trace T`: the worst case and the spread of
+//! every function's (or calling context's) calls. The trace is built in
+//! the contexts view with each context's per-call distribution kept
+//! ([`crate::calltree::Dist`]), then rolled up per function or per path
+//! ([`crate::stats`]); the table goes to stdout, and on request the CSV,
+//! one row's histogram on the terminal, and every row's buckets as CSV.
+
+use std::path::PathBuf;
+
+use super::Outcome;
+use super::files::{CommandFiles, Files};
+use crate::calltree::View;
+use crate::emit;
+use crate::emit::format::TimeUnit;
+use crate::emit::stats::TableOptions;
+use crate::error::{Error, Result};
+use crate::pipeline::{self, InputOptions, Loaded};
+use crate::stats::{self, By, Row, Sort};
+
+/// Options of `calltrace stats`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatsOptions {
+    /// Trace, binary and parsing options (`per_call` is set by the command).
+    pub input: InputOptions,
+    /// Rows per function or per calling context. Default is per function.
+    pub by: By,
+    /// Row order. Default is total time.
+    pub sort: Sort,
+    /// The distribution columns are of self time per call. Default is false.
+    pub self_time: bool,
+    /// Rows shown in the table. Default is 25.
+    pub top: usize,
+    /// Where the table goes, `-` for stdout. Default is `-`.
+    pub output: PathBuf,
+    /// Where every row goes as CSV. Default is none.
+    pub csv: Option<PathBuf>,
+    /// Draw this row's histogram (function name, or `main;a;b` path with
+    /// `--by context`) instead of the table. Default is none.
+    pub histogram: Option<String>,
+    /// Where every row's buckets go as CSV. Default is none.
+    pub histogram_csv: Option<PathBuf>,
+    /// Unit of the times shown. Default is auto.
+    pub time_unit: TimeUnit,
+}
+
+impl Default for StatsOptions {
+    fn default() -> Self {
+        StatsOptions {
+            input: InputOptions::default(),
+            by: By::Function,
+            sort: Sort::Total,
+            self_time: false,
+            top: TableOptions::default().top,
+            output: PathBuf::from("-"),
+            csv: None,
+            histogram: None,
+            histogram_csv: None,
+            time_unit: TimeUnit::Auto,
+        }
+    }
+}
+
+/// Runs `calltrace stats`.
+pub fn run(opts: &StatsOptions) -> Result<Outcome> {
+    let mut input = opts.input.clone();
+    input.per_call = true;
+    let loaded = pipeline::load(&input, View::Contexts)?;
+    check_per_call(&loaded, opts)?;
+    super::warn_now(&loaded.warnings);
+    let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
+    let mut rows = stats::rows(tree, funcs, &loaded.names, opts.by);
+    stats::sort(&mut rows, opts.sort, opts.self_time);
+    let contexts = opts.by == By::Context;
+    let mut notes = Vec::new();
+    if let Some(path) = &opts.csv {
+        emit::write_atomic(path, &emit::stats::csv(&rows, contexts, opts.self_time)?)?;
+        notes.push(format!("wrote {} ({} rows)", path.display(), rows.len()));
+    }
+    if let Some(path) = &opts.histogram_csv {
+        let bytes = emit::stats::histogram_csv(&rows, contexts, opts.self_time)?;
+        emit::write_atomic(path, &bytes)?;
+        notes.push(format!("wrote {}", path.display()));
+    }
+    let shown = match &opts.histogram {
+        Some(name) => {
+            emit::stats::histogram(row(&rows, name, opts)?, opts.self_time, opts.time_unit)
+        }
+        None => {
+            let threads = &loaded.built.meta.threads;
+            let thread = |i: u32| match threads.get(i as usize) {
+                Some(tid) => format!("tid {tid}"),
+                None => format!("thread {i}"),
+            };
+            let what = if contexts { "context" } else { "function" };
+            let table = TableOptions {
+                top: opts.top,
+                self_time: opts.self_time,
+                time_unit: opts.time_unit,
+            };
+            emit::stats::table(&rows, what, &table, &thread)
+        }
+    };
+    emit::write_atomic(&opts.output, &shown)?;
+    Ok(Outcome {
+        warnings: Vec::new(),
+        notes,
+    })
+}
+
+/// Untimed traces and indented trees have no per-call times: refused,
+/// saying why.
+fn check_per_call(loaded: &Loaded, opts: &StatsOptions) -> Result<()> {
+    let trace = opts.input.trace.display();
+    if !loaded.built.meta.timed || !loaded.built.tree.unit.is_time() {
+        return Err(Error::Input(format!(
+            "{trace}: the trace has no timestamps, so calls have no durations; record it with a clock (CALLTRACE_CLOCK unset, or monotonic)"
+        )));
+    }
+    if !loaded.built.tree.has_dists() {
+        return Err(Error::Input(format!(
+            "{trace}: an indented tree sums many calls per line; per-call statistics need a trace of entries and exits"
+        )));
+    }
+    Ok(())
+}
+
+/// The row `--histogram` names, or an error listing rows like it.
+fn row<'a>(rows: &'a [Row], name: &str, opts: &StatsOptions) -> Result<&'a Row> {
+    if let Some(r) = stats::find(rows, name) {
+        return Ok(r);
+    }
+    let like: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.name.contains(name) || name.contains(r.name.as_str()))
+        .take(5)
+        .map(|r| r.name.as_str())
+        .collect();
+    let what = match opts.by {
+        By::Function => "function",
+        By::Context => "context (a `main;a;b` path)",
+    };
+    let hint = match like.is_empty() {
+        true => "`calltrace stats` lists them".to_string(),
+        false => format!("similar: {}", like.join(", ")),
+    };
+    Err(Error::usage(
+        "--histogram",
+        format!("no {what} `{name}` in the trace; {hint}"),
+    ))
+}
+
+impl CommandFiles for StatsOptions {
+    fn files(&self) -> Result<Files> {
+        let mut outputs = vec![("--output", self.output.clone())];
+        outputs.extend(self.csv.iter().map(|c| ("--csv", c.clone())));
+        outputs.extend(
+            self.histogram_csv
+                .iter()
+                .map(|c| ("--histogram-csv", c.clone())),
+        );
+        Ok(Files {
+            inputs: super::files::input_files(&self.input),
+            outputs,
+        })
+    }
+}

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::Abstracted;
 use super::pass::{Context, Param, Pass};
-use crate::calltree::{NodeId, Tree};
+use crate::calltree::{CallDist, NodeId, Tree};
 use crate::ingest::{FuncId, FuncTable};
 
 /// The `--fold-recursion` pass.
@@ -47,6 +47,10 @@ pub(crate) struct Arena {
     /// Depth below the root (0).
     depth: Vec<u32>,
     counts: bool,
+    /// Per-call distributions, when the input kept them: a node's are
+    /// those of the calls that made it (not of the calls that joined it,
+    /// which its calls include), as its call count is.
+    dist: Option<Vec<CallDist>>,
     first_kid: Vec<u32>,
     last_kid: Vec<u32>,
     next_sibling: Vec<u32>,
@@ -69,6 +73,9 @@ impl Arena {
         self.self_w.push(0);
         if self.counts {
             self.calls.push(0);
+        }
+        if let Some(d) = &mut self.dist {
+            d.push(CallDist::default());
         }
         self.first_kid.push(NONE);
         self.last_kid.push(NONE);
@@ -96,6 +103,9 @@ impl Arena {
             let i = n as usize;
             let calls = self.counts.then(|| self.calls[i]);
             open.push(out.push(self.func[i], 0, self.self_w[i], calls));
+            if let Some(d) = &mut self.dist {
+                out.dist.push(std::mem::take(&mut d[i]));
+            }
             let Some((next, up)) = self.following(n) else {
                 break;
             };
@@ -215,6 +225,10 @@ fn sum_totals(out: &mut Tree) {
 pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     let counts = tree.has_call_counts();
     let mut a = Arena::new(counts);
+    let dists = counts && tree.dist.len() == tree.len();
+    if dists {
+        a.dist = Some(Vec::new());
+    }
     a.add(NONE, tree.func(0));
     a.self_w[0] = tree.self_time(0);
     if counts {
@@ -245,6 +259,9 @@ pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
             };
             if joined.is_none() && counts {
                 a.calls[target as usize] = a.calls[target as usize].saturating_add(tree.calls(c));
+                if let Some(d) = &mut a.dist {
+                    d[target as usize].merge(&tree.dist[c as usize]);
+                }
             }
             a.self_w[target as usize] = a.self_w[target as usize].saturating_add(tree.self_time(c));
             map[c as usize] = target;

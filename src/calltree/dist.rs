@@ -148,6 +148,49 @@ impl Dist {
     }
 }
 
+/// One number of a distribution, as `--show` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stat {
+    /// The fastest call.
+    Min,
+    /// The mean call.
+    Mean,
+    /// The median call.
+    P50,
+    /// The 90th percentile.
+    P90,
+    /// The 99th percentile.
+    P99,
+    /// The slowest call.
+    Max,
+}
+
+impl Stat {
+    /// Its name: `min`, `mean`, `p50`, `p90`, `p99`, `max`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Min => "min",
+            Stat::Mean => "mean",
+            Stat::P50 => "p50",
+            Stat::P90 => "p90",
+            Stat::P99 => "p99",
+            Stat::Max => "max",
+        }
+    }
+
+    /// Its value in `d`.
+    pub fn of(self, d: &Dist) -> u64 {
+        match self {
+            Stat::Min => d.min,
+            Stat::Mean => d.mean(),
+            Stat::P50 => d.quantile(0.5),
+            Stat::P90 => d.quantile(0.9),
+            Stat::P99 => d.quantile(0.99),
+            Stat::Max => d.max,
+        }
+    }
+}
+
 /// The per-call distributions of a node: inclusive time (`total`) and
 /// self time.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@ pub mod hot;
 mod tree;
 
 pub use builder::{CallsBuilder, ContextsBuilder, RepairStats};
-pub use dist::{At, CallDist, Dist};
+pub use dist::{At, CallDist, Dist, Stat};
 pub use fold::fold_paths;
 pub use graph::{CallGraph, EdgeStats};
 pub use tree::{Children, NodeId, Tree};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{InputArgs, TimeUnitArgs, ViewArg};
+use super::common::{InputArgs, ShowArgs, TimeUnitArgs, ViewArg};
 use crate::abstraction::{Options, Share};
 use crate::calltree::View;
 use crate::run::abstract_cmd::AbstractOptions;
@@ -71,6 +71,9 @@ pub struct AbstractArgs {
     /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
+    /// Per-call numbers after each line of --tree-out.
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 impl AbstractionArgs {
@@ -109,6 +112,7 @@ impl AbstractArgs {
             stats: self.stats,
             max_depth: self.max_depth,
             time_unit: self.time.time_unit.into(),
+            show: self.show.stats(),
         }
     }
 }

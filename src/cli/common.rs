@@ -113,6 +113,53 @@ fn trace_formats() -> clap::builder::PossibleValuesParser {
     )
 }
 
+/// `--show`, for every command that prints a tree's nodes.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Show each node's per-call numbers next to its total: max, p99, p90, p50, mean, min (comma-separated or repeated)
+    #[arg(long, value_enum, value_name = "STAT", value_delimiter = ',')]
+    pub show: Vec<StatArg>,
+}
+
+/// `--show` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatArg {
+    /// The slowest call
+    Max,
+    /// The 99th percentile of a call (within 1%)
+    P99,
+    /// The 90th percentile of a call (within 1%)
+    P90,
+    /// The median call (within 1%)
+    P50,
+    /// The mean call
+    Mean,
+    /// The fastest call
+    Min,
+}
+
+impl ShowArgs {
+    /// The numbers to show, in the order given, each once.
+    pub fn stats(&self) -> Vec<crate::calltree::Stat> {
+        use crate::calltree::Stat;
+        let mut out: Vec<Stat> = Vec::new();
+        for s in &self.show {
+            let stat = match s {
+                StatArg::Max => Stat::Max,
+                StatArg::P99 => Stat::P99,
+                StatArg::P90 => Stat::P90,
+                StatArg::P50 => Stat::P50,
+                StatArg::Mean => Stat::Mean,
+                StatArg::Min => Stat::Min,
+            };
+            if !out.contains(&stat) {
+                out.push(stat);
+            }
+        }
+        out
+    }
+}
+
 /// `--by` values (`diff`, `stats`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ByArg {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::abstract_::AbstractionArgs;
-use super::common::InputArgs;
+use super::common::{InputArgs, ShowArgs};
 use crate::run::export::ExportOptions;
 
 pub(super) const EXPORT_HELP: &str = "Examples:
@@ -36,6 +36,9 @@ pub struct ExportArgs {
     /// The run's id in a parquet dataset (default: the trace's file stem)
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
+    /// Per-call numbers of each node (json).
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 /// `--to` values with their help, from the exporter list.
@@ -56,6 +59,7 @@ impl ExportArgs {
             abstraction: self.abstraction.into_options(),
             max_depth: self.max_depth,
             run_id: self.run_id,
+            show: self.show.stats(),
         }
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{InputArgs, TimeUnitArgs, ViewArg};
+use super::common::{InputArgs, ShowArgs, TimeUnitArgs, ViewArg};
 use crate::run::tree::TreeOptions;
 
 /// Flags of `calltrace tree`.
@@ -25,6 +25,9 @@ pub struct TreeArgs {
     /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
+    /// Per-call numbers after each line.
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 impl TreeArgs {
@@ -36,6 +39,7 @@ impl TreeArgs {
             output: self.output,
             max_depth: self.max_depth,
             time_unit: self.time.time_unit.into(),
+            show: self.show.stats(),
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::abstraction::pass::Param;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Options, Share};
+use crate::calltree::Stat;
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::emit::format::fmt_percent;
@@ -40,6 +41,8 @@ pub struct AbstractOptions {
     pub max_depth: Option<u32>,
     /// Unit of the times in `tree_out`. Default is auto (per number).
     pub time_unit: TimeUnit,
+    /// Per-call numbers after each line of `tree_out` (`--show`). Default is none.
+    pub show: Vec<Stat>,
 }
 
 impl Default for AbstractOptions {
@@ -52,13 +55,16 @@ impl Default for AbstractOptions {
             stats: None,
             max_depth: None,
             time_unit: TimeUnit::Auto,
+            show: Vec::new(),
         }
     }
 }
 
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
-    let a = abstract_trace(&opts.input, &opts.abstraction)?;
+    let mut input = opts.input.clone();
+    input.per_call = !opts.show.is_empty() && opts.tree_out.is_some();
+    let a = abstract_trace(&input, &opts.abstraction)?;
     super::warn_now(&a.loaded.warnings);
     let mut notes = a.notes.clone();
     // The summary goes to stdout unless an output does: then it must not
@@ -69,9 +75,17 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
         emit::write_atomic("-".as_ref(), format!("{}\n", line(&a)).as_bytes())?;
     }
     if let Some(path) = &opts.tree_out {
+        if let Some(w) = super::tree::show_warning(&opts.show, &a.outcome.tree) {
+            super::print_warning(&w);
+        }
+        let write = emit::tree::Options {
+            max_depth: opts.max_depth,
+            time_unit: opts.time_unit,
+            show: opts.show.clone(),
+        };
         emit::write_atomic_with(path, |w| {
             let (tree, names) = (&a.outcome.tree, &a.loaded.names);
-            emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, w)
+            emit::tree::write_indented_with(tree, names, &write, w)
         })?;
         notes.push(format!("wrote {}", path.display()));
     }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
-use crate::calltree::View;
+use crate::calltree::{Stat, View};
 use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
@@ -40,6 +40,8 @@ pub struct ExportOptions {
     /// `--run-id`: the run's id in a dataset export (parquet). Default is
     /// None: the trace's file stem.
     pub run_id: Option<String>,
+    /// `--show`: per-call numbers of each node (json only). Default is none.
+    pub show: Vec<Stat>,
 }
 
 impl Default for ExportOptions {
@@ -51,6 +53,7 @@ impl Default for ExportOptions {
             abstraction: Options::default(),
             max_depth: None,
             run_id: None,
+            show: Vec::new(),
         }
     }
 }
@@ -70,16 +73,32 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             format!("--to {} writes a directory: give one with -o DIR", opts.to),
         ));
     }
+    if !opts.show.is_empty() && !exporter.shows_per_call() {
+        let which: Vec<&str> = export::exporters()
+            .into_iter()
+            .filter(|e| e.shows_per_call())
+            .map(|e| e.name())
+            .collect();
+        return Err(Error::usage(
+            "--show",
+            format!(
+                "--to {} has no place for per-call numbers; --to {} has",
+                opts.to,
+                which.join(", ")
+            ),
+        ));
+    }
     let abstracting = !opts.abstraction.no_method();
     let view = opts.abstraction.view;
     let dataset = !exporter.files().is_empty();
     if dataset && !abstracting && view == Some(View::Calls) {
         return calls_dataset(exporter, opts);
     }
-    let input = match dataset {
+    let mut input = match dataset {
         true => linkage_input(&opts.input),
         false => opts.input.clone(),
     };
+    input.per_call = !opts.show.is_empty();
     // Chosen before anything is read, so the trace is read once either way
     // (and a pipe read by a first pass would leave nothing for the tree).
     if exporter.streams() && !abstracting && view.is_none() {
@@ -95,6 +114,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             max_depth: opts.max_depth,
             command: &command(opts, loaded),
             meta: &loaded.built.meta,
+            show: &opts.show,
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);
@@ -227,6 +247,7 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         max_depth: opts.max_depth,
         command: &command(opts, &loaded),
         meta: &loaded.built.meta,
+        show: &[],
     };
     write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
     Ok(Outcome {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use crate::calltree::View;
+use crate::calltree::{Stat, Tree, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::error::Result;
@@ -24,6 +24,8 @@ pub struct TreeOptions {
     pub max_depth: Option<u32>,
     /// Unit times are shown in. Default is auto (per number).
     pub time_unit: TimeUnit,
+    /// Per-call numbers shown after each line (`--show`). Default is none.
+    pub show: Vec<Stat>,
 }
 
 impl Default for TreeOptions {
@@ -34,24 +36,49 @@ impl Default for TreeOptions {
             output: PathBuf::from("-"),
             max_depth: None,
             time_unit: TimeUnit::Auto,
+            show: Vec::new(),
         }
     }
 }
 
 /// Runs `calltrace tree`.
 pub fn run(opts: &TreeOptions) -> Result<Outcome> {
-    let loaded = pipeline::load(&opts.input, opts.view)?;
+    let mut input = opts.input.clone();
+    input.per_call = !opts.show.is_empty();
+    let loaded = pipeline::load(&input, opts.view)?;
     let (tree, names) = (&loaded.built.tree, &loaded.names);
     super::warn_now(&loaded.warnings);
-    let warnings = emit::tree::depth_warning(tree, opts.max_depth)
+    let mut warnings: Vec<String> = emit::tree::depth_warning(tree, opts.max_depth)
         .into_iter()
         .collect();
+    warnings.extend(show_warning(&opts.show, tree));
+    let write = emit::tree::Options {
+        max_depth: opts.max_depth,
+        time_unit: opts.time_unit,
+        show: opts.show.clone(),
+    };
     emit::write_atomic_with(&opts.output, |out| {
-        emit::tree::write_indented_in(tree, names, opts.max_depth, opts.time_unit, out)
+        emit::tree::write_indented_with(tree, names, &write, out)
     })?;
     Ok(Outcome {
         warnings,
         notes: wrote(opts, tree.len() - 1),
+    })
+}
+
+/// Why `--show` prints nothing: the trace has no per-call times (untimed,
+/// or an indented tree whose lines sum many calls).
+pub(crate) fn show_warning(show: &[Stat], tree: &Tree) -> Option<String> {
+    if show.is_empty() {
+        return None;
+    }
+    if !tree.unit.is_time() {
+        return Some(
+            "--show: the trace has no timestamps, so calls have no durations to show".into(),
+        );
+    }
+    (!tree.has_dists()).then(|| {
+        "--show: this tree has no per-call times (an indented tree sums many calls per line, and --fold-recursion merges calls)".to_string()
     })
 }
 

@@ -143,6 +143,7 @@ mod tests {
             max_depth: None,
             command: "t\rfn=(1) inj",
             meta: &b.meta,
+            show: &[],
         };
         let mut out = Vec::new();
         Callgrind.write(&t, &mut out).unwrap();

@@ -6,13 +6,14 @@
 //! JSON value, and without recursion (any depth). Escaping is JSON's
 //! (serde_json): `"`, `\` and control characters are escaped (`\n`,
 //! `\u0000`), so every name reads back exactly; invalid UTF-8 was replaced
-//! by U+FFFD when the trace was read.
+//! by U+FFFD when the trace was read. With `--show max,p99` each node also
+//! has `max` (with `max_thread` and `max_start` in the contexts view),
+//! `p99`, ...: numbers of one call's inclusive time.
 
 use std::io::{self, Write};
 
 use super::{Exported, Exporter};
-use crate::calltree::{NodeId, Tree};
-use crate::symbols::FuncInfo;
+use crate::calltree::{NodeId, Stat};
 
 /// `--to json`.
 pub struct Json;
@@ -23,6 +24,9 @@ impl Exporter for Json {
     }
     fn about(&self) -> &'static str {
         "the call tree as JSON: name, file, line, calls, self, total, children"
+    }
+    fn shows_per_call(&self) -> bool {
+        true
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut out = io::BufWriter::new(out);
@@ -56,7 +60,7 @@ fn write_document(t: &Exported<'_>, out: &mut impl Write) -> io::Result<()> {
         if !first {
             out.write_all(b",")?;
         }
-        node_head(out, tree, t.names, n)?;
+        node_head(out, t, n)?;
         open.push(n + tree.size(n));
         first = true;
     }
@@ -67,8 +71,9 @@ fn write_document(t: &Exported<'_>, out: &mut impl Write) -> io::Result<()> {
 }
 
 /// `{"name":...,"total":...,"children":[` of node `n`.
-fn node_head(out: &mut impl Write, tree: &Tree, names: &[FuncInfo], n: NodeId) -> io::Result<()> {
-    let info = &names[tree.func(n) as usize];
+fn node_head(out: &mut impl Write, t: &Exported<'_>, n: NodeId) -> io::Result<()> {
+    let tree = t.tree;
+    let info = &t.names[tree.func(n) as usize];
     out.write_all(b"{\"name\":")?;
     string(out, &info.name)?;
     out.write_all(b",\"file\":")?;
@@ -77,11 +82,38 @@ fn node_head(out: &mut impl Write, tree: &Tree, names: &[FuncInfo], n: NodeId) -
     serde_json::to_writer(&mut *out, &info.line).map_err(io::Error::other)?;
     write!(
         out,
-        ",\"calls\":{},\"self\":{},\"total\":{},\"children\":[",
+        ",\"calls\":{},\"self\":{},\"total\":{}",
         tree.calls(n),
         tree.self_time(n),
         tree.total(n)
-    )
+    )?;
+    shown(out, t, n)?;
+    out.write_all(b",\"children\":[")
+}
+
+/// `,"max":…,"max_thread":…,"max_start":…,"p99":…` of node `n`
+/// (`--show`): each asked-for number of a call's inclusive time, and for
+/// `max`, where the slowest call ran (its thread id and start after the
+/// trace's first event) when the tree kept it. Nothing for nodes without
+/// calls (threads) or trees without per-call times.
+fn shown(out: &mut impl Write, t: &Exported<'_>, n: NodeId) -> io::Result<()> {
+    let tree = t.tree;
+    if t.show.is_empty() || !tree.unit.is_time() {
+        return Ok(());
+    }
+    let Some(d) = tree.dist(n).filter(|d| d.total.count > 0) else {
+        return Ok(());
+    };
+    let kept = tree.has_call_counts();
+    for s in t.show {
+        write!(out, ",\"{}\":{}", s.name(), s.of(&d.total))?;
+        if *s == Stat::Max && kept {
+            let at = d.total.max_at;
+            let tid = t.meta.threads.get(at.thread as usize).copied().unwrap_or(0);
+            write!(out, ",\"max_thread\":{tid},\"max_start\":{}", at.start)?;
+        }
+    }
+    Ok(())
 }
 
 /// A JSON string, escaped by serde_json.

@@ -24,6 +24,7 @@ mod tlv;
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::calltree::Stat;
 use crate::calltree::{Tree, View};
 use crate::ingest::{FuncTable, Sink, TraceMeta};
 use crate::symbols::FuncInfo;
@@ -50,6 +51,8 @@ pub struct Exported<'a> {
     /// What the trace recorded besides its events: threads and their
     /// names, object mappings with build-ids (pprof).
     pub meta: &'a TraceMeta,
+    /// `--show`: per-call numbers each node carries (json). Default is none.
+    pub show: &'a [Stat],
 }
 
 /// What a dataset format ([`Exporter::files`]) records about the run
@@ -81,6 +84,11 @@ pub trait Exporter: Sync {
     /// The tree view it reads unless `--view` says otherwise.
     fn view(&self) -> View {
         View::Contexts
+    }
+    /// Whether it writes the per-call numbers `--show` asks for
+    /// ([`Exported::show`]). False by default.
+    fn shows_per_call(&self) -> bool {
+        false
     }
     /// A warning about the size of the output, or an error when it is
     /// too big to make; checked before writing. None by default.
@@ -208,6 +216,7 @@ pub(crate) mod testing {
             max_depth: None,
             command: "./app",
             meta: &b.meta,
+            show: &[],
         };
         exporter.write(&t, &mut out).unwrap();
         out

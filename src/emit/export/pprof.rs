@@ -482,6 +482,7 @@ mod tests {
             max_depth: None,
             command: "./app",
             meta: &b.meta,
+            show: &[],
         };
         let p = profile(&t);
         let back = Profile::decode(&p.encode_to_vec()[..]).unwrap();

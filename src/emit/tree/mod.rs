@@ -17,7 +17,7 @@
 use std::io::{self, Write};
 
 use super::format::{TimeUnit, quantity, weight};
-use crate::calltree::{NodeId, Tree};
+use crate::calltree::{NodeId, Stat, Tree};
 use crate::ingest::Unit;
 use crate::ingest::indented::escape_name;
 use crate::symbols::FuncInfo;
@@ -61,16 +61,66 @@ pub fn write_indented_in(
     shown: TimeUnit,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let opts = Options {
+        max_depth,
+        time_unit: shown,
+        show: Vec::new(),
+    };
+    write_indented_with(tree, names, &opts, out)
+}
+
+/// How [`write_indented_with`] writes a tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Leave out nodes deeper than this (top-level calls are depth 1).
+    /// Default is none.
+    pub max_depth: Option<u32>,
+    /// Unit of the times. Default is auto.
+    pub time_unit: TimeUnit,
+    /// Per-call numbers shown after each line as `[max 1.20 ms, p99 ...]`
+    /// (`--show`), for nodes whose distributions the tree has; such text
+    /// is for people and is not read back. Default is none.
+    pub show: Vec<Stat>,
+}
+
+/// Writes `tree` as indented text by `opts`, streamed.
+pub fn write_indented_with(
+    tree: &Tree,
+    names: &[FuncInfo],
+    opts: &Options,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    let limit = max_depth.map_or(usize::MAX, |d| d as usize);
+    let limit = opts.max_depth.map_or(usize::MAX, |d| d as usize);
     let mut result = Ok(());
     walk(tree, |n, depth| {
         if depth < limit && result.is_ok() {
-            result = line(&mut out, tree, names, n, depth, shown);
+            result = line(&mut out, tree, names, n, depth, opts.time_unit)
+                .and_then(|_| shown_stats(&mut out, tree, n, opts))
+                .and_then(|_| out.write_all(b"\n"));
         }
     });
     result?;
     out.flush()
+}
+
+/// ` [max 1.20 ms, p99 980 us]` of node `n`, when asked for and known.
+fn shown_stats(out: &mut impl Write, tree: &Tree, n: NodeId, opts: &Options) -> io::Result<()> {
+    if opts.show.is_empty() || !tree.unit.is_time() {
+        return Ok(());
+    }
+    let Some(d) = tree.dist(n).filter(|d| d.total.count > 0) else {
+        return Ok(());
+    };
+    let parts: Vec<String> = opts
+        .show
+        .iter()
+        .map(|s| {
+            let v = quantity(s.of(&d.total), tree.unit, tree.decimals, opts.time_unit);
+            format!("{} {v}", s.name())
+        })
+        .collect();
+    write!(out, " [{}]", parts.join(", "))
 }
 
 /// Calls `visit(node, depth)` for every node below the root in preorder
@@ -160,5 +210,5 @@ fn line(
     if tree.calls(n) > 1 {
         write!(out, " x{}", tree.calls(n))?;
     }
-    out.write_all(b"\n")
+    Ok(())
 }

@@ -27,6 +27,7 @@ fn export(text: &str, id: &str, dir: &Path) {
         max_depth: None,
         command: "./app",
         meta: &b.meta,
+        show: &[],
     };
     let meta = TraceMeta::default();
     let run = Run {

@@ -224,6 +224,21 @@ impl CallDist {
     }
 }
 
+/// Every function's calls: the distributions of its nodes in `tree`
+/// merged, by function id (`funcs` ids); empty when the tree has none.
+pub fn per_function(tree: &super::Tree, funcs: usize) -> Vec<CallDist> {
+    if tree.dist.len() != tree.len() {
+        return Vec::new();
+    }
+    let mut out = vec![CallDist::default(); funcs];
+    for (n, d) in tree.dist.iter().enumerate() {
+        if let Some(f) = out.get_mut(tree.func(n as u32) as usize) {
+            f.merge(d);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

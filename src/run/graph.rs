@@ -82,7 +82,10 @@ pub const PRUNE_HINT_NODES: usize = 500;
 pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     // The calling-context tree yields the same edges as the call tree, in
     // memory bounded by distinct call paths.
-    let loaded = pipeline::load(&opts.input, View::Contexts)?;
+    // Per-call times for the hot graph's tooltips (min, p99, max).
+    let mut input = opts.input.clone();
+    input.per_call = opts.style == Style::Hot;
+    let loaded = pipeline::load(&input, View::Contexts)?;
     super::warn_now(&loaded.warnings);
     let (tree, funcs, names) = (&loaded.built.tree, &loaded.built.funcs, &loaded.names);
     let cg = CallGraph::from_tree(tree, funcs);
@@ -102,12 +105,15 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
             let stats = hot::func_stats(tree, funcs);
             let tops = hot::top_level(tree, funcs);
             let pruned = hot::prune(&cg, &stats, tree.total(0), &tops, &prune);
+            let dists = crate::calltree::dist::per_function(tree, funcs.len());
             let h = emit::graph::dot::Hot {
                 cg: &cg,
                 stats: &stats,
                 pruned: &pruned,
                 whole: tree.total(0),
                 shown: opts.time_unit,
+                dists: &dists,
+                threads: &loaded.built.meta.threads,
             };
             (emit::graph::dot::hot_graph(&h, names), pruned.counts())
         }

@@ -18,8 +18,8 @@
 use std::fmt::Write;
 
 use super::dot_escape;
-use crate::calltree::CallGraph;
 use crate::calltree::hot::{FuncStats, Pruned};
+use crate::calltree::{CallDist, CallGraph};
 use crate::emit::format::{TimeUnit, percentage, quantity, time};
 use crate::symbols::FuncInfo;
 
@@ -73,6 +73,11 @@ pub struct Hot<'a> {
     pub whole: u64,
     /// Unit the times are shown in.
     pub shown: TimeUnit,
+    /// Each function's calls by function id, for the tooltips; empty
+    /// when the trace has no per-call times.
+    pub dists: &'a [CallDist],
+    /// Thread ids by index, to say where the slowest call ran.
+    pub threads: &'a [u64],
 }
 
 /// Drawn when an edge's share passes 100%: the picture says why.
@@ -105,7 +110,7 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
             s.calls,
             temperature(share / 100.0)
         );
-        tooltip(&mut out, info);
+        hot_tooltip(&mut out, info, h.dists.get(g[n] as usize), h);
         out.push_str("];\n");
     }
     let mut above_whole = false;
@@ -139,6 +144,33 @@ pub fn hot_graph(h: &Hot<'_>, names: &[FuncInfo]) -> Vec<u8> {
     }
     out.push_str("}\n");
     out.into_bytes()
+}
+
+/// The hot graph's tooltip: the function's `file:line` when DWARF gave
+/// one, and its fastest, 99th-percentile and slowest call, with where the
+/// slowest ran.
+fn hot_tooltip(out: &mut String, info: &FuncInfo, dist: Option<&CallDist>, h: &Hot<'_>) {
+    let calls = dist.map(|d| &d.total).filter(|d| d.count > 0);
+    let Some(d) = calls.filter(|_| h.cg.unit.is_time()) else {
+        return tooltip(out, info);
+    };
+    let t = |v: u64| quantity(v, h.cg.unit, h.cg.decimals, h.shown);
+    let tid = h
+        .threads
+        .get(d.max_at.thread as usize)
+        .copied()
+        .unwrap_or(0);
+    let mut lines: Vec<String> = location(info).into_iter().collect();
+    lines.push(format!(
+        "per call: min {}, p99 {}, max {}",
+        t(d.min),
+        t(d.quantile(0.99)),
+        t(d.max)
+    ));
+    lines.push(format!("slowest: tid {tid} at +{}", t(d.max_at.start)));
+    let escaped: Vec<String> = lines.iter().map(|l| dot_escape(l)).collect();
+    // `\n` (backslash, n) is DOT's line break inside a string.
+    let _ = write!(out, ", tooltip=\"{}\"", escaped.join("\\n"));
 }
 
 /// The function's `file:line` as a tooltip attribute, when DWARF gave one.
@@ -268,6 +300,8 @@ mod tests {
             pruned: &pruned,
             whole: b.tree.total(0),
             shown: TimeUnit::Auto,
+            dists: &[],
+            threads: &[],
         };
         let dot = String::from_utf8(hot_graph(&h, &names)).unwrap();
         assert!(

@@ -40,6 +40,7 @@ mod it {
     mod runtime_progress;
     mod safety;
     mod scaling;
+    mod stats;
     mod symbols;
     mod tlv;
     mod uftrace_data;

@@ -224,17 +224,26 @@ impl CallDist {
     }
 }
 
-/// Every function's calls: the distributions of its nodes in `tree`
-/// merged, by function id (`funcs` ids); empty when the tree has none.
+/// Every function's calls, by function id (`funcs` ids): the kept
+/// distributions of its nodes merged, or in the one-node-per-call view
+/// its nodes' times (where each ran is then unknown: [`At::default`]).
+/// Empty when the tree has neither.
 pub fn per_function(tree: &super::Tree, funcs: usize) -> Vec<CallDist> {
-    if tree.dist.len() != tree.len() {
-        return Vec::new();
-    }
     let mut out = vec![CallDist::default(); funcs];
-    for (n, d) in tree.dist.iter().enumerate() {
-        if let Some(f) = out.get_mut(tree.func(n as u32) as usize) {
-            f.merge(d);
+    if tree.dist.len() == tree.len() {
+        for (n, d) in tree.dist.iter().enumerate() {
+            if let Some(f) = out.get_mut(tree.func(n as u32) as usize) {
+                f.merge(d);
+            }
         }
+    } else if !tree.has_call_counts() {
+        for n in 1..tree.len() as u32 {
+            if let Some(f) = out.get_mut(tree.func(n) as usize) {
+                f.add(tree.total(n), tree.self_time(n), At::default());
+            }
+        }
+    } else {
+        out.clear();
     }
     out
 }

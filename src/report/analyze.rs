@@ -14,7 +14,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    Config, Pattern, PatternReport, Rate, Stage, SweepPoint, TOP_FUNCTIONS, TopFunction, ratio,
+    Config, Pattern, PatternReport, Rate, SlowFunction, Stage, SweepPoint, TOP_FUNCTIONS,
+    TopFunction, ratio,
 };
 use crate::abstraction::pass::Context;
 use crate::abstraction::registry::{MethodParams, MethodSpec};
@@ -40,6 +41,7 @@ struct Subject<'a> {
 pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
     let input = InputOptions {
         trace: p.path.clone(),
+        per_call: true,
         ..config.input.clone()
     };
     let loaded = pipeline::load(&input, config.view)?;
@@ -74,6 +76,7 @@ pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Resu
         functions,
         warnings: loaded.warnings,
         top: top_functions(&s),
+        slowest: slowest(&s, &loaded.built.meta.threads),
         unit: tree.unit,
         traced,
     })
@@ -96,6 +99,34 @@ fn top_functions(s: &Subject) -> Vec<TopFunction> {
     top.sort_by(|a, b| b.self_weight.cmp(&a.self_weight).then(a.name.cmp(&b.name)));
     top.truncate(TOP_FUNCTIONS);
     top
+}
+
+/// The [`TOP_FUNCTIONS`] functions with the slowest single call.
+fn slowest(s: &Subject, threads: &[u64]) -> Vec<SlowFunction> {
+    if !s.tree.unit.is_time() {
+        return Vec::new();
+    }
+    let kept = s.tree.has_call_counts();
+    let dists = crate::calltree::dist::per_function(s.tree, s.funcs.len());
+    let mut slow: Vec<SlowFunction> = dists
+        .iter()
+        .enumerate()
+        .filter(|(f, d)| d.total.count > 0 && !s.funcs.is_synthetic(*f as u32))
+        .map(|(f, d)| {
+            let d = &d.total;
+            let tid = threads.get(d.max_at.thread as usize).copied().unwrap_or(0);
+            SlowFunction {
+                name: s.names[f].name.clone(),
+                calls: d.count,
+                p99: d.quantile(0.99),
+                max: d.max,
+                at: kept.then_some((tid, d.max_at.start)),
+            }
+        })
+        .collect();
+    slow.sort_by(|a, b| b.max.cmp(&a.max).then(a.name.cmp(&b.name)));
+    slow.truncate(TOP_FUNCTIONS);
+    slow
 }
 
 /// Runs every method, filling in the function sets of their stages;

@@ -193,6 +193,9 @@ pub struct PatternReport {
     pub warnings: Vec<String>,
     /// The functions with the most self time (calls when untimed), most first.
     pub top: Vec<TopFunction>,
+    /// The [`TOP_FUNCTIONS`] functions with the slowest single call; empty
+    /// for an untimed trace.
+    pub slowest: Vec<SlowFunction>,
     /// What the weights of `top` count.
     pub unit: crate::ingest::Unit,
     /// Its called functions placed in their objects, for the coverage.
@@ -210,6 +213,22 @@ pub struct TopFunction {
     pub self_weight: u64,
     /// Total weight of its outermost calls.
     pub total: u64,
+}
+
+/// A function whose slowest call was among a pattern's slowest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlowFunction {
+    /// Its name.
+    pub name: String,
+    /// Number of calls.
+    pub calls: u64,
+    /// The 99th percentile of a call's inclusive time (within 1%).
+    pub p99: u64,
+    /// The slowest call's inclusive time.
+    pub max: u64,
+    /// Where the slowest call ran: thread id and start after the trace's
+    /// first event; None when the tree did not keep it (calls view).
+    pub at: Option<(u64, u64)>,
 }
 
 /// How many functions [`PatternReport::top`] keeps.

@@ -58,6 +58,7 @@ pub fn report_html(report: &Report, plots: &[(&str, &[u8])]) -> Vec<u8> {
     out.push_str("</div>\n");
     groups(&mut out, report);
     top_functions(&mut out, report);
+    slowest(&mut out, report);
     never_called(&mut out, report);
     out.push_str("</body>\n</html>\n");
     out.into_bytes()
@@ -217,6 +218,38 @@ fn top_functions(out: &mut String, report: &Report) {
                 f.calls,
                 esc(&q(f.self_weight)),
                 esc(&q(f.total))
+            );
+        }
+        out.push_str("</table></details>\n");
+    }
+}
+
+/// Each pattern's functions with the slowest single call: the worst case.
+fn slowest(out: &mut String, report: &Report) {
+    if report.patterns.iter().all(|p| p.slowest.is_empty()) {
+        return;
+    }
+    out.push_str("<h2>Slowest calls per pattern (top functions by maximum)</h2>\n");
+    for p in report.patterns.iter().filter(|p| !p.slowest.is_empty()) {
+        let _ = writeln!(
+            out,
+            "<details><summary>{}</summary>\n<table class=\"slowest\">\n<tr><th>function</th><th>calls</th><th>p99</th><th>max</th><th>slowest call</th></tr>",
+            esc(&p.name)
+        );
+        let q = |v| quantity(v, p.unit, 0, TimeUnit::Auto);
+        for f in &p.slowest {
+            let at = match f.at {
+                Some((tid, start)) => format!("tid {tid} at +{}", q(start)),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                esc(&f.name),
+                f.calls,
+                esc(&q(f.p99)),
+                esc(&q(f.max)),
+                esc(&at)
             );
         }
         out.push_str("</table></details>\n");

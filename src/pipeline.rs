@@ -34,8 +34,8 @@ pub struct InputOptions {
     /// No progress bar, even on a terminal. Default is false.
     pub quiet: bool,
     /// Keep each node's per-call distributions (min, max and where,
-    /// percentiles: [`calltree::Dist`]); reading is then one-threaded.
-    /// Default is false.
+    /// percentiles: [`calltree::Dist`]) in the contexts view. Default is
+    /// false.
     pub per_call: bool,
 }
 

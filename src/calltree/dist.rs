@@ -38,13 +38,21 @@ pub fn bucket_range(b: u16) -> (u64, u64) {
     (low, low + (step - 1))
 }
 
-/// Where the slowest call ran.
+/// Where the slowest call ran. Of two calls equally slow, the one that
+/// started first (then the lower thread index) is kept, whatever the order
+/// the calls were added in: the output does not depend on how the trace
+/// was cut among parsing threads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct At {
     /// Index of its thread in the trace's threads (`TraceMeta::threads`).
     pub thread: u32,
     /// Its start, relative to the trace's first event.
     pub start: u64,
+}
+
+/// Whether `a` started before `b` (then: is on a lower thread index).
+fn earlier(a: At, b: At) -> bool {
+    (a.start, a.thread) < (b.start, b.thread)
 }
 
 /// The distribution of one quantity over a node's calls.
@@ -71,7 +79,7 @@ impl Dist {
         if self.count == 0 || v < self.min {
             self.min = v;
         }
-        if self.count == 0 || v > self.max {
+        if self.count == 0 || v > self.max || (v == self.max && earlier(at, self.max_at)) {
             self.max = v;
             self.max_at = at;
         }
@@ -93,8 +101,7 @@ impl Dist {
         }
     }
 
-    /// Adds every value of `other` (the first maximum wins a tie, so
-    /// merge in trace order).
+    /// Adds every value of `other`.
     pub fn merge(&mut self, other: &Dist) {
         if other.count == 0 {
             return;
@@ -102,7 +109,8 @@ impl Dist {
         if self.count == 0 || other.min < self.min {
             self.min = other.min;
         }
-        if self.count == 0 || other.max > self.max {
+        let tie = other.max == self.max && earlier(other.max_at, self.max_at);
+        if self.count == 0 || other.max > self.max || tie {
             self.max = other.max;
             self.max_at = other.max_at;
         }

@@ -135,12 +135,8 @@ impl EventSink for ContextsBuilder {
     }
 
     fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
-        // Chunk summaries keep sums only: with distributions, every call
-        // goes through the stacks here.
-        if self.stacks.store.dist.is_some() {
-            return None;
-        }
-        Some(Box::new(partial::ContextsWork::default()))
+        let dists = self.stacks.store.dist.is_some();
+        Some(Box::new(partial::ContextsWork::new(dists)))
     }
 
     fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {

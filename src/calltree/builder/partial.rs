@@ -20,6 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
+use crate::calltree::dist::{At, CallDist};
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
@@ -33,6 +34,9 @@ const NO_KEY: u64 = u64::MAX;
 #[derive(Default)]
 pub(super) struct Summary {
     nodes: Vec<Node>,
+    /// Per-call distributions by node, when the builder keeps them; the
+    /// calls' threads are local and their starts absolute until merged.
+    dists: Option<Vec<CallDist>>,
     anchors: Vec<Anchor>,
     threads: Vec<LocalThread>,
     last_time: u64,
@@ -75,6 +79,8 @@ struct LocalThread {
 
 /// A parsing thread's summariser; its lookup tables are reused across chunks.
 pub(super) struct ContextsWork {
+    /// Whether summaries keep per-call distributions.
+    dists: bool,
     index: FxHashMap<u64, u32>,
     /// A fixed-size array, so that indexing it by a hash needs no bounds check.
     cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
@@ -85,6 +91,7 @@ pub(super) struct ContextsWork {
 impl Default for ContextsWork {
     fn default() -> Self {
         ContextsWork {
+            dists: false,
             index: FxHashMap::default(),
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
             last: (NO_KEY, 0),
@@ -93,6 +100,22 @@ impl Default for ContextsWork {
 }
 
 impl ContextsWork {
+    /// A summariser whose summaries keep per-call distributions when `dists`.
+    pub(super) fn new(dists: bool) -> ContextsWork {
+        ContextsWork {
+            dists,
+            ..ContextsWork::default()
+        }
+    }
+
+    /// An empty summary, keeping distributions if asked to.
+    fn summary(&self) -> Summary {
+        Summary {
+            dists: self.dists.then(Vec::new),
+            ..Summary::default()
+        }
+    }
+
     /// Empties the lookup tables for a new chunk.
     fn reset(&mut self) {
         self.index.clear();
@@ -104,7 +127,7 @@ impl ContextsWork {
 impl ChunkWork for ContextsWork {
     fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
         self.reset();
-        let mut s = Summary::default();
+        let mut s = self.summary();
         for e in events {
             s.event::<true>(e, self)?;
         }
@@ -116,7 +139,7 @@ impl ChunkWork for ContextsWork {
     fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
         self.reset();
         let mut building = Building {
-            summary: Summary::default(),
+            summary: self.summary(),
             work: self,
         };
         scan.run(&mut building, |b| Box::new(std::mem::take(&mut b.summary)))
@@ -169,7 +192,7 @@ impl Summary {
         match e.kind {
             EventKind::Enter => {
                 let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
-                let node = child(&mut self.nodes, parent, e.func, work);
+                let node = child(&mut self.nodes, &mut self.dists, parent, e.func, work);
                 th.stack.push(Frame {
                     node,
                     func: e.func,
@@ -180,7 +203,14 @@ impl Summary {
             // The usual exit: the function on top of the stack returns.
             EventKind::Exit if th.stack.last().is_some_and(|f| f.func == e.func) => {
                 if TIMED {
-                    pop(th, &mut self.anchors, &mut self.nodes, e.time);
+                    pop(
+                        th,
+                        &mut self.anchors,
+                        &mut self.nodes,
+                        &mut self.dists,
+                        t,
+                        e.time,
+                    );
                 } else {
                     pop_untimed(th, &mut self.nodes);
                 }
@@ -209,7 +239,7 @@ impl Summary {
             None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
         };
         let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
-        let node = child(&mut self.nodes, parent, e.func, work);
+        let node = child(&mut self.nodes, &mut self.dists, parent, e.func, work);
         let n = &mut self.nodes[node as usize];
         n.calls += 1;
         if TIMED {
@@ -223,6 +253,13 @@ impl Summary {
             n.total = n.total.saturating_add(total);
             // Its frame would have no time below it.
             n.self_time = n.self_time.saturating_add(total);
+            if let Some(d) = &mut self.dists {
+                let at = At {
+                    thread: t as u32,
+                    start: e.time,
+                };
+                d[node as usize].add(total, total, at);
+            }
         }
         Some(())
     }
@@ -236,7 +273,14 @@ impl Summary {
             Some(pos) => {
                 self.unwound += (th.stack.len() - pos - 1) as u64;
                 while th.stack.len() > pos {
-                    pop(th, &mut self.anchors, &mut self.nodes, time);
+                    pop(
+                        th,
+                        &mut self.anchors,
+                        &mut self.nodes,
+                        &mut self.dists,
+                        t,
+                        time,
+                    );
                 }
             }
             None if th.stack.is_empty() => {
@@ -283,7 +327,14 @@ fn new_thread<'a>(
 
 /// Closes the top frame of `th` at `time`.
 #[inline(always)]
-fn pop(th: &mut LocalThread, anchors: &mut [Anchor], nodes: &mut [Node], time: u64) {
+fn pop(
+    th: &mut LocalThread,
+    anchors: &mut [Anchor],
+    nodes: &mut [Node],
+    dists: &mut Option<Vec<CallDist>>,
+    t: usize,
+    time: u64,
+) {
     let Some(f) = th.stack.pop() else { return };
     th.backwards += u64::from(time < f.start);
     let total = time.saturating_sub(f.start);
@@ -295,9 +346,15 @@ fn pop(th: &mut LocalThread, anchors: &mut [Anchor], nodes: &mut [Node], time: u
     let n = &mut nodes[f.node as usize];
     n.calls += 1;
     n.total = n.total.saturating_add(total);
-    n.self_time = n
-        .self_time
-        .saturating_add(total.saturating_sub(f.child_total));
+    let self_time = total.saturating_sub(f.child_total);
+    n.self_time = n.self_time.saturating_add(self_time);
+    if let Some(d) = dists {
+        let at = At {
+            thread: t as u32,
+            start: f.start,
+        };
+        d[f.node as usize].add(total, self_time, at);
+    }
 }
 
 /// [`pop`] when every time is 0: only the call is counted (every sum
@@ -311,7 +368,13 @@ fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
 
 /// The summary node for `func` called from `parent`, created if new.
 #[inline(always)]
-fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWork) -> u32 {
+fn child(
+    nodes: &mut Vec<Node>,
+    dists: &mut Option<Vec<CallDist>>,
+    parent: u32,
+    func: FuncId,
+    work: &mut ContextsWork,
+) -> u32 {
     let key = (parent as u64) << 32 | func as u64;
     // A loop calling one function enters the same node again and again.
     if work.last.0 == key {
@@ -332,6 +395,9 @@ fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWo
             total: 0,
             self_time: 0,
         });
+        if let Some(d) = dists {
+            d.push(CallDist::default());
+        }
     }
     work.cache[slot] = (key, id);
     work.last = (key, id);
@@ -340,14 +406,16 @@ fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWo
 
 impl ContextsBuilder {
     /// Merges the next chunk's summary; `funcs` and `threads` map its local ids.
-    pub(super) fn merge_summary(&mut self, s: Summary, funcs: &[FuncId], threads: &[u32]) {
+    pub(super) fn merge_summary(&mut self, mut s: Summary, funcs: &[FuncId], threads: &[u32]) {
         let anchors = self.resolve_anchors(&s, funcs, threads);
         let st = &mut self.stacks;
         st.last_time = st.last_time.max(s.last_time);
         st.stats.unwound += s.unwound;
         st.stats.backwards += s.threads.iter().map(|t| t.backwards).sum::<u64>();
         let mut global: Vec<NodeId> = Vec::with_capacity(s.nodes.len());
-        for n in &s.nodes {
+        let origin = st.origin.unwrap_or(0);
+        let mut dists = s.dists.take();
+        for (i, n) in s.nodes.iter().enumerate() {
             let p = n.parent;
             let parent = if p & ANCHOR == 0 {
                 global[p as usize]
@@ -360,6 +428,14 @@ impl ContextsBuilder {
             };
             let id = st.store.child(parent, funcs[n.func as usize]);
             st.store.add(id, n.calls, n.total, n.self_time);
+            if let (Some(local), Some(kept)) = (&mut dists, &mut st.store.dist) {
+                let d = &mut local[i];
+                for one in [&mut d.total, &mut d.self_time] {
+                    one.max_at.thread = threads[one.max_at.thread as usize];
+                    one.max_at.start = one.max_at.start.saturating_sub(origin);
+                }
+                kept[id as usize].merge(d);
+            }
             global.push(id);
         }
         for (lt, th) in s.threads.iter().enumerate() {

@@ -318,6 +318,35 @@ fn built(text: &str, view: crate::calltree::View, threads: usize, chunk: usize) 
     )
 }
 
+/// [`built`] in the contexts view with per-call distributions kept.
+fn built_with_dists(text: &str, threads: usize, chunk: usize) -> String {
+    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts);
+    let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
+    assert!(b.tree.has_dists());
+    format!("{:?}\n{:?}", b.tree, b.repairs)
+}
+
+#[test]
+fn distributions_are_the_same_for_any_thread_count_and_chunk_size() {
+    let text = tricky_trace();
+    let reference = built_with_dists(&text, 1, 1 << 30);
+    assert!(reference.contains("max_at: At { thread: 2"), "{reference}");
+    for (threads, chunk) in [(1, 1), (2, 1), (4, 7), (3, 64), (2, 90), (2, 1000), (8, 0)] {
+        assert_eq!(
+            built_with_dists(&text, threads, chunk),
+            reference,
+            "{threads} threads and {chunk}-byte chunks"
+        );
+    }
+}
+
 #[test]
 fn any_thread_count_and_chunk_size_builds_the_same_tree() {
     let text = tricky_trace();
@@ -415,6 +444,8 @@ proptest::proptest! {
             let bin_tree: Vec<&str> = bin.lines().take(2).collect();
             proptest::prop_assert_eq!(bin_tree, tree_and_keys);
         }
+        let reference = built_with_dists(&text, 1, 1 << 30);
+        proptest::prop_assert_eq!(&built_with_dists(&text, 2, chunk), &reference);
         // Untimed chunks are summarised without time arithmetic: the
         // tree's shape and calls, the functions and the repairs are those
         // of the same events timed at 0 (the weights differ: an untimed

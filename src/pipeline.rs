@@ -34,9 +34,9 @@ pub struct InputOptions {
     /// No progress bar, even on a terminal. Default is false.
     pub quiet: bool,
     /// Keep each node's per-call distributions (min, max and where,
-    /// percentiles: [`calltree::Dist`]) in the contexts view. Default is
-    /// false.
-    pub per_call: bool,
+    /// percentiles: [`calltree::Dist`]) in the contexts view: of
+    /// inclusive time, or of self time too. Default is none.
+    pub per_call: Option<calltree::Keep>,
 }
 
 impl Default for InputOptions {
@@ -49,7 +49,7 @@ impl Default for InputOptions {
             rules: None,
             symbols: SymbolOptions::default(),
             quiet: false,
-            per_call: false,
+            per_call: None,
         }
     }
 }
@@ -74,8 +74,8 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let format = Format::pick(&input, opts)?;
     let mut built = progress::follow(&input, opts.quiet, "reading", || {
         let builder = match opts.per_call {
-            true => calltree::Builder::with_dists(view),
-            false => calltree::Builder::new(view),
+            Some(keep) => calltree::Builder::with_dists(view, keep),
+            None => calltree::Builder::new(view),
         };
         calltree::build_with(&input, format.get(), &opts.parse, builder)
     })

@@ -56,7 +56,7 @@ fn earlier(a: At, b: At) -> bool {
 }
 
 /// The distribution of one quantity over a node's calls.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default, Eq)]
 pub struct Dist {
     /// Smallest value (0 with no calls).
     pub min: u64,
@@ -70,6 +70,37 @@ pub struct Dist {
     pub sum: u64,
     /// Non-empty buckets, sorted by bucket: (bucket, count).
     buckets: Vec<(u16, u64)>,
+    /// Index in `buckets` of the latest bucket added to: a node's calls
+    /// often take about as long as the one before.
+    hint: u32,
+}
+
+impl std::fmt::Debug for Dist {
+    /// The values; where lookups start (`hint`) is left out.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dist")
+            .field("min", &self.min)
+            .field("max", &self.max)
+            .field("max_at", &self.max_at)
+            .field("count", &self.count)
+            .field("sum", &self.sum)
+            .field("buckets", &self.buckets)
+            .finish()
+    }
+}
+
+impl PartialEq for Dist {
+    /// Equal values; where lookups start (`hint`) does not count.
+    fn eq(&self, o: &Dist) -> bool {
+        (
+            self.min,
+            self.max,
+            self.max_at,
+            self.count,
+            self.sum,
+            &self.buckets,
+        ) == (o.min, o.max, o.max_at, o.count, o.sum, &o.buckets)
+    }
 }
 
 impl Dist {
@@ -88,17 +119,25 @@ impl Dist {
         self.add_to_bucket(bucket_of(v), 1);
     }
 
+    #[inline]
     fn add_to_bucket(&mut self, b: u16, n: u64) {
-        if let Some(last) = self.buckets.last_mut()
-            && last.0 == b
+        if let Some(hit) = self.buckets.get_mut(self.hint as usize)
+            && hit.0 == b
         {
-            last.1 += n;
+            hit.1 += n;
             return;
         }
-        match self.buckets.binary_search_by_key(&b, |&(k, _)| k) {
-            Ok(i) => self.buckets[i].1 += n,
-            Err(i) => self.buckets.insert(i, (b, n)),
-        }
+        let i = match self.buckets.binary_search_by_key(&b, |&(k, _)| k) {
+            Ok(i) => {
+                self.buckets[i].1 += n;
+                i
+            }
+            Err(i) => {
+                self.buckets.insert(i, (b, n));
+                i
+            }
+        };
+        self.hint = i as u32;
     }
 
     /// Adds every value of `other`.
@@ -209,12 +248,25 @@ pub struct CallDist {
     pub self_time: Dist,
 }
 
+/// Which per-call distributions a tree keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Inclusive time per call only (what `--show`, tooltips and
+    /// `compare` show). Default.
+    #[default]
+    Total,
+    /// Inclusive and self time per call (`stats --self`).
+    TotalAndSelf,
+}
+
 impl CallDist {
-    /// Adds one call.
+    /// Adds one call (its self time only when `keep` says so).
     #[inline]
-    pub fn add(&mut self, total: u64, self_time: u64, at: At) {
+    pub fn add(&mut self, total: u64, self_time: u64, at: At, keep: Keep) {
         self.total.add(total, at);
-        self.self_time.add(self_time, at);
+        if keep == Keep::TotalAndSelf {
+            self.self_time.add(self_time, at);
+        }
     }
 
     /// Adds every call of `other`.
@@ -227,7 +279,7 @@ impl CallDist {
     /// of the one-node-per-call view.
     pub fn single(total: u64, self_time: u64) -> CallDist {
         let mut d = CallDist::default();
-        d.add(total, self_time, At::default());
+        d.add(total, self_time, At::default(), Keep::TotalAndSelf);
         d
     }
 }
@@ -247,7 +299,7 @@ pub fn per_function(tree: &super::Tree, funcs: usize) -> Vec<CallDist> {
     } else if !tree.has_call_counts() {
         for n in 1..tree.len() as u32 {
             if let Some(f) = out.get_mut(tree.func(n) as usize) {
-                f.add(tree.total(n), tree.self_time(n), At::default());
+                f.add(tree.total(n), tree.self_time(n), At::default(), Keep::Total);
             }
         }
     } else {

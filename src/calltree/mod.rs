@@ -13,7 +13,7 @@ pub mod hot;
 mod tree;
 
 pub use builder::{CallsBuilder, ContextsBuilder, RepairStats};
-pub use dist::{At, CallDist, Dist, Stat};
+pub use dist::{At, CallDist, Dist, Keep, Stat};
 pub use fold::fold_paths;
 pub use graph::{CallGraph, EdgeStats};
 pub use tree::{Children, NodeId, Tree};
@@ -102,10 +102,10 @@ impl Builder {
     /// An empty builder of `view` that keeps each node's per-call
     /// distributions ([`Tree::dist`]): the contexts view keeps them per
     /// path, and the calls view has them anyway (a node is a call).
-    pub fn with_dists(view: View) -> Builder {
+    pub fn with_dists(view: View, keep: Keep) -> Builder {
         match view {
             View::Calls => Builder::Calls(CallsBuilder::default()),
-            View::Contexts => Builder::Contexts(ContextsBuilder::with_dists()),
+            View::Contexts => Builder::Contexts(ContextsBuilder::with_dists(keep)),
         }
     }
 

@@ -257,7 +257,7 @@ impl ReadArgs {
             rules: self.rules,
             symbols: self.symbols.into_options(),
             quiet: self.quiet,
-            per_call: false,
+            per_call: None,
         }
     }
 }

@@ -41,7 +41,7 @@ struct Subject<'a> {
 pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
     let input = InputOptions {
         trace: p.path.clone(),
-        per_call: true,
+        per_call: Some(crate::calltree::Keep::Total),
         ..config.input.clone()
     };
     let loaded = pipeline::load(&input, config.view)?;

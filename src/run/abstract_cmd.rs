@@ -13,7 +13,7 @@ use crate::abstraction::pass::Param;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
 use crate::abstraction::{Options, Share};
-use crate::calltree::Stat;
+use crate::calltree::{Keep, Stat};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::emit::format::fmt_percent;
@@ -63,7 +63,7 @@ impl Default for AbstractOptions {
 /// Runs `calltrace abstract`.
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     let mut input = opts.input.clone();
-    input.per_call = !opts.show.is_empty() && opts.tree_out.is_some();
+    input.per_call = (!opts.show.is_empty() && opts.tree_out.is_some()).then_some(Keep::Total);
     let a = abstract_trace(&input, &opts.abstraction)?;
     super::warn_now(&a.loaded.warnings);
     let mut notes = a.notes.clone();

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
-use crate::calltree::{Stat, View};
+use crate::calltree::{Keep, Stat, View};
 use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
@@ -98,7 +98,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
         true => linkage_input(&opts.input),
         false => opts.input.clone(),
     };
-    input.per_call = !opts.show.is_empty();
+    input.per_call = (!opts.show.is_empty()).then_some(Keep::Total);
     // Chosen before anything is read, so the trace is read once either way
     // (and a pipe read by a first pass would leave nothing for the tree).
     if exporter.streams() && !abstracting && view.is_none() {

@@ -84,7 +84,7 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     // memory bounded by distinct call paths.
     // Per-call times for the hot graph's tooltips (min, p99, max).
     let mut input = opts.input.clone();
-    input.per_call = opts.style == Style::Hot;
+    input.per_call = (opts.style == Style::Hot).then_some(crate::calltree::Keep::Total);
     let loaded = pipeline::load(&input, View::Contexts)?;
     super::warn_now(&loaded.warnings);
     let (tree, funcs, names) = (&loaded.built.tree, &loaded.built.funcs, &loaded.names);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::files::{CommandFiles, Files};
-use crate::calltree::View;
+use crate::calltree::{Keep, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::emit::stats::TableOptions;
@@ -63,7 +63,10 @@ impl Default for StatsOptions {
 /// Runs `calltrace stats`.
 pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     let mut input = opts.input.clone();
-    input.per_call = true;
+    input.per_call = Some(match opts.self_time {
+        true => Keep::TotalAndSelf,
+        false => Keep::Total,
+    });
     let loaded = pipeline::load(&input, View::Contexts)?;
     check_per_call(&loaded, opts)?;
     super::warn_now(&loaded.warnings);

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use crate::calltree::{Stat, Tree, View};
+use crate::calltree::{Keep, Stat, Tree, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::error::Result;
@@ -44,7 +44,7 @@ impl Default for TreeOptions {
 /// Runs `calltrace tree`.
 pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let mut input = opts.input.clone();
-    input.per_call = !opts.show.is_empty();
+    input.per_call = (!opts.show.is_empty()).then_some(Keep::Total);
     let loaded = pipeline::load(&input, opts.view)?;
     let (tree, names) = (&loaded.built.tree, &loaded.names);
     super::warn_now(&loaded.warnings);

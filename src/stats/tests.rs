@@ -16,7 +16,7 @@ fn tree() -> (Tree, FuncTable, Vec<FuncInfo>) {
     use EventKind::*;
     let mut funcs = FuncTable::default();
     let (m, f, g) = (funcs.name("main"), funcs.name("f"), funcs.name("g"));
-    let mut b = ContextsBuilder::with_dists();
+    let mut b = ContextsBuilder::with_dists(crate::calltree::Keep::TotalAndSelf);
     b.events(&[
         ev(Enter, m, 0),
         ev(Enter, f, 0),

@@ -3,7 +3,7 @@
 //! from the partial trees of chunks summarised on the parsing threads.
 
 use super::*;
-use crate::calltree::dist::{At, CallDist};
+use crate::calltree::dist::{At, CallDist, Keep};
 
 /// Builds the calling-context tree: one node per distinct call path.
 pub struct ContextsBuilder {
@@ -26,6 +26,8 @@ pub(super) struct ContextStore {
     pub(super) thread_roots: Vec<NodeId>,
     /// Per-call distributions per node, when kept.
     pub(super) dist: Option<Vec<CallDist>>,
+    /// Which ones.
+    pub(super) keep: Keep,
 }
 
 /// log2 of the number of (parent, func) -> child cache entries.
@@ -46,6 +48,7 @@ impl Default for ContextStore {
             cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
             thread_roots: Vec::new(),
             dist: None,
+            keep: Keep::Total,
         }
     }
 }
@@ -113,7 +116,7 @@ impl Store for ContextStore {
     fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64) {
         self.add(node, 1, total, self_time);
         if let Some(d) = &mut self.dist {
-            d[node as usize].add(total, self_time, At { thread, start });
+            d[node as usize].add(total, self_time, At { thread, start }, self.keep);
         }
     }
 }
@@ -135,7 +138,8 @@ impl EventSink for ContextsBuilder {
     }
 
     fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
-        let dists = self.stacks.store.dist.is_some();
+        let store = &self.stacks.store;
+        let dists = store.dist.is_some().then_some(store.keep);
         Some(Box::new(partial::ContextsWork::new(dists)))
     }
 
@@ -205,9 +209,10 @@ impl NodeSink for ContextsBuilder {
 impl ContextsBuilder {
     /// A builder that also keeps each context's per-call distributions
     /// (of event input; indented input has no single calls).
-    pub fn with_dists() -> ContextsBuilder {
+    pub fn with_dists(keep: Keep) -> ContextsBuilder {
         let mut b = ContextsBuilder::default();
         b.stacks.store.dist = Some(Vec::new());
+        b.stacks.store.keep = keep;
         b
     }
 

@@ -20,7 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
-use crate::calltree::dist::{At, CallDist};
+use crate::calltree::dist::{At, CallDist, Keep};
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
@@ -37,6 +37,8 @@ pub(super) struct Summary {
     /// Per-call distributions by node, when the builder keeps them; the
     /// calls' threads are local and their starts absolute until merged.
     dists: Option<Vec<CallDist>>,
+    /// Which distributions `dists` keeps.
+    keep: Keep,
     anchors: Vec<Anchor>,
     threads: Vec<LocalThread>,
     last_time: u64,
@@ -79,8 +81,8 @@ struct LocalThread {
 
 /// A parsing thread's summariser; its lookup tables are reused across chunks.
 pub(super) struct ContextsWork {
-    /// Whether summaries keep per-call distributions.
-    dists: bool,
+    /// Which per-call distributions summaries keep, if any.
+    dists: Option<Keep>,
     index: FxHashMap<u64, u32>,
     /// A fixed-size array, so that indexing it by a hash needs no bounds check.
     cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
@@ -91,7 +93,7 @@ pub(super) struct ContextsWork {
 impl Default for ContextsWork {
     fn default() -> Self {
         ContextsWork {
-            dists: false,
+            dists: None,
             index: FxHashMap::default(),
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
             last: (NO_KEY, 0),
@@ -100,8 +102,8 @@ impl Default for ContextsWork {
 }
 
 impl ContextsWork {
-    /// A summariser whose summaries keep per-call distributions when `dists`.
-    pub(super) fn new(dists: bool) -> ContextsWork {
+    /// A summariser whose summaries keep the per-call distributions `dists`.
+    pub(super) fn new(dists: Option<Keep>) -> ContextsWork {
         ContextsWork {
             dists,
             ..ContextsWork::default()
@@ -111,7 +113,8 @@ impl ContextsWork {
     /// An empty summary, keeping distributions if asked to.
     fn summary(&self) -> Summary {
         Summary {
-            dists: self.dists.then(Vec::new),
+            dists: self.dists.map(|_| Vec::new()),
+            keep: self.dists.unwrap_or(Keep::Total),
             ..Summary::default()
         }
     }
@@ -207,7 +210,7 @@ impl Summary {
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
-                        &mut self.dists,
+                        (&mut self.dists, self.keep),
                         t,
                         e.time,
                     );
@@ -258,7 +261,7 @@ impl Summary {
                     thread: t as u32,
                     start: e.time,
                 };
-                d[node as usize].add(total, total, at);
+                d[node as usize].add(total, total, at, self.keep);
             }
         }
         Some(())
@@ -277,7 +280,7 @@ impl Summary {
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
-                        &mut self.dists,
+                        (&mut self.dists, self.keep),
                         t,
                         time,
                     );
@@ -331,7 +334,7 @@ fn pop(
     th: &mut LocalThread,
     anchors: &mut [Anchor],
     nodes: &mut [Node],
-    dists: &mut Option<Vec<CallDist>>,
+    (dists, keep): (&mut Option<Vec<CallDist>>, Keep),
     t: usize,
     time: u64,
 ) {
@@ -353,7 +356,7 @@ fn pop(
             thread: t as u32,
             start: f.start,
         };
-        d[f.node as usize].add(total, self_time, at);
+        d[f.node as usize].add(total, self_time, at, keep);
     }
 }
 

@@ -327,7 +327,10 @@ fn built_with_dists(text: &str, threads: usize, chunk: usize) -> String {
         chunk_bytes: chunk,
         ..Default::default()
     };
-    let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts);
+    let builder = crate::calltree::Builder::with_dists(
+        crate::calltree::View::Contexts,
+        crate::calltree::Keep::TotalAndSelf,
+    );
     let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
     assert!(b.tree.has_dists());
     format!("{:?}\n{:?}", b.tree, b.repairs)
@@ -591,7 +594,7 @@ fn orphan_exits_against_a_deep_stack_cost_no_search() {
 
 #[test]
 fn contexts_keep_per_call_distributions_and_where_the_maximum_was() {
-    let mut b = ContextsBuilder::with_dists();
+    let mut b = ContextsBuilder::with_dists(crate::calltree::Keep::TotalAndSelf);
     let mut events = Vec::new();
     // main (thread 0) calls f three times (10, 40, 20), then thread 1's f (40).
     events.push(ev(Enter, 1, 100, 0));
@@ -632,7 +635,7 @@ fn contexts_keep_per_call_distributions_and_where_the_maximum_was() {
 
 #[test]
 fn folding_paths_merges_distributions() {
-    let mut b = ContextsBuilder::with_dists();
+    let mut b = ContextsBuilder::with_dists(crate::calltree::Keep::TotalAndSelf);
     b.events(&[
         ev(Enter, 1, 0, 0),
         ev(Enter, 2, 0, 0),

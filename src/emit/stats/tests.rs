@@ -1,5 +1,5 @@
 use super::*;
-use crate::calltree::{At, CallDist};
+use crate::calltree::{At, CallDist, Keep};
 
 fn row(name: &str, values: &[u64]) -> Row {
     let mut dist = CallDist::default();
@@ -11,6 +11,7 @@ fn row(name: &str, values: &[u64]) -> Row {
                 thread: 1,
                 start: i as u64 * 1000,
             },
+            Keep::TotalAndSelf,
         );
     }
     Row {

@@ -56,7 +56,7 @@ fn earlier(a: At, b: At) -> bool {
 }
 
 /// The distribution of one quantity over a node's calls.
-#[derive(Clone, Default, Eq)]
+#[derive(Clone, Default)]
 pub struct Dist {
     /// Smallest value (0 with no calls).
     pub min: u64,
@@ -68,15 +68,106 @@ pub struct Dist {
     pub count: u64,
     /// Sum of the values (saturating).
     pub sum: u64,
-    /// Non-empty buckets, sorted by bucket: (bucket, count).
-    buckets: Vec<(u16, u64)>,
-    /// Index in `buckets` of the latest bucket added to: a node's calls
-    /// often take about as long as the one before.
-    hint: u32,
+    /// The counts of the buckets.
+    buckets: Buckets,
+}
+
+/// A histogram's counts: a short sorted list while few buckets are used
+/// (most nodes: a few calls), then a dense window from the lowest bucket
+/// used to the highest, where adding a call is one index (a node called
+/// millions of times). Either way at most [`MAX_BUCKETS`] counts.
+#[derive(Clone)]
+enum Buckets {
+    /// Non-empty buckets, sorted: (bucket, count).
+    Sparse(Vec<(u16, u64)>),
+    /// `counts[i]` is bucket `base + i`'s count.
+    Dense { base: u16, counts: Vec<u64> },
+}
+
+impl Default for Buckets {
+    fn default() -> Self {
+        Buckets::Sparse(Vec::new())
+    }
+}
+
+/// Distinct buckets a sparse list holds before turning dense.
+const SPARSE_MAX: usize = 16;
+
+impl Buckets {
+    #[inline]
+    fn add(&mut self, b: u16, n: u64) {
+        match self {
+            Buckets::Dense { base, counts } => {
+                let i = b.wrapping_sub(*base) as usize;
+                match counts.get_mut(i) {
+                    Some(c) if b >= *base => *c += n,
+                    _ => self.grow(b, n),
+                }
+            }
+            Buckets::Sparse(list) => {
+                match list.binary_search_by_key(&b, |&(k, _)| k) {
+                    Ok(i) => list[i].1 += n,
+                    Err(i) => list.insert(i, (b, n)),
+                }
+                if list.len() > SPARSE_MAX {
+                    self.densify();
+                }
+            }
+        }
+    }
+
+    /// Adds to a bucket outside a dense window, widening it.
+    #[cold]
+    fn grow(&mut self, b: u16, n: u64) {
+        let Buckets::Dense { base, counts } = self else {
+            return;
+        };
+        if b < *base {
+            let more = (*base - b) as usize;
+            counts.splice(0..0, std::iter::repeat_n(0, more));
+            *base = b;
+        } else {
+            counts.resize(b as usize - *base as usize + 1, 0);
+        }
+        counts[(b - *base) as usize] += n;
+    }
+
+    fn densify(&mut self) {
+        let Buckets::Sparse(list) = self else { return };
+        let (lo, hi) = (list[0].0, list[list.len() - 1].0);
+        let mut counts = vec![0u64; (hi - lo) as usize + 1];
+        for &(b, n) in list.iter() {
+            counts[(b - lo) as usize] = n;
+        }
+        *self = Buckets::Dense { base: lo, counts };
+    }
+
+    /// The non-empty buckets in order: (bucket, count).
+    fn iter(&self) -> Box<dyn Iterator<Item = (u16, u64)> + '_> {
+        match self {
+            Buckets::Sparse(list) => Box::new(list.iter().copied()),
+            Buckets::Dense { base, counts } => Box::new(
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(move |(i, &n)| (*base + i as u16, n)),
+            ),
+        }
+    }
+
+    /// Counts kept (for the memory bound).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        match self {
+            Buckets::Sparse(list) => list.len(),
+            Buckets::Dense { counts, .. } => counts.len(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Dist {
-    /// The values; where lookups start (`hint`) is left out.
+    /// The values, however the counts are stored.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Dist")
             .field("min", &self.min)
@@ -84,22 +175,19 @@ impl std::fmt::Debug for Dist {
             .field("max_at", &self.max_at)
             .field("count", &self.count)
             .field("sum", &self.sum)
-            .field("buckets", &self.buckets)
+            .field("buckets", &self.buckets.iter().collect::<Vec<_>>())
             .finish()
     }
 }
 
+impl Eq for Dist {}
+
 impl PartialEq for Dist {
-    /// Equal values; where lookups start (`hint`) does not count.
+    /// Equal values, however the counts are stored.
     fn eq(&self, o: &Dist) -> bool {
-        (
-            self.min,
-            self.max,
-            self.max_at,
-            self.count,
-            self.sum,
-            &self.buckets,
-        ) == (o.min, o.max, o.max_at, o.count, o.sum, &o.buckets)
+        (self.min, self.max, self.max_at, self.count, self.sum)
+            == (o.min, o.max, o.max_at, o.count, o.sum)
+            && self.buckets.iter().eq(o.buckets.iter())
     }
 }
 
@@ -121,23 +209,7 @@ impl Dist {
 
     #[inline]
     fn add_to_bucket(&mut self, b: u16, n: u64) {
-        if let Some(hit) = self.buckets.get_mut(self.hint as usize)
-            && hit.0 == b
-        {
-            hit.1 += n;
-            return;
-        }
-        let i = match self.buckets.binary_search_by_key(&b, |&(k, _)| k) {
-            Ok(i) => {
-                self.buckets[i].1 += n;
-                i
-            }
-            Err(i) => {
-                self.buckets.insert(i, (b, n));
-                i
-            }
-        };
-        self.hint = i as u32;
+        self.buckets.add(b, n);
     }
 
     /// Adds every value of `other`.
@@ -155,7 +227,7 @@ impl Dist {
         }
         self.count += other.count;
         self.sum = self.sum.saturating_add(other.sum);
-        for &(b, n) in &other.buckets {
+        for (b, n) in other.buckets.iter() {
             self.add_to_bucket(b, n);
         }
     }
@@ -174,7 +246,7 @@ impl Dist {
         }
         let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
         let mut seen = 0;
-        for &(b, n) in &self.buckets {
+        for (b, n) in self.buckets.iter() {
             seen += n;
             if seen >= rank {
                 let (low, high) = bucket_range(b);
@@ -188,7 +260,7 @@ impl Dist {
     /// The non-empty buckets: `(low, high, count)`, values `low..=high`,
     /// narrowed to `[min, max]`.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
-        self.buckets.iter().map(|&(b, n)| {
+        self.buckets.iter().map(|(b, n)| {
             let (low, high) = bucket_range(b);
             (low.max(self.min), high.min(self.max), n)
         })
@@ -350,6 +422,7 @@ mod tests {
             assert!((got - exact).abs() / exact < 0.01, "q{q}: {got} vs {exact}");
         }
         assert!(d.buckets.len() <= MAX_BUCKETS);
+        assert!(matches!(d.buckets, Buckets::Dense { .. }));
         assert_eq!(d.buckets().map(|b| b.2).sum::<u64>(), 100_000);
     }
 
@@ -387,5 +460,33 @@ mod tests {
         assert_eq!(a.quantile(0.5), 5);
         assert_eq!(a.quantile(1.0), 9);
         assert_eq!(a.quantile(0.01), 1);
+    }
+
+    #[test]
+    fn the_order_calls_come_in_changes_nothing() {
+        let values: Vec<u64> = (0..500u64).map(|i| (i * 7919) % 100_000 + 1).collect();
+        let (mut up, mut down, mut halves) = (Dist::default(), Dist::default(), Dist::default());
+        let at = At::default();
+        for &v in &values {
+            up.add(v, at);
+        }
+        for &v in values.iter().rev() {
+            down.add(v, at);
+        }
+        let mut second = Dist::default();
+        for (i, &v) in values.iter().enumerate() {
+            match i % 2 {
+                0 => halves.add(v, at),
+                _ => second.add(v, at),
+            }
+        }
+        halves.merge(&second);
+        assert_eq!(up, down);
+        assert_eq!(up, halves);
+        assert_eq!(format!("{up:?}"), format!("{halves:?}"));
+        let mut few = Dist::default();
+        few.add(3, at);
+        assert!(matches!(few.buckets, Buckets::Sparse(_)));
+        assert_ne!(few, up);
     }
 }

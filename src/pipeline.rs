@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
+use crate::ingest::slice::{self, Filter, Slice, SliceSink, SliceStats};
 use crate::ingest::{self, FuncId, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::progress;
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
@@ -33,6 +34,9 @@ pub struct InputOptions {
     pub symbols: SymbolOptions,
     /// No progress bar, even on a terminal. Default is false.
     pub quiet: bool,
+    /// Threads, time range and functions to keep (`--tid`, `--time-range`,
+    /// `--function`, `--exclude`). Default is everything.
+    pub filter: Filter,
 }
 
 impl Default for InputOptions {
@@ -45,6 +49,7 @@ impl Default for InputOptions {
             rules: None,
             symbols: SymbolOptions::default(),
             quiet: false,
+            filter: Filter::default(),
         }
     }
 }
@@ -64,6 +69,9 @@ pub struct Loaded {
 
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
+    if !opts.filter.is_empty() {
+        return load_sliced(opts, view);
+    }
     check_binary(opts.binary.as_deref())?;
     let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
@@ -80,6 +88,135 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         resolve,
         warnings,
     })
+}
+
+/// [`load`] through the filters: a time range alone is applied in one
+/// pass; threads and functions are resolved from a first pass that names
+/// them, and the second builds the tree. Sequential either way (the
+/// filter needs every event in order).
+fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
+    check_binary(opts.binary.as_deref())?;
+    let input = open_trace(opts)?;
+    let format = Format::pick(&input, opts)?;
+    let mut funcs = FuncTable::default();
+    let (slice, named) = match opts.filter.needs_names() {
+        true => {
+            if input.is_stream() {
+                let _whole: &[u8] = &input;
+            }
+            let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+                format
+                    .get()
+                    .parse(&input, &opts.parse, &mut funcs, &mut Discard)
+            })
+            .map_err(|e| cut_off_hint(e, &input))?;
+            let named = name(opts, &funcs, &meta)?;
+            input.rewind();
+            (slice_of(opts, &funcs, &named.0, &meta)?, Some(named))
+        }
+        false => (Slice::by_time(opts.filter.range), None),
+    };
+    let mut builder = calltree::Builder::new(view);
+    let mut sink = SliceSink::new(&slice, &mut builder).dense_threads();
+    let mut meta = progress::follow(&input, opts.quiet, "reading", || {
+        format
+            .get()
+            .parse(&input, &opts.parse, &mut funcs, &mut sink)
+    })
+    .map_err(|e| cut_off_hint(e, &input))?;
+    let stats = sink.finish();
+    check_slice(opts, &stats, &meta)?;
+    keep_threads(&mut meta, &stats.threads);
+    let mut built = builder.finish(funcs, meta);
+    built.repairs.unclosed += stats.unclosed;
+    let (names, resolve, resolvable) = match named {
+        Some((mut names, resolve, resolvable)) => {
+            // The tree added its thread functions after those named.
+            let plain = symbols::names_without_binary(&built.funcs);
+            names.extend(plain.into_iter().skip(names.len()));
+            name_threads(&built.funcs, &built.meta, &mut names);
+            (names, resolve, resolvable)
+        }
+        None => name(opts, &built.funcs, &built.meta)?,
+    };
+    one_node_per_name(&mut built, &names, view);
+    let warnings = warnings(&built, resolve.as_ref(), resolvable);
+    Ok(Loaded {
+        built,
+        names,
+        resolve,
+        warnings,
+    })
+}
+
+/// Leaves in `meta` the threads a dense [`SliceSink`] passed on, in its
+/// order (`kept[i]` is the trace's index of its thread `i`).
+fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
+    meta.threads = pick(&meta.threads, kept);
+    if !meta.thread_names.is_empty() {
+        meta.thread_names = pick(&meta.thread_names, kept);
+    }
+}
+
+/// `all[i]` for each `i` of `kept`.
+fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
+    kept.iter()
+        .filter_map(|&i| all.get(i as usize).cloned())
+        .collect()
+}
+
+/// The filter of `opts` resolved for a trace whose functions `funcs` are
+/// named `names`.
+pub fn slice_of(
+    opts: &InputOptions,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    meta: &TraceMeta,
+) -> Result<Slice> {
+    let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&short)
+        .map(|(n, s)| (n.name.as_str(), s.as_str()))
+        .collect();
+    slice::resolve(&opts.filter, funcs, &pairs, meta)
+}
+
+/// Refuses what the filter could not do to the trace: cut an indented
+/// tree, cut an untimed trace by time, or keep anything of a time range
+/// in which no call starts.
+pub fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Result<()> {
+    let file = opts.trace.display();
+    let f = &opts.filter;
+    if stats.got_nodes && f.needs_events() {
+        return Err(Error::Input(format!(
+            "--function, --exclude and --time-range need a trace of entries and exits; {file} is an indented tree"
+        )));
+    }
+    let Some(range) = f.range else {
+        return Ok(());
+    };
+    if !meta.timed || meta.unit != ingest::Unit::Nanos {
+        return Err(Error::usage(
+            "--time-range",
+            format!("{file} has no timestamps in nanoseconds, so it cannot be cut by time"),
+        ));
+    }
+    if stats.kept_calls == 0 {
+        let length = stats.last_time - stats.first_time.unwrap_or(stats.last_time);
+        return Err(Error::usage(
+            "--time-range",
+            format!(
+                "no call starts in {range}{}; {file} lasts {}",
+                match f.tids.is_empty() && f.function.is_empty() {
+                    true => "",
+                    false => " (on the threads and functions kept)",
+                },
+                slice::show_time(length)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A BINARY given on the command line must be there, whatever the trace

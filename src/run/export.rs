@@ -18,6 +18,7 @@ use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
 use crate::ingest::Sink;
+use crate::ingest::slice::{Slice, SliceSink};
 use crate::pipeline::{self, InputOptions};
 use crate::symbols::FuncInfo;
 
@@ -133,6 +134,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     super::warn_now(&scanned.warnings);
     let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
+    let slice = pipeline::slice_of(&opts.input, funcs, names, meta)?;
     let mut failed = None;
     write_atomic_with(&opts.output, |out| {
         let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
@@ -142,7 +144,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
                 opts.to
             )));
         };
-        if let Err(e) = scanned.parse_again(&opts.input, &mut *sink) {
+        if let Err(e) = parse_sliced(&scanned, &opts.input, &slice, &mut *sink) {
             failed = Some(e);
             return Err(std::io::Error::other("the trace changed while it was read"));
         }
@@ -153,6 +155,23 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
         warnings: Vec::new(),
         notes: wrote(opts),
     })
+}
+
+/// The second pass over `scanned`'s events into `sink`, through the
+/// filters (`--tid`, `--time-range`, ...), as [`pipeline::load`] reads them.
+fn parse_sliced(
+    scanned: &pipeline::Scanned,
+    input: &InputOptions,
+    slice: &Slice,
+    sink: &mut dyn Sink,
+) -> Result<()> {
+    if input.filter.is_empty() {
+        return scanned.parse_again(input, sink);
+    }
+    let mut sliced = SliceSink::new(slice, sink);
+    scanned.parse_again(input, &mut sliced)?;
+    let stats = sliced.finish();
+    pipeline::check_slice(input, &stats, &scanned.meta)
 }
 
 /// Writes a directory format ([`Exporter::files`]) into `-o DIR`.
@@ -217,7 +236,8 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             opts.input.trace.display()
         )));
     }
-    let replay = |sink: &mut dyn Sink| scanned.parse_again(&input, sink);
+    let slice = pipeline::slice_of(&input, &scanned.funcs, &scanned.names, &scanned.meta)?;
+    let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink);
     let title = opts.input.trace.display().to_string();
     let t = Exported {
         tree: &loaded.built.tree,

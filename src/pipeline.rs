@@ -90,35 +90,31 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     })
 }
 
-/// [`load`] through the filters: a time range alone is applied in one
-/// pass; threads and functions are resolved from a first pass that names
-/// them, and the second builds the tree. Sequential either way (the
-/// filter needs every event in order).
+/// [`load`] through the filters: a first pass names the functions and
+/// threads the filter picks and finds the earliest time (a trace's threads
+/// need not come in time order), the second builds the tree through a
+/// [`SliceSink`]. Sequential: the filter needs every event in order.
 fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     check_binary(opts.binary.as_deref())?;
     let input = open_trace(opts)?;
+    if input.is_stream() {
+        let _whole: &[u8] = &input;
+    }
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
-    let (slice, named) = match opts.filter.needs_names() {
-        true => {
-            if input.is_stream() {
-                let _whole: &[u8] = &input;
-            }
-            let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
-                format
-                    .get()
-                    .parse(&input, &opts.parse, &mut funcs, &mut Discard)
-            })
-            .map_err(|e| cut_off_hint(e, &input))?;
-            let named = name(opts, &funcs, &meta)?;
-            input.rewind();
-            (slice_of(opts, &funcs, &named.0, &meta)?, Some(named))
-        }
-        false => (Slice::by_time(opts.filter.range), None),
-    };
+    let mut earliest = Earliest::default();
+    let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+        format
+            .get()
+            .parse(&input, &opts.parse, &mut funcs, &mut earliest)
+    })
+    .map_err(|e| cut_off_hint(e, &input))?;
+    let (mut names, resolve, resolvable) = name(opts, &funcs, &meta)?;
+    let slice = slice_of(opts, &funcs, &names, &meta, earliest.0)?;
+    input.rewind();
     let mut builder = calltree::Builder::new(view);
     let mut sink = SliceSink::new(&slice, &mut builder).dense_threads();
-    let mut meta = progress::follow(&input, opts.quiet, "reading", || {
+    let mut meta = progress::follow(&input, opts.quiet, "pass 2/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut sink)
@@ -129,16 +125,11 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     keep_threads(&mut meta, &stats.threads);
     let mut built = builder.finish(funcs, meta);
     built.repairs.unclosed += stats.unclosed;
-    let (names, resolve, resolvable) = match named {
-        Some((mut names, resolve, resolvable)) => {
-            // The tree added its thread functions after those named.
-            let plain = symbols::names_without_binary(&built.funcs);
-            names.extend(plain.into_iter().skip(names.len()));
-            name_threads(&built.funcs, &built.meta, &mut names);
-            (names, resolve, resolvable)
-        }
-        None => name(opts, &built.funcs, &built.meta)?,
-    };
+    built.repairs.orphan_exits += stats.orphan_exits;
+    // The tree added its thread functions after those named.
+    let plain = symbols::names_without_binary(&built.funcs);
+    names.extend(plain.into_iter().skip(names.len()));
+    name_threads(&built.funcs, &built.meta, &mut names);
     one_node_per_name(&mut built, &names, view);
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
@@ -166,12 +157,13 @@ fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
 }
 
 /// The filter of `opts` resolved for a trace whose functions `funcs` are
-/// named `names`.
+/// named `names`, and whose earliest event is at `origin`.
 pub fn slice_of(
     opts: &InputOptions,
     funcs: &FuncTable,
     names: &[FuncInfo],
     meta: &TraceMeta,
+    origin: Option<u64>,
 ) -> Result<Slice> {
     let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
     let pairs: Vec<(&str, &str)> = names
@@ -179,7 +171,7 @@ pub fn slice_of(
         .zip(&short)
         .map(|(n, s)| (n.name.as_str(), s.as_str()))
         .collect();
-    slice::resolve(&opts.filter, funcs, &pairs, meta)
+    slice::resolve(&opts.filter, funcs, &pairs, meta, origin)
 }
 
 /// Refuses what the filter could not do to the trace: cut an indented
@@ -439,6 +431,8 @@ pub struct Scanned {
     pub names: Vec<FuncInfo>,
     /// Counted problems worth one line each on stderr.
     pub warnings: Vec<String>,
+    /// Time of the earliest event, if any.
+    pub start: Option<u64>,
 }
 
 /// Reads and names a trace, discarding its events. A pipe is read whole
@@ -452,10 +446,11 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     }
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
+    let mut earliest = Earliest::default();
     let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
         format
             .get()
-            .parse(&input, &opts.parse, &mut funcs, &mut Discard)
+            .parse(&input, &opts.parse, &mut funcs, &mut earliest)
     })?;
     let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let built = Built {
@@ -472,6 +467,7 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
         meta: built.meta,
         names,
         warnings,
+        start: earliest.0,
     })
 }
 
@@ -489,14 +485,18 @@ impl Scanned {
     }
 }
 
-/// A sink that drops everything.
-struct Discard;
+/// A sink that keeps only the earliest event time.
+#[derive(Default)]
+struct Earliest(Option<u64>);
 
-impl ingest::EventSink for Discard {
-    fn events(&mut self, _: &[ingest::Event]) {}
+impl ingest::EventSink for Earliest {
+    fn events(&mut self, events: &[ingest::Event]) {
+        let min = events.iter().map(|e| e.time).min();
+        self.0 = self.0.into_iter().chain(min).min();
+    }
 }
 
-impl ingest::NodeSink for Discard {
+impl ingest::NodeSink for Earliest {
     fn node(&mut self, _: ingest::NodeRecord) {}
 }
 

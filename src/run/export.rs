@@ -134,7 +134,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     super::warn_now(&scanned.warnings);
     let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
-    let slice = pipeline::slice_of(&opts.input, funcs, names, meta)?;
+    let slice = pipeline::slice_of(&opts.input, funcs, names, meta, scanned.start)?;
     let mut failed = None;
     write_atomic_with(&opts.output, |out| {
         let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
@@ -236,7 +236,13 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             opts.input.trace.display()
         )));
     }
-    let slice = pipeline::slice_of(&input, &scanned.funcs, &scanned.names, &scanned.meta)?;
+    let slice = pipeline::slice_of(
+        &input,
+        &scanned.funcs,
+        &scanned.names,
+        &scanned.meta,
+        scanned.start,
+    )?;
     let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink);
     let title = opts.input.trace.display().to_string();
     let t = Exported {

@@ -41,12 +41,6 @@ impl Filter {
         *self == Filter::default()
     }
 
-    /// True when resolving the filter needs the trace's threads or
-    /// function names, known only after a first pass.
-    pub fn needs_names(&self) -> bool {
-        !self.tids.is_empty() || !self.function.is_empty() || !self.exclude.is_empty()
-    }
-
     /// True when the filter needs entries and exits (an indented tree
     /// cannot be cut by time or function).
     pub fn needs_events(&self) -> bool {
@@ -59,8 +53,11 @@ impl Filter {
 pub struct Slice {
     /// `threads[i]`: keep thread index `i`; None keeps every thread.
     pub threads: Option<Vec<bool>>,
-    /// Kept start times, relative to the first event in trace order.
+    /// Kept start times, relative to `origin`.
     pub range: Option<TimeRange>,
+    /// Time of the trace's earliest event, where the range's times count
+    /// from; None: the first event in trace order.
+    pub origin: Option<u64>,
     /// `function[f]`: `f` roots kept calls; None keeps calls of any function.
     pub function: Option<Vec<bool>>,
     /// `exclude[f]`: `f` is dropped with its subtree.
@@ -68,14 +65,6 @@ pub struct Slice {
 }
 
 impl Slice {
-    /// A slice that only cuts by time.
-    pub fn by_time(range: Option<TimeRange>) -> Slice {
-        Slice {
-            range,
-            ..Slice::default()
-        }
-    }
-
     fn keeps_thread(&self, thread: u32) -> bool {
         self.threads
             .as_ref()
@@ -96,7 +85,8 @@ impl Slice {
 /// What a [`SliceSink`] saw, for the checks after the pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SliceStats {
-    /// Time of the first event in trace order (the range's origin).
+    /// Where the range's times count from (the slice's origin, else the
+    /// first event's time).
     pub first_time: Option<u64>,
     /// Latest time of any event.
     pub last_time: u64,
@@ -104,6 +94,8 @@ pub struct SliceStats {
     pub kept_calls: u64,
     /// Calls passed on that were still open at the end, closed here.
     pub unclosed: u64,
+    /// Exits of kept threads that matched no open call, dropped here.
+    pub orphan_exits: u64,
     /// The format gave tree nodes (an indented trace), not events.
     pub got_nodes: bool,
     /// With [`SliceSink::dense_threads`]: the thread index in the trace of
@@ -223,7 +215,8 @@ impl<'a> SliceSink<'a> {
     }
 
     fn event(&mut self, e: &Event) {
-        let first = *self.stats.first_time.get_or_insert(e.time);
+        let origin = self.slice.origin.unwrap_or(e.time);
+        let first = *self.stats.first_time.get_or_insert(origin);
         if self.window.is_none() {
             self.window = self.slice.range.map(|r| r.window(first));
         }
@@ -266,6 +259,7 @@ impl<'a> SliceSink<'a> {
     fn exit(&mut self, e: &Event) {
         let stack = &mut self.stacks[e.thread as usize];
         let Some(pos) = stack.find(e.func) else {
+            self.stats.orphan_exits += 1;
             return;
         };
         let time = self.clamp(e.time);

@@ -14,12 +14,14 @@ use crate::ingest::{FuncTable, TraceMeta};
 const LISTED: usize = 12;
 
 /// Resolves `filter` for a trace whose functions are `funcs`, shown as
-/// `names[f]` = (shown name, short form), with threads as `meta` says.
+/// `names[f]` = (shown name, short form), with threads as `meta` says and
+/// its earliest event at `origin`.
 pub fn resolve(
     filter: &Filter,
     funcs: &FuncTable,
     names: &[(&str, &str)],
     meta: &TraceMeta,
+    origin: Option<u64>,
 ) -> Result<Slice> {
     let threads = match filter.tids.is_empty() {
         true => None,
@@ -36,6 +38,7 @@ pub fn resolve(
     Ok(Slice {
         threads,
         range: filter.range,
+        origin,
         function,
         exclude,
     })
@@ -50,7 +53,8 @@ fn threads(values: &[String], meta: &TraceMeta) -> Result<Vec<bool>> {
         let mut found = false;
         for (i, &tid) in meta.threads.iter().enumerate() {
             let name = meta.thread_names.get(i).map_or("", String::as_str);
-            if id == Some(tid) || (!name.is_empty() && name == value) {
+            let shown = value.strip_prefix('[').and_then(|v| v.strip_suffix(']'));
+            if id == Some(tid) || (!name.is_empty() && (name == value || Some(name) == shown)) {
                 keep[i] = true;
                 found = true;
             }

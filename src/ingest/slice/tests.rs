@@ -52,7 +52,10 @@ fn flags(n: usize, on: &[FuncId]) -> Vec<bool> {
 }
 
 fn range(start: u64, end: Option<u64>) -> Slice {
-    Slice::by_time(Some(TimeRange { start, end }))
+    Slice {
+        range: Some(TimeRange { start, end }),
+        ..Slice::default()
+    }
 }
 
 #[test]
@@ -168,8 +171,9 @@ fn function_keeps_recursion_until_the_outermost_call_returns() {
 #[test]
 fn orphan_exits_are_dropped() {
     let events = [leave(7, 0), enter(1, 1), leave(2, 2), leave(1, 3)];
-    let (out, _) = run(&Slice::default(), &events);
+    let (out, stats) = run(&Slice::default(), &events);
     assert_eq!(out, vec![enter(1, 1), leave(1, 3)]);
+    assert_eq!(stats.orphan_exits, 2);
 }
 
 #[test]

@@ -144,7 +144,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
                 opts.to
             )));
         };
-        if let Err(e) = parse_sliced(&scanned, &opts.input, &slice, &mut *sink) {
+        if let Err(e) = parse_sliced(&scanned, &opts.input, &slice, &mut *sink, false) {
             failed = Some(e);
             return Err(std::io::Error::other("the trace changed while it was read"));
         }
@@ -158,17 +158,22 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
 }
 
 /// The second pass over `scanned`'s events into `sink`, through the
-/// filters (`--tid`, `--time-range`, ...), as [`pipeline::load`] reads them.
+/// filters (`--tid`, `--time-range`, ...), as [`pipeline::load`] reads them;
+/// `dense`: with the kept threads numbered as [`pipeline::load`] numbers them.
 fn parse_sliced(
     scanned: &pipeline::Scanned,
     input: &InputOptions,
     slice: &Slice,
     sink: &mut dyn Sink,
+    dense: bool,
 ) -> Result<()> {
     if input.filter.is_empty() {
         return scanned.parse_again(input, sink);
     }
     let mut sliced = SliceSink::new(slice, sink);
+    if dense {
+        sliced = sliced.dense_threads();
+    }
     scanned.parse_again(input, &mut sliced)?;
     let stats = sliced.finish();
     pipeline::check_slice(input, &stats, &scanned.meta)
@@ -243,7 +248,8 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         &scanned.meta,
         scanned.start,
     )?;
-    let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink);
+    // The tree numbered its threads as a dense slice does: so does the replay.
+    let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink, true);
     let title = opts.input.trace.display().to_string();
     let t = Exported {
         tree: &loaded.built.tree,

@@ -195,7 +195,9 @@ pub fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) ->
         ));
     }
     if stats.kept_calls == 0 {
-        let length = stats.last_time - stats.first_time.unwrap_or(stats.last_time);
+        let length = stats
+            .last_time
+            .saturating_sub(stats.first_time.unwrap_or(stats.last_time));
         return Err(Error::usage(
             "--time-range",
             format!(

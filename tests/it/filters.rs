@@ -205,6 +205,65 @@ fn tid_takes_the_task_names_a_rules_file_gives() {
     assert_eq!(task2, part);
     assert!(task2.contains("sns_ctx"), "{task2}");
     assert_eq!(tree(&["--tid", "[task 4]"]), tree(&["--tid", "task 4"]));
+    // Task 4's first line leaves a call entered before the log began: the
+    // repair is still counted when only that task is read.
+    let out = calltrace(["tree", "--rules"])
+        .args([root().join("rules/toppers-asp.json")])
+        .args([
+            "--trace".into(),
+            root().join("testdata/logs/toppers-asp.log"),
+        ])
+        .args(["--tid", "task 4"])
+        .run()
+        .success();
+    assert!(
+        out.stderr.contains("1 exit(s) without a matching entry"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A symbolic trace of two threads, `calls` calls of `f` each (calling
+/// `g` and `h`), a few MiB: more than one chunk for the parsing threads.
+fn two_thread_trace(calls: u64) -> String {
+    let mut t = String::from("E main 0 1\nE main 5 2\n");
+    let mut time = 10;
+    for i in 0..calls {
+        for thread in [1, 2] {
+            let g = if i % 3 == 0 { "g" } else { "h" };
+            for (kind, f) in [("E", "f"), ("E", g), ("X", g), ("X", "f")] {
+                t.push_str(&format!("{kind} {f} {time} {thread}\n"));
+                time += 7 + i % 5;
+            }
+        }
+    }
+    t.push_str(&format!("X main {time} 1\nX main {} 2\n", time + 1));
+    t
+}
+
+#[test]
+fn filtered_output_is_the_same_for_any_thread_count() {
+    let (_dir, trace) = temp_file("two.txt", two_thread_trace(60_000));
+    assert!(std::fs::metadata(&trace).unwrap().len() > 3 << 20);
+    let folded = |extra: &[&str]| {
+        calltrace(["export", "--to", "folded", "-o", "-", "--trace"])
+            .args([&trace])
+            .args(extra)
+            .run()
+            .success()
+            .text()
+    };
+    let filters = ["--exclude", "g", "--time-range", "1ms..3ms", "--tid", "2"];
+    let one = folded(&[&filters[..], &["--threads", "1"]].concat());
+    assert!(one.contains("f;h") && !one.contains(";g"), "{one}");
+    assert_ne!(one, folded(&["--threads", "1"]));
+    for n in ["2", "3", "8"] {
+        assert_eq!(
+            folded(&[&filters[..], &["--threads", n]].concat()),
+            one,
+            "--threads {n}"
+        );
+    }
 }
 
 /// zlib built from its own sources with `gcc -O2 -finstrument-functions`,

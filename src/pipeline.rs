@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
+use crate::ingest::slice::{self, Filter, Slice, SliceSink, SliceStats};
 use crate::ingest::{self, FuncId, FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::progress;
 use crate::symbols::{self, FuncInfo, ResolveStats, SymbolOptions};
@@ -37,6 +38,9 @@ pub struct InputOptions {
     /// percentiles: [`calltree::Dist`]) in the contexts view: of
     /// inclusive time, or of self time too. Default is none.
     pub per_call: Option<calltree::Keep>,
+    /// Threads, time range and functions to keep (`--tid`, `--time-range`,
+    /// `--function`, `--exclude`). Default is everything.
+    pub filter: Filter,
 }
 
 impl Default for InputOptions {
@@ -50,6 +54,7 @@ impl Default for InputOptions {
             symbols: SymbolOptions::default(),
             quiet: false,
             per_call: None,
+            filter: Filter::default(),
         }
     }
 }
@@ -69,6 +74,9 @@ pub struct Loaded {
 
 /// Reads, builds and names a trace.
 pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
+    if !opts.filter.is_empty() {
+        return load_sliced(opts, view);
+    }
     check_binary(opts.binary.as_deref())?;
     let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
@@ -89,6 +97,136 @@ pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         resolve,
         warnings,
     })
+}
+
+/// [`load`] through the filters: a first pass names the functions and
+/// threads the filter picks and finds the earliest time (a trace's threads
+/// need not come in time order), the second builds the tree through a
+/// [`SliceSink`]. Sequential: the filter needs every event in order.
+fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
+    check_binary(opts.binary.as_deref())?;
+    let input = open_trace(opts)?;
+    if input.is_stream() {
+        let _whole: &[u8] = &input;
+    }
+    let format = Format::pick(&input, opts)?;
+    let mut funcs = FuncTable::default();
+    let mut earliest = Earliest::default();
+    let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+        format
+            .get()
+            .parse(&input, &opts.parse, &mut funcs, &mut earliest)
+    })
+    .map_err(|e| cut_off_hint(e, &input))?;
+    let (mut names, resolve, resolvable) = name(opts, &funcs, &meta)?;
+    let slice = slice_of(opts, &funcs, &names, &meta, earliest.0)?;
+    input.rewind();
+    let mut builder = match opts.per_call {
+        Some(keep) => calltree::Builder::with_dists(view, keep),
+        None => calltree::Builder::new(view),
+    };
+    // Start times count from the trace's earliest event, kept or not.
+    if let Some(t) = earliest.0 {
+        builder.set_origin(t);
+    }
+    let mut sink = SliceSink::new(&slice, &mut builder).dense_threads();
+    let mut meta = progress::follow(&input, opts.quiet, "pass 2/2", || {
+        format
+            .get()
+            .parse(&input, &opts.parse, &mut funcs, &mut sink)
+    })
+    .map_err(|e| cut_off_hint(e, &input))?;
+    let stats = sink.finish();
+    check_slice(opts, &stats, &meta)?;
+    keep_threads(&mut meta, &stats.threads);
+    let mut built = builder.finish(funcs, meta);
+    built.repairs.unclosed += stats.unclosed;
+    built.repairs.orphan_exits += stats.orphan_exits;
+    // The tree added its thread functions after those named.
+    let plain = symbols::names_without_binary(&built.funcs);
+    names.extend(plain.into_iter().skip(names.len()));
+    name_threads(&built.funcs, &built.meta, &mut names);
+    one_node_per_name(&mut built, &names, view);
+    let warnings = warnings(&built, resolve.as_ref(), resolvable);
+    Ok(Loaded {
+        built,
+        names,
+        resolve,
+        warnings,
+    })
+}
+
+/// Leaves in `meta` the threads a dense [`SliceSink`] passed on, in its
+/// order (`kept[i]` is the trace's index of its thread `i`).
+fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
+    meta.threads = pick(&meta.threads, kept);
+    if !meta.thread_names.is_empty() {
+        meta.thread_names = pick(&meta.thread_names, kept);
+    }
+}
+
+/// `all[i]` for each `i` of `kept`.
+fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
+    kept.iter()
+        .filter_map(|&i| all.get(i as usize).cloned())
+        .collect()
+}
+
+/// The filter of `opts` resolved for a trace whose functions `funcs` are
+/// named `names`, and whose earliest event is at `origin`.
+pub fn slice_of(
+    opts: &InputOptions,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    meta: &TraceMeta,
+    origin: Option<u64>,
+) -> Result<Slice> {
+    let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&short)
+        .map(|(n, s)| (n.name.as_str(), s.as_str()))
+        .collect();
+    slice::resolve(&opts.filter, funcs, &pairs, meta, origin)
+}
+
+/// Refuses what the filter could not do to the trace: cut an indented
+/// tree, cut an untimed trace by time, or keep anything of a time range
+/// in which no call starts.
+pub fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Result<()> {
+    let file = opts.trace.display();
+    let f = &opts.filter;
+    if stats.got_nodes && f.needs_events() {
+        return Err(Error::Input(format!(
+            "--function, --exclude and --time-range need a trace of entries and exits; {file} is an indented tree"
+        )));
+    }
+    let Some(range) = f.range else {
+        return Ok(());
+    };
+    if !meta.timed || meta.unit != ingest::Unit::Nanos {
+        return Err(Error::usage(
+            "--time-range",
+            format!("{file} has no timestamps in nanoseconds, so it cannot be cut by time"),
+        ));
+    }
+    if stats.kept_calls == 0 {
+        let length = stats
+            .last_time
+            .saturating_sub(stats.first_time.unwrap_or(stats.last_time));
+        return Err(Error::usage(
+            "--time-range",
+            format!(
+                "no call starts in {range}{}; {file} lasts {}",
+                match f.tids.is_empty() && f.function.is_empty() {
+                    true => "",
+                    false => " (on the threads and functions kept)",
+                },
+                slice::show_time(length)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A BINARY given on the command line must be there, whatever the trace
@@ -311,6 +449,8 @@ pub struct Scanned {
     pub names: Vec<FuncInfo>,
     /// Counted problems worth one line each on stderr.
     pub warnings: Vec<String>,
+    /// Time of the earliest event, if any.
+    pub start: Option<u64>,
 }
 
 /// Reads and names a trace, discarding its events. A pipe is read whole
@@ -324,10 +464,11 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
     }
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
+    let mut earliest = Earliest::default();
     let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
         format
             .get()
-            .parse(&input, &opts.parse, &mut funcs, &mut Discard)
+            .parse(&input, &opts.parse, &mut funcs, &mut earliest)
     })?;
     let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let built = Built {
@@ -344,6 +485,7 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
         meta: built.meta,
         names,
         warnings,
+        start: earliest.0,
     })
 }
 
@@ -361,14 +503,18 @@ impl Scanned {
     }
 }
 
-/// A sink that drops everything.
-struct Discard;
+/// A sink that keeps only the earliest event time.
+#[derive(Default)]
+struct Earliest(Option<u64>);
 
-impl ingest::EventSink for Discard {
-    fn events(&mut self, _: &[ingest::Event]) {}
+impl ingest::EventSink for Earliest {
+    fn events(&mut self, events: &[ingest::Event]) {
+        let min = events.iter().map(|e| e.time).min();
+        self.0 = self.0.into_iter().chain(min).min();
+    }
 }
 
-impl ingest::NodeSink for Discard {
+impl ingest::NodeSink for Earliest {
     fn node(&mut self, _: ingest::NodeRecord) {}
 }
 

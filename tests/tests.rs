@@ -18,6 +18,7 @@ mod it {
     mod diff;
     mod errors;
     mod export;
+    mod filters;
     mod formats;
     mod fuzz;
     mod golden;

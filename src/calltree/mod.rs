@@ -109,6 +109,14 @@ impl Builder {
         }
     }
 
+    /// Makes the per-call start times count from `time` (by default, from
+    /// the earliest event the builder gets).
+    pub fn set_origin(&mut self, time: u64) {
+        if let Builder::Contexts(b) = self {
+            b.set_origin(time);
+        }
+    }
+
     /// Closes what is open and lays the tree out; `funcs` gains the
     /// synthetic thread functions.
     pub fn finish(self, mut funcs: FuncTable, meta: TraceMeta) -> Built {

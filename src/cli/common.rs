@@ -1,6 +1,7 @@
 //! The flags every trace-reading command shares, defined once and
 //! flattened into each command: the input (trace, format, rules, lenient
-//! parsing, threads, quiet), how functions are named, and the value enums
+//! parsing, threads, quiet), the filters (`--tid`, `--time-range`,
+//! `--function`, `--exclude`), how functions are named, and the value enums
 //! several commands take (`--view`, `--time-unit`).
 
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use clap::{Args, ValueEnum};
 use crate::calltree::View;
 use crate::emit::format::TimeUnit;
 use crate::ingest::ParseOptions;
+use crate::ingest::slice::{Filter, TimeRange};
 use crate::pipeline::InputOptions;
 use crate::symbols::{Demangle, SymbolOptions};
 
@@ -50,6 +52,44 @@ pub struct ReadArgs {
     /// No progress bar while a big trace is read (there is none when stderr is not a terminal)
     #[arg(short, long)]
     pub quiet: bool,
+    /// What part of the trace to keep.
+    #[command(flatten)]
+    pub filter: FilterArgs,
+}
+
+/// `--tid`, `--time-range`, `--function`, `--exclude`: which part of a
+/// trace every command reads (uftrace's filters of the same meaning).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Filters")]
+pub struct FilterArgs {
+    /// Keep only these threads: ids as the trace records them, or the names the trace or rules give them (comma-separated; repeatable)
+    #[arg(long, value_name = "LIST")]
+    pub tid: Vec<String>,
+    /// Keep the calls that start in this range from the trace's first event, cut at its end: 10ms..250ms, ..1s, 500us.. (units ns, us, ms, s)
+    #[arg(long, value_name = "START..END", value_parser = parse_time_range)]
+    pub time_range: Option<TimeRange>,
+    /// Keep only calls made while a matching function is on the stack, rooted at it (`*` and `?` are wildcards; repeatable; uftrace -F)
+    #[arg(long, value_name = "GLOB")]
+    pub function: Vec<String>,
+    /// Drop matching functions with their subtrees; their time stays in the caller's self time (repeatable; uftrace -N)
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+}
+
+impl FilterArgs {
+    /// Converts the flags into the pipeline's [`Filter`].
+    pub fn into_filter(self) -> Filter {
+        Filter {
+            tids: self.tid,
+            range: self.time_range,
+            function: self.function,
+            exclude: self.exclude,
+        }
+    }
+}
+
+fn parse_time_range(s: &str) -> Result<TimeRange, String> {
+    s.parse()
 }
 
 /// `--time-unit`, for every command that prints times.
@@ -258,6 +298,7 @@ impl ReadArgs {
             symbols: self.symbols.into_options(),
             quiet: self.quiet,
             per_call: None,
+            filter: self.filter.into_filter(),
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod opened;
 mod prefetch;
 pub mod rules;
 mod sink;
+pub mod slice;
 pub(crate) mod uftrace;
 mod unit;
 

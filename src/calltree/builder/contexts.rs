@@ -239,9 +239,22 @@ impl ContextsBuilder {
         id
     }
 
+    /// Makes the per-call start times count from `time`.
+    pub fn set_origin(&mut self, time: u64) {
+        self.stacks.origin = Some(time);
+    }
+
     /// Finishes the calling-context tree and lays it out in preorder.
     pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
         self.stacks.close_all();
+        let origin = self.stacks.origin();
+        if let Some(dists) = &mut self.stacks.store.dist {
+            for d in dists {
+                for one in [&mut d.total, &mut d.self_time] {
+                    one.max_at.start = one.max_at.start.saturating_sub(origin);
+                }
+            }
+        }
         let store = &self.stacks.store;
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));

@@ -92,7 +92,7 @@ trait Store {
     /// Opens a call of `func` under `parent` (None: a top-level call of `thread`).
     fn open(&mut self, thread: u32, parent: Option<NodeId>, func: FuncId) -> NodeId;
     /// Closes `node` with its total and self weight; the call started at
-    /// `start` (relative to the trace's first event).
+    /// `start` (the trace's own time).
     fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64);
 }
 
@@ -106,8 +106,8 @@ struct Stacks<S> {
     open: Vec<Vec<u32>>,
     /// Time of each thread's first event, to order threads by start.
     first_time: Vec<u64>,
-    /// Time of the trace's first event (in trace order), the origin of
-    /// the start times the store gets.
+    /// What per-call start times count from, when set from outside
+    /// (else: the earliest first event of any thread).
     origin: Option<u64>,
     last_time: u64,
     stats: RepairStats,
@@ -160,7 +160,6 @@ impl<S: Store> Stacks<S> {
         if self.first_time[t] == u64::MAX {
             self.first_time[t] = time;
         }
-        self.origin.get_or_insert(time);
     }
 
     /// Pushes an open frame on `thread`'s stack.
@@ -219,13 +218,12 @@ impl<S: Store> Stacks<S> {
         if let Some(parent) = stack.last_mut() {
             parent.child_total = parent.child_total.saturating_add(total);
         }
-        let start = f.start.saturating_sub(self.origin.unwrap_or(0));
         self.store.close(
             thread,
             f.node,
             total,
             total.saturating_sub(f.child_total),
-            start,
+            f.start,
         );
     }
 
@@ -235,6 +233,16 @@ impl<S: Store> Stacks<S> {
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&t| (self.first_time.get(t).copied().unwrap_or(u64::MAX), t));
         order
+    }
+
+    /// The time per-call starts count from: the one set, else the
+    /// earliest first event of any thread (threads' blocks need not come
+    /// in time order).
+    fn origin(&self) -> u64 {
+        self.origin.unwrap_or_else(|| {
+            let first = self.first_time.iter().copied().min();
+            first.filter(|&t| t != u64::MAX).unwrap_or(0)
+        })
     }
 
     /// Closes every frame still open at the last timestamp.

@@ -416,7 +416,6 @@ impl ContextsBuilder {
         st.stats.unwound += s.unwound;
         st.stats.backwards += s.threads.iter().map(|t| t.backwards).sum::<u64>();
         let mut global: Vec<NodeId> = Vec::with_capacity(s.nodes.len());
-        let origin = st.origin.unwrap_or(0);
         let mut dists = s.dists.take();
         for (i, n) in s.nodes.iter().enumerate() {
             let p = n.parent;
@@ -435,7 +434,6 @@ impl ContextsBuilder {
                 let d = &mut local[i];
                 for one in [&mut d.total, &mut d.self_time] {
                     one.max_at.thread = threads[one.max_at.thread as usize];
-                    one.max_at.start = one.max_at.start.saturating_sub(origin);
                 }
                 kept[id as usize].merge(d);
             }

@@ -658,3 +658,34 @@ fn folding_paths_merges_distributions() {
         .sum();
     assert_eq!(total, 2);
 }
+
+#[test]
+fn start_times_count_from_the_earliest_event_not_the_first_in_the_file() {
+    // A worker's block comes first in the file, though main started earlier.
+    let mut b = ContextsBuilder::with_dists(crate::calltree::Keep::Total);
+    b.events(&[
+        ev(Enter, 2, 500, 1),
+        ev(Exit, 2, 520, 1),
+        ev(Enter, 1, 100, 0),
+        ev(Exit, 1, 160, 0),
+    ]);
+    let (t, _) = b.finish(&meta(true, vec![8, 7]), &mut funcs(3));
+    let at = |f: FuncId| {
+        let n = (0..t.len() as NodeId).find(|&n| t.func(n) == f).unwrap();
+        t.dist(n).unwrap().total.max_at
+    };
+    assert_eq!(
+        at(1),
+        crate::calltree::At {
+            thread: 0,
+            start: 0
+        }
+    );
+    assert_eq!(
+        at(2),
+        crate::calltree::At {
+            thread: 1,
+            start: 400
+        }
+    );
+}

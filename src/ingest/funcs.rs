@@ -14,6 +14,22 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::Mapping;
 
+/// The longest function name a trace may give, in bytes (1 MiB). Real
+/// names are far shorter (C++ names with their templates take tens of KB
+/// at most), and a name of hundreds of megabytes would be copied by every
+/// stage that names functions until memory ran out: the readers refuse a
+/// longer one where they read it (`--lenient` skips its line or record).
+pub(crate) const MAX_NAME: usize = 1 << 20;
+
+/// What a reader expected where it found a name of `len` bytes, over
+/// [`MAX_NAME`].
+pub(crate) fn name_bound(len: usize) -> String {
+    format!(
+        "a function name of at most {} MiB, not one of {len} bytes",
+        MAX_NAME >> 20
+    )
+}
+
 /// Dense id of a function (or synthetic node) in a [`FuncTable`].
 pub type FuncId = u32;
 

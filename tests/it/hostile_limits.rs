@@ -7,6 +7,7 @@ use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
+use super::scaling::{Cmd, assert_linear};
 use super::util::{BIN, calltrace, output_within, temp_file};
 
 /// The bound on function names (1 MiB), as the README states it.
@@ -104,4 +105,50 @@ fn a_256_mib_name_under_a_1_gib_address_space_limit_is_refused_not_aborted() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
+}
+
+/// An address trace that loads `n` libraries (not on disk) at distinct
+/// addresses, calls into each, then replaces each with another library at
+/// the same address and calls into it again: every first call's address
+/// is then held, at the end, by a mapping recorded after the call.
+fn replacements(n: usize) -> String {
+    let mut s = String::from("# base 0x400000 /nonexistent/app\n");
+    let calls = |s: &mut String| {
+        for i in 0..n {
+            let a = 0x1000_0010 + i * 0x10000;
+            *s += &format!("E{a:#x}\nX{a:#x}\n");
+        }
+    };
+    for lib in ["a", "b"] {
+        for i in 0..n {
+            let start = 0x1000_0000 + i * 0x10000;
+            s += &format!(
+                "# map {start:#x} {:#x} 0x0 - /nonexistent/{lib}{i}.so\n",
+                start + 0x1000
+            );
+        }
+        calls(&mut s);
+    }
+    s
+}
+
+#[test]
+fn naming_is_linear_in_mapping_replacements() {
+    let cmds: &[Cmd] = &[&["graph", "--format", "addr"]];
+    assert_linear("mapping replacements", cmds, replacements, 4_000);
+}
+
+#[test]
+fn replaced_libraries_name_each_call_by_the_library_it_went_to() {
+    let (_dir, trace) = temp_file("r.trace", replacements(3));
+    let tree = calltrace(["tree", "--format", "addr", "-o", "-", "--trace"])
+        .args([&trace])
+        .run()
+        .success()
+        .text();
+    let want: String = ["a", "b"]
+        .iter()
+        .flat_map(|lib| (0..3).map(move |i| format!("{lib}{i}.so+0x10 (1 call / 1 call)\n")))
+        .collect();
+    assert_eq!(tree, want);
 }

@@ -152,3 +152,38 @@ fn replaced_libraries_name_each_call_by_the_library_it_went_to() {
         .collect();
     assert_eq!(tree, want);
 }
+
+/// A symbolic trace: `f` recursing `n` deep under `main`.
+fn recursion(n: usize) -> String {
+    let mut s = String::from("E main 0\n");
+    for i in 1..=n {
+        s += &format!("E f {i}\n");
+    }
+    for i in 1..=n {
+        s += &format!("X f {}\n", n + i);
+    }
+    s + &format!("X main {}\n", 2 * n + 1)
+}
+
+#[test]
+fn flamegraph_stacks_cut_by_a_large_max_depth_are_still_bounded() {
+    // 20k frames of `f` make about 400 MB of stacks; ended at depth 20k
+    // they are the same, at depth 100 a few hundred KB.
+    let (dir, trace) = temp_file("deep.trace", recursion(20_000));
+    let svg = dir.path().join("f.svg");
+    let flamegraph = |depth: &str| {
+        calltrace(["export", "--to", "flamegraph", "--max-depth", depth, "-o"])
+            .args([&svg])
+            .args([std::ffi::OsStr::new("--trace"), trace.as_os_str()])
+            .run()
+    };
+    let msg = flamegraph("20000").failure();
+    assert!(
+        msg.contains("--max-depth") && msg.contains("even when they end at depth 20000"),
+        "{msg}"
+    );
+    assert!(!svg.exists());
+    flamegraph("100").success();
+    let drawn = std::fs::read_to_string(&svg).expect("read the SVG");
+    assert!(drawn.contains("<svg"));
+}

@@ -23,6 +23,7 @@ mod it {
     mod fuzz;
     mod golden;
     mod hostile;
+    mod hostile_limits;
     mod live;
     mod lua;
     mod memory;

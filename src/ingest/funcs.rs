@@ -6,13 +6,29 @@
 //! the addresses in it new functions from then on, each knowing which of the
 //! trace's mappings were in force when it was first seen.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use std::hash::BuildHasher;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::Mapping;
+
+/// The longest function name a trace may give, in bytes (1 MiB). Real
+/// names are far shorter (C++ names with their templates take tens of KB
+/// at most), and a name of hundreds of megabytes would be copied by every
+/// stage that names functions until memory ran out: the readers refuse a
+/// longer one where they read it (`--lenient` skips its line or record).
+pub(crate) const MAX_NAME: usize = 1 << 20;
+
+/// What a reader expected where it found a name of `len` bytes, over
+/// [`MAX_NAME`].
+pub(crate) fn name_bound(len: usize) -> String {
+    format!(
+        "a function name of at most {} MiB, not one of {len} bytes",
+        MAX_NAME >> 20
+    )
+}
 
 /// Dense id of a function (or synthetic node) in a [`FuncTable`].
 pub type FuncId = u32;
@@ -92,6 +108,11 @@ pub struct FuncTable {
     /// The mappings in force, by start (those that later ones overlapped
     /// are gone).
     layout: BTreeMap<u64, Mapping>,
+    /// The addresses of `by_addr` in order, kept from the first mapping
+    /// that replaced another on: each later one finds the addresses in its
+    /// range here, where a pass over all of them per replacement made
+    /// many replacements quadratic.
+    ordered: Option<BTreeSet<u64>>,
 }
 
 impl Default for FuncTable {
@@ -105,6 +126,7 @@ impl Default for FuncTable {
             seen: vec![0],
             maps: 0,
             layout: BTreeMap::new(),
+            ordered: None,
         }
     }
 }
@@ -121,6 +143,9 @@ impl FuncTable {
         }
         let id = self.push(FuncKey::Addr(addr));
         self.by_addr.insert(addr, id);
+        if let Some(ordered) = &mut self.ordered {
+            ordered.insert(addr);
+        }
         id
     }
 
@@ -163,6 +188,9 @@ impl FuncTable {
         let id = self.name(name);
         if self.by_addr.insert(addr, id).is_none() {
             self.aliases += 1;
+            if let Some(ordered) = &mut self.ordered {
+                ordered.insert(addr);
+            }
         }
     }
 
@@ -208,7 +236,15 @@ impl FuncTable {
         self.layout.insert(start, map.clone());
         if replaces {
             // (method aliases sit far above any code: none goes)
-            self.by_addr.retain(|&a, _| !(start <= a && a < end));
+            let by_addr = &self.by_addr;
+            let ordered = self
+                .ordered
+                .get_or_insert_with(|| by_addr.keys().copied().collect());
+            let gone: Vec<u64> = ordered.range(start..end).copied().collect();
+            for a in gone {
+                ordered.remove(&a);
+                self.by_addr.remove(&a);
+            }
         }
         replaces
     }
@@ -318,5 +354,30 @@ mod tests {
         assert_eq!(t.addr(0x3000), outside);
         assert_eq!((t.maps_seen(old), t.maps_seen(new)), (1, 4));
         assert_eq!(t.key(new), t.key(old));
+    }
+
+    #[test]
+    fn every_replacement_forgets_the_addresses_in_its_range() {
+        let map = |path: &str| Mapping {
+            start: 0x1000,
+            end: 0x2000,
+            path: path.to_string(),
+            ..Mapping::default()
+        };
+        let mut t = FuncTable::default();
+        t.mapping(&map("/a.so"));
+        let (first, outside) = (t.addr(0x1100), t.addr(0x2000));
+        assert!(t.mapping(&map("/b.so")));
+        // Interned after the first replacement, in and out of its range.
+        let (second, other) = (t.addr(0x1100), t.addr(0x1200));
+        t.alias_addr(0x1300, "method");
+        assert_ne!(second, first);
+        assert!(t.mapping(&map("/a.so")));
+        let third = t.addr(0x1100);
+        assert!(![first, second].contains(&third));
+        assert_ne!(t.addr(0x1200), other);
+        let method = t.addr(0x1300);
+        assert_eq!(t.key(method), &FuncKey::Addr(0x1300), "the alias went too");
+        assert_eq!(t.addr(0x2000), outside);
     }
 }

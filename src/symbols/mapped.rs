@@ -10,16 +10,15 @@ use std::path::{Path, PathBuf};
 
 use super::distinct::Identity;
 use super::executable::mismatch;
-use super::mapindex::MapIndex;
+use super::mapindex::{MapIndex, holders_when};
 use super::objects::{self, Objects};
 use super::source::{Naming, Place, SymbolSource, name_one};
 use super::{FuncInfo, SymbolOptions, elf};
 use crate::error::{Error, Result};
-use crate::ingest::{FuncId, FuncTable, Mapping, TraceMeta};
+use crate::ingest::{FuncId, FuncKey, FuncTable, Mapping, TraceMeta};
 
 /// The loaded objects of a trace, as its mappings recorded them.
 pub(super) struct Mapped<'a> {
-    funcs: &'a FuncTable,
     meta: &'a TraceMeta,
     maps: &'a [Mapping],
     binary: Option<&'a Path>,
@@ -27,6 +26,9 @@ pub(super) struct Mapped<'a> {
     exe: Option<usize>,
     objects: Objects<'a>,
     index: MapIndex,
+    /// The mapping that held each function's address when the function
+    /// was first seen, by function id ([`holders`]).
+    held: Vec<Option<usize>>,
     /// Addresses in the executable, and those on a function start there.
     exe_addrs: usize,
     exe_starts: usize,
@@ -47,20 +49,21 @@ impl<'a> Mapped<'a> {
     /// The objects of `meta.maps`; `binary`, when given, is read in place
     /// of the recorded executable.
     pub(super) fn new(
-        funcs: &'a FuncTable,
+        funcs: &FuncTable,
         meta: &'a TraceMeta,
         binary: Option<&'a Path>,
         opts: &'a SymbolOptions,
     ) -> Mapped<'a> {
         let maps = &meta.maps;
+        let index = MapIndex::new(maps);
         Mapped {
-            funcs,
             meta,
             maps,
             binary,
             exe: executable_map(maps, meta.exe_path.as_deref()),
             objects: Objects::new(binary, opts),
-            index: MapIndex::new(maps),
+            held: holders(funcs, &index, maps),
+            index,
             exe_addrs: 0,
             exe_starts: 0,
             opened: Vec::new(),
@@ -83,8 +86,8 @@ impl<'a> Mapped<'a> {
 
 impl SymbolSource for Mapped<'_> {
     fn place(&mut self, func: usize, addr: u64) -> Option<Place> {
-        let seen = self.funcs.maps_seen(func as FuncId);
-        let (m, map) = mapping_of(&self.index, self.maps, addr, seen)?;
+        let m = self.held.get(func).copied().flatten()?;
+        let map = &self.maps[m];
         Some(Place {
             object: self.index.object(m),
             at: m,
@@ -207,34 +210,33 @@ fn namesakes_elsewhere(
     }
 }
 
-/// The mapping that held `addr` when the function was first seen, after
-/// the trace's first `seen` mapping records: the latest of those that holds
-/// it (an object loaded where an unloaded one was replaces it), else the
-/// first later one (a record that came after the events it is for).
-fn mapping_of<'m>(
-    index: &MapIndex,
-    maps: &'m [Mapping],
-    addr: u64,
-    seen: usize,
-) -> Option<(usize, &'m Mapping)> {
+/// The mapping that held each function's address when the function was
+/// first seen, after the trace's first `seen` mapping records (see
+/// [`FuncTable::maps_seen`]): the latest of those that holds it (an object
+/// loaded where an unloaded one was replaces it), else the first later one
+/// (a record that came after the events it is for). By function id; None
+/// for names and for addresses no mapping holds.
+fn holders(funcs: &FuncTable, index: &MapIndex, maps: &[Mapping]) -> Vec<Option<usize>> {
+    let mut held = vec![None; funcs.len()];
     // The latest holder of all is the latest one before `seen` too when it
-    // came before: the common case, a binary search. Only an address whose
-    // holder was recorded after the function was first seen (a replaced
-    // object, a record that came late) scans.
-    match index.find(addr) {
-        Some(m) if m < seen => return Some((m, &maps[m])),
-        None => return None,
-        Some(_) => {}
+    // came before: the common case, a binary search. The addresses whose
+    // holder was recorded after their function was first seen (a replaced
+    // object, a record that came late) are answered together.
+    let mut late = Vec::new();
+    for (func, key) in funcs.keys().iter().enumerate() {
+        let FuncKey::Addr(addr) = *key else { continue };
+        let seen = funcs.maps_seen(func as FuncId);
+        match index.find(addr) {
+            Some(m) if m < seen => held[func] = Some(m),
+            Some(_) => late.push((func, (addr, seen))),
+            None => {}
+        }
     }
-    let holds = |(_, m): &(usize, &Mapping)| m.start <= addr && addr < m.end;
-    let (before, after) = maps.split_at(seen.min(maps.len()));
-    let later = after.iter().enumerate().map(|(k, m)| (before.len() + k, m));
-    before
-        .iter()
-        .enumerate()
-        .rev()
-        .find(holds)
-        .or_else(|| later.into_iter().find(holds))
+    let questions: Vec<(u64, usize)> = late.iter().map(|&(_, q)| q).collect();
+    for ((func, _), m) in late.into_iter().zip(holders_when(maps, &questions)) {
+        held[func] = m;
+    }
+    held
 }
 
 /// The recorded path of the library (not the executable's mapping `exe`)

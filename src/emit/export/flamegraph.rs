@@ -13,8 +13,8 @@ use std::io::{self, Write};
 use super::folded::{folded_bytes, for_each_stack};
 use super::{Exported, Exporter};
 
-/// The most bytes of stacks drawn without `--max-depth`: inferno holds
-/// them all, and a 60k-deep recursion needed 7.3 GB (256 MiB).
+/// The most bytes of stacks drawn, with or without `--max-depth`: inferno
+/// holds them all, and a 60k-deep recursion needed 7.3 GB (256 MiB).
 const MAX_STACKS: u64 = 256 << 20;
 
 /// `--to flamegraph`.
@@ -28,18 +28,23 @@ impl Exporter for FlameGraph {
         "flame graph as SVG (inferno)"
     }
     fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        // The stacks as cut by --max-depth, if given.
         let bytes = folded_bytes(t);
-        if bytes > MAX_STACKS && t.max_depth.is_none() {
-            return Err(crate::error::Error::usage(
-                "--max-depth",
-                format!(
-                    "the flame graph's stacks would take {:.1} GiB of memory (every stack repeats its whole path; the tree is {} levels deep): give --max-depth N to end the stacks at depth N",
-                    bytes as f64 / (1u64 << 30) as f64,
-                    t.tree.depths().iter().max().copied().unwrap_or(0)
-                ),
-            ));
+        if bytes <= MAX_STACKS {
+            return Ok(None);
         }
-        Ok(None)
+        let gib = bytes as f64 / (1u64 << 30) as f64;
+        let depth = t.tree.depths().iter().max().copied().unwrap_or(0);
+        let msg = match t.max_depth {
+            None => format!(
+                "the flame graph's stacks would take {gib:.1} GiB of memory (every stack repeats its whole path; the tree is {depth} levels deep): give --max-depth N to end the stacks at depth N"
+            ),
+            Some(n) => format!(
+                "the flame graph's stacks would take {gib:.1} GiB of memory even when they end at depth {n} (every stack repeats its whole path; at most {} MiB are drawn): give a smaller --max-depth",
+                MAX_STACKS >> 20
+            ),
+        };
+        Err(crate::error::Error::usage("--max-depth", msg))
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut lines = Vec::new();

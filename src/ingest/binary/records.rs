@@ -10,6 +10,7 @@ use super::{
     TAG_THREAD, VERSION,
 };
 use crate::error::{Error, Result};
+use crate::ingest::funcs::{MAX_NAME, name_bound};
 use crate::ingest::{Event, FuncTable, Mapping, ThreadIds, TraceMeta};
 
 /// Where records other than blocks put what they say.
@@ -180,6 +181,11 @@ impl Records<'_> {
                 return Ok(());
             }
             TAG_METHOD => {
+                // The name and the file it is shown with.
+                let text = payload.len().saturating_sub(8);
+                if text > MAX_NAME {
+                    return Err(self.err(&name_bound(text)).into());
+                }
                 let name = method_name(payload, head.nevents)
                     .ok_or_else(|| self.err("a method record"))?;
                 funcs.alias_addr(METHOD_BASE + head.nevents as u64, &name);

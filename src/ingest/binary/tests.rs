@@ -245,6 +245,40 @@ fn thread_names_and_dropped_counts_reach_the_meta() {
     );
 }
 
+#[test]
+fn a_method_name_over_the_bound_is_refused_or_skipped() {
+    use crate::ingest::FuncKey;
+    use crate::ingest::funcs::MAX_NAME;
+    // Payload: line, name length, name, file; name and file count.
+    let method = |name_len: usize| {
+        let mut p = 7u32.to_le_bytes().to_vec();
+        p.extend_from_slice(&(name_len as u32).to_le_bytes());
+        p.resize(8 + name_len, b'm');
+        p.extend_from_slice(b"a.py");
+        let mut bytes = encode(0x5555_0000_0000, "/tmp/app", &blocks(2, 3));
+        let at = bytes.len();
+        put_record(&mut bytes, VERSION, TAG_METHOD, 0, 5, &p);
+        (bytes, at)
+    };
+    let (bytes, _) = method(MAX_NAME - 4);
+    let (_, _, funcs) = parse(bytes, false).unwrap();
+    let named = |k: &FuncKey| matches!(k, FuncKey::Name(n) if n.ends_with("@a.py:7"));
+    assert!(funcs.keys().iter().any(named), "at the bound");
+    let (bytes, at) = method(MAX_NAME - 3);
+    let err = parse(bytes.clone(), false).unwrap_err().to_string();
+    let payload = at + 28; // marker, checksum, tag, tid, count, length
+    assert_eq!(
+        err,
+        format!(
+            "t.bin: byte {payload}: expected a function name of at most 1 MiB, not one of {} bytes",
+            MAX_NAME + 1
+        )
+    );
+    let (ev, meta, funcs) = parse(bytes, true).unwrap();
+    assert_eq!((ev.len(), meta.skipped_lines), (12, 1));
+    assert!(!funcs.keys().iter().any(named));
+}
+
 /// Events, keys and meta (or the error) of a parse, as text.
 fn outcome(bytes: &[u8], lenient: bool, threads: usize, chunk: usize) -> String {
     let input = Input::from_bytes("t.bin", bytes.to_vec());

@@ -7,6 +7,7 @@
 //! message comes from.
 
 use super::super::chunked;
+use super::super::funcs::{MAX_NAME, name_bound};
 use super::super::{
     BATCH, Event, FuncTable, Mapping, ParseOptions, Sink, ThreadIds, TraceMeta, skip_or_fail,
 };
@@ -104,7 +105,7 @@ impl<'a> InOrder<'a> {
     /// Parses a chunk line by line.
     fn lines(&mut self, bytes: &[u8], sink: &mut dyn Sink) -> Result<()> {
         let mut lineno = self.next_line;
-        for line in bytes.split(|&b| b == b'\n') {
+        for line in split_lines(bytes) {
             if let Err(e) = self.line(line, lineno) {
                 skip_or_fail(&mut self.meta, self.opts, e)?;
             }
@@ -160,6 +161,9 @@ impl<'a> InOrder<'a> {
                 Some(addr) => self.funcs.addr(addr),
                 None => return Err(self.err(lineno, line, "a hex address after E/X")),
             },
+            Token::Name(n) if self.symbolic && n.len() > MAX_NAME => {
+                return Err(self.err(lineno, line, &name_bound(n.len())));
+            }
             Token::Name(n) if self.symbolic => self.funcs.name(&String::from_utf8_lossy(n)),
             Token::Name(_) => {
                 return Err(self.err(
@@ -268,13 +272,26 @@ impl<'a> InOrder<'a> {
     }
 
     fn err(&self, lineno: u64, line: &[u8], expected: &str) -> Error {
-        let shown = crate::error::escape_bytes(line, 60);
+        // 60 characters come from at most 240 bytes; escaping the whole
+        // line would copy a name of hundreds of megabytes.
+        let shown = crate::error::escape_bytes(&line[..line.len().min(256)], 60);
         Error::parse(
             self.path,
             lineno,
             format!("expected {expected}, found `{shown}`"),
         )
     }
+}
+
+/// `bytes` cut at every `\n`, as `bytes.split(|&b| b == b'\n')` cuts them,
+/// but found by memchr (a line may be hundreds of megabytes).
+fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let ends = memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]);
+    ends.scan(0, move |start, end| {
+        let line = &bytes[*start..end];
+        *start = end + 1;
+        Some(line)
+    })
 }
 
 /// The first word of `text` (after blanks) and what follows it.
@@ -346,5 +363,18 @@ impl<'a> chunked::InOrder for InOrder<'a> {
     ) -> Result<Option<FastChunk>> {
         self.chunk(bytes, fast.as_mut(), sink)?;
         Ok(fast)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_lines_cuts_like_split() {
+        for s in ["", "\n", "a", "a\n", "\n\nab\nc", "ab\n\n"] {
+            let want: Vec<&[u8]> = s.as_bytes().split(|&b| b == b'\n').collect();
+            assert_eq!(split_lines(s.as_bytes()).collect::<Vec<_>>(), want, "{s:?}");
+        }
     }
 }

@@ -27,10 +27,7 @@ pub(super) fn split_event(line: &[u8]) -> Option<(EventKind, Token<'_>, &[u8])> 
     let rest = &line[1..];
     let glued = rest.first().is_some_and(|b| !b.is_ascii_whitespace());
     let rest = trim_start(rest);
-    let end = rest
-        .iter()
-        .position(|b| b.is_ascii_whitespace())
-        .unwrap_or(rest.len());
+    let end = first_blank(rest).unwrap_or(rest.len());
     let (tok, cols) = rest.split_at(end);
     if tok.is_empty() {
         return None;
@@ -41,6 +38,13 @@ pub(super) fn split_event(line: &[u8]) -> Option<(EventKind, Token<'_>, &[u8])> 
         Token::Name(tok)
     };
     Some((kind, token, cols))
+}
+
+/// Where the first ASCII whitespace byte of `s` is, found by memchr (a
+/// name may be hundreds of megabytes).
+fn first_blank(s: &[u8]) -> Option<usize> {
+    let end = memchr::memchr3(b' ', b'\t', b'\r', s).unwrap_or(s.len());
+    memchr::memchr2(b'\x0c', b'\n', &s[..end]).or((end < s.len()).then_some(end))
 }
 
 pub(super) fn trim_start(s: &[u8]) -> &[u8] {
@@ -85,4 +89,23 @@ pub(super) fn is_header(line: &[u8]) -> bool {
         text.split_whitespace().next(),
         Some("base" | "map" | "process" | "dropped")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_blank_finds_what_is_ascii_whitespace_finds() {
+        let bytes = b" \t\n\x0c\r\x0bax\xa0\x85";
+        for a in bytes {
+            for b in bytes {
+                for c in bytes {
+                    let s = [*a, *b, *c];
+                    let want = s.iter().position(|b| b.is_ascii_whitespace());
+                    assert_eq!(first_blank(&s), want, "{s:?}");
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Scanning symbolic lines: function names read, cached and given
 //! chunk-local ids, and runs of lines predicted from the last line's shape.
 
+use super::super::super::funcs::MAX_NAME;
 use super::shape::*;
 use super::*;
 
@@ -8,7 +9,7 @@ impl Parser {
     /// The chunk-local id of the function name that starts at `j` (and
     /// ends before a space or the line end at `end`), and where it ends.
     /// Names that the line parser would read otherwise (`0x...` tokens,
-    /// control bytes) are left to it.
+    /// control bytes) or refuse (over [`MAX_NAME`]) are left to it.
     pub(super) fn name(
         &mut self,
         b: &[u8],
@@ -17,9 +18,12 @@ impl Parser {
         names: &mut Vec<String>,
     ) -> Option<(u32, usize)> {
         let line = b.get(j..end)?;
-        let len = line.iter().position(|&c| c <= b' ').unwrap_or(line.len());
+        // (a name past the bound is not read to its end)
+        let head = &line[..line.len().min(MAX_NAME + 1)];
+        let len = head.iter().position(|&c| c <= b' ').unwrap_or(head.len());
         let name = &line[..len];
         if name.is_empty()
+            || name.len() > MAX_NAME
             || name.starts_with(b"0x")
             || name.starts_with(b"0X")
             || !matches!(line.get(len), None | Some(b' ' | b'\r'))

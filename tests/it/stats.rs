@@ -400,3 +400,27 @@ fn compares_report_lists_each_patterns_slowest_calls() {
         "{section}"
     );
 }
+
+#[test]
+fn stats_of_one_thread_give_that_threads_worst_case() {
+    let run = spin();
+    let calls = run.chrome_calls();
+    let mut tids: Vec<u64> = calls.iter().map(|c| c.1).collect();
+    tids.sort();
+    tids.dedup();
+    assert_eq!(tids.len(), 2, "main and one worker");
+    for tid in tids {
+        let csv = run.dir.join(format!("tid{tid}.csv"));
+        let out = run.stats(&["--tid", &tid.to_string(), "--csv", csv.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let work = &csv_rows(&csv)["work"];
+        assert_eq!(num(work, "calls"), 2000);
+        let slowest = calls
+            .iter()
+            .filter(|c| c.0 == "work" && c.1 == tid)
+            .map(|c| c.3)
+            .max()
+            .unwrap();
+        assert_eq!(num(work, "max_ns"), slowest, "thread {tid}");
+    }
+}

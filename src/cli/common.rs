@@ -60,19 +60,18 @@ pub struct ReadArgs {
 /// `--tid`, `--time-range`, `--function`, `--exclude`: which part of a
 /// trace every command reads (uftrace's filters of the same meaning).
 #[derive(Debug, Args)]
-#[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
     /// Keep only these threads: ids as the trace records them, or the names the trace or rules give them (comma-separated; repeatable)
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, help_heading = "Filters", value_name = "LIST")]
     pub tid: Vec<String>,
     /// Keep the calls that start in this range from the trace's first event, cut at its end: 10ms..250ms, ..1s, 500us.. (units ns, us, ms, s)
-    #[arg(long, value_name = "START..END", value_parser = parse_time_range)]
+    #[arg(long, help_heading = "Filters", value_name = "START..END", value_parser = parse_time_range)]
     pub time_range: Option<TimeRange>,
     /// Keep only calls made while a matching function is on the stack, rooted at it (`*` and `?` are wildcards; repeatable; uftrace -F)
-    #[arg(long, value_name = "GLOB")]
+    #[arg(long, help_heading = "Filters", value_name = "GLOB")]
     pub function: Vec<String>,
     /// Drop matching functions with their subtrees; their time stays in the caller's self time (repeatable; uftrace -N)
-    #[arg(long, value_name = "GLOB")]
+    #[arg(long, help_heading = "Filters", value_name = "GLOB")]
     pub exclude: Vec<String>,
 }
 

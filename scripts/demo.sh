@@ -35,6 +35,8 @@ gcc -g -finstrument-functions testdata/hello/*.c runtime/calltrace.c -o "$out/he
   "$ct" graph ./hello --style plain -o plain.dot --csv edges.csv   # pvtrace's drawing
   echo "== call tree (one node per distinct call path)"
   "$ct" tree ./hello --view contexts
+  echo "== per-call statistics: the slowest calls first"
+  "$ct" stats ./hello --sort max --top 5
   echo "== exports"
   "$ct" export ./hello --to flamegraph -o flamegraph.svg
   "$ct" export ./hello --to chrome -o trace.json        # ui.perfetto.dev, chrome://tracing

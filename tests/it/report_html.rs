@@ -39,13 +39,15 @@ fn report_html_is_self_contained_and_renders_in_chromium() {
         })
         .count();
     assert_eq!(html.matches("<svg").count(), 2, "both plots inline");
-    // Top functions per pattern, and the distinguishing functions of the
-    // 6 patterns that have some (13 in all, as features.csv lists them).
+    // Top functions and slowest calls per pattern, and the distinguishing
+    // functions of the 6 patterns that have some (13 in all, as
+    // features.csv lists them).
     assert_eq!(
         html.matches("<details>").count(),
-        patterns + 6,
-        "top functions per pattern"
+        2 * patterns + 6,
+        "top functions and slowest calls per pattern"
     );
+    assert_eq!(html.matches("<table class=\"slowest\">").count(), patterns);
     assert!(
         html.contains("<summary>fax: 7 distinguishing functions</summary>"),
         "the fax pattern's distinguishing functions are listed"

@@ -6,8 +6,8 @@ use rustc_hash::FxHashMap;
 
 use super::*;
 use crate::ingest::ChunkWork;
-use crate::ingest::funcs::MAX_NAME;
 use crate::ingest::chunked::ChunkParser;
+use crate::ingest::funcs::MAX_NAME;
 use crate::ingest::prefetch::{AHEAD, prefetch};
 
 /// A parsing thread's state: names interned by their bytes (across

@@ -701,7 +701,10 @@ fn long_name_cases() -> Vec<(String, u64)> {
     vec![
         (format!("{good}  {} (1 / 1)\n{good}", at(MAX_NAME + 1)), 4),
         (format!("{good}\t{} (1 / 1)\n{good}", at(MAX_NAME + 1)), 4),
-        (format!("{good}  n\u{a0}{} (1 / 1)\n{good}", at(MAX_NAME - 2)), 4),
+        (
+            format!("{good}  n\u{a0}{} (1 / 1)\n{good}", at(MAX_NAME - 2)),
+            4,
+        ),
         (
             format!(
                 "{good}  {} (1 / 1)\n  {escaped} (1 / 1)\n  \\\\{escaped} (1 / 1) x2\n",
@@ -710,7 +713,10 @@ fn long_name_cases() -> Vec<(String, u64)> {
             6,
         ),
         (
-            format!("a (0.5 / 1)\n  {} (1 / 1)\n  k (1 us / 2 us)\n", at(MAX_NAME + 1)),
+            format!(
+                "a (0.5 / 1)\n  {} (1 / 1)\n  k (1 us / 2 us)\n",
+                at(MAX_NAME + 1)
+            ),
             2,
         ),
     ]
@@ -726,7 +732,10 @@ fn names_over_the_bound_are_refused_or_skipped_on_every_path() {
         let shown: String = err.chars().take(200).collect();
         assert!(err.starts_with(&want), "case {i}: {shown}");
         assert!(err.contains(&format!("not one of {} bytes", MAX_NAME + 1)));
-        assert!(err.len() < 300, "case {i}: the message shows the line's start");
+        assert!(
+            err.len() < 300,
+            "case {i}: the message shows the line's start"
+        );
         let skipped = sequential(&whole, true);
         assert!(skipped.contains("skipped_lines: 1,"), "case {i}");
         for lenient in [false, true] {

@@ -187,3 +187,104 @@ fn flamegraph_stacks_cut_by_a_large_max_depth_are_still_bounded() {
     let drawn = std::fs::read_to_string(&svg).expect("read the SVG");
     assert!(drawn.contains("<svg"));
 }
+
+/// An indented trace of `main` calling `f`, the function `name` and `g`.
+fn indented_call(name: &str) -> String {
+    format!("main (1 / 10)\n  f (1 / 1)\n  {name} (2 / 2)\n  g (3 / 6) x2\n")
+}
+
+#[test]
+fn an_indented_name_over_one_mib_is_refused_with_its_line_and_length() {
+    let name = "n".repeat(MAX_NAME + 1);
+    let (_dir, trace) = temp_file("long.txt", indented_call(&name));
+    for threads in ["1", "2"] {
+        for view in ["calls", "contexts"] {
+            let msg = calltrace(["tree", "-o", "-", "--threads", threads, "--view", view])
+                .args([std::ffi::OsStr::new("--trace"), trace.as_os_str()])
+                .run()
+                .failure();
+            assert!(msg.contains("long.txt:3: "), "{msg}");
+            assert!(
+                msg.contains("at most 1 MiB") && msg.contains(&format!("{} bytes", MAX_NAME + 1)),
+                "{msg}"
+            );
+            assert!(msg.len() < 300, "the message shows the line's start only");
+        }
+    }
+}
+
+#[test]
+fn lenient_skips_the_line_of_an_indented_name_over_the_bound() {
+    let name = "n".repeat(MAX_NAME + 1);
+    let (_dir, trace) = temp_file("long.txt", indented_call(&name));
+    for threads in ["1", "2"] {
+        let out = calltrace(["tree", "--lenient", "-o", "-", "--threads", threads])
+            .args([std::ffi::OsStr::new("--trace"), trace.as_os_str()])
+            .run()
+            .success();
+        assert_eq!(
+            out.text(),
+            "main (1 / 10)\n  f (1 / 1)\n  g (3 / 6) x2\n",
+            "threads {threads}"
+        );
+        assert!(out.stderr.contains("skipped 1 malformed"), "{}", out.stderr);
+        assert!(out.stderr.contains("at most 1 MiB"), "{}", out.stderr);
+    }
+}
+
+#[test]
+fn an_indented_name_of_one_mib_is_read() {
+    let name = "n".repeat(MAX_NAME);
+    let (_dir, trace) = temp_file("long.txt", indented_call(&name));
+    for threads in ["1", "2"] {
+        let text = calltrace(["tree", "-o", "-", "--threads", threads, "--trace"])
+            .args([&trace])
+            .run()
+            .success()
+            .text();
+        assert_eq!(text, indented_call(&name), "threads {threads}");
+    }
+}
+
+#[test]
+fn a_256_mib_indented_name_under_a_1_gib_address_space_limit_is_refused_not_aborted() {
+    // Each copy of the name took another 256 MB (two for the reader's
+    // tables, one to unescape it) until one failed.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big.txt");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+    let piece = vec![b'f'; 1 << 20];
+    file.write_all(b"main (1 / 3)\n  ").unwrap();
+    for _ in 0..256 {
+        file.write_all(&piece).unwrap();
+    }
+    file.write_all(b" (2 / 2)\n").unwrap();
+    file.into_inner().expect("flush").sync_all().ok();
+    for threads in ["1", "2"] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["tree", "-o", "-", "--threads", threads, "--trace"])
+            .arg(&path);
+        // SAFETY: setrlimit is async-signal-safe and touches no memory of ours.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 1 << 30,
+                    rlim_max: 1 << 30,
+                };
+                match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        let out = output_within(&mut cmd, 120);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+        assert!(
+            stderr.contains("big.txt:2: ") && stderr.contains(&format!("{} bytes", 256 << 20)),
+            "{stderr}"
+        );
+        assert!(stderr.len() < 300, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -52,6 +52,19 @@ pub fn unescape_name(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The length in bytes of [`unescape_name`]`(s)`, without building it.
+pub(super) fn unescaped_len(s: &str) -> usize {
+    let mut len = 0;
+    let mut rest = s;
+    while let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) {
+        let tail = &rest[i + 1..];
+        let (c, used) = unescape_one(tail).unwrap_or(('\\', 0));
+        len += i + c.len_utf8();
+        rest = &tail[used..];
+    }
+    len + rest.len()
+}
+
 /// The character escaped at the start of `tail` (after a backslash) and
 /// how many bytes of `tail` the escape used.
 pub(super) fn unescape_one(tail: &str) -> Option<(char, usize)> {

@@ -31,7 +31,7 @@ use inorder::{InOrder, Units};
 use part::{LineIn, Part};
 use reader::{Out, Parser, UNSET};
 use text::Line;
-use text::{Indents, decimals, fixed, in_nanos, indent_width, parse_line};
+use text::{Indents, check_name, decimals, fixed, in_nanos, indent_width, parse_line};
 use whole::parse_whole;
 
 mod escape;

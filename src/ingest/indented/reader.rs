@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 use super::*;
 use crate::ingest::ChunkWork;
 use crate::ingest::chunked::ChunkParser;
+use crate::ingest::funcs::MAX_NAME;
 use crate::ingest::prefetch::{AHEAD, prefetch};
 
 /// A parsing thread's state: names interned by their bytes (across
@@ -282,6 +283,11 @@ impl Parser {
             return (self.slow(&rest[..end], names), end + 1);
         };
         let (start, stop) = f.name;
+        if stop - start > MAX_NAME
+            && let Some(bad) = long_name(&rest[start..end], stop - start, f.width)
+        {
+            return (bad, f.next);
+        }
         let words = line::slice_words(&rest[start..stop]);
         let read = Read::Line(LineIn {
             width: f.width,
@@ -428,4 +434,16 @@ impl Parser {
         self.ids.insert(escaped.into(), id);
         id
     }
+}
+
+/// A line read by [`line::long`] (`body`, from its name on) whose name of
+/// `len` bytes as written is refused as over [`MAX_NAME`], as the general
+/// path refuses it (see [`check_name`]); None if it is not.
+#[cold]
+fn long_name(body: &[u8], len: usize, width: usize) -> Option<Read> {
+    // (that path reads ASCII lines only)
+    let text = std::str::from_utf8(body).ok()?;
+    check_name(text, &text[..len])
+        .err()
+        .map(|msg| Read::Bad(width, msg))
 }

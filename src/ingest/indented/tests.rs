@@ -668,3 +668,86 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&contexts_chunked(&input, lenient, threads, chunk), &reference);
     }
 }
+
+#[test]
+fn unescaped_len_is_the_length_of_the_unescaped_name() {
+    let written = [
+        "plain",
+        "back\\\\slash",
+        "\\#h",
+        "e\\x20",
+        "nb\\u{a0}",
+        "\\u{1f600}x",
+        "lone\\",
+        "\\q",
+        "\\x",
+        "\\u{zz}",
+        "",
+    ];
+    for s in written {
+        assert_eq!(escape::unescaped_len(s), unescape_name(s).len(), "{s:?}");
+    }
+}
+
+/// Traces whose names reach the bound on names: on the fast path for long
+/// lines, on the general path (a tab, an NBSP), escaped, and read again
+/// whole (a time unit after decimals). Each has one name too long.
+fn long_name_cases() -> Vec<(String, u64)> {
+    use crate::ingest::funcs::MAX_NAME;
+    let good = "main (3 / 10)\n  f (1 / 4) x2\n    g (3 / 3)\n";
+    let at = |n: usize| "n".repeat(n);
+    // Written longer than the bound, MAX_NAME bytes once unescaped.
+    let escaped = format!("{}{}", "\\\\".repeat(4), at(MAX_NAME - 4));
+    vec![
+        (format!("{good}  {} (1 / 1)\n{good}", at(MAX_NAME + 1)), 4),
+        (format!("{good}\t{} (1 / 1)\n{good}", at(MAX_NAME + 1)), 4),
+        (
+            format!("{good}  n\u{a0}{} (1 / 1)\n{good}", at(MAX_NAME - 2)),
+            4,
+        ),
+        (
+            format!(
+                "{good}  {} (1 / 1)\n  {escaped} (1 / 1)\n  \\\\{escaped} (1 / 1) x2\n",
+                at(MAX_NAME)
+            ),
+            6,
+        ),
+        (
+            format!(
+                "a (0.5 / 1)\n  {} (1 / 1)\n  k (1 us / 2 us)\n",
+                at(MAX_NAME + 1)
+            ),
+            2,
+        ),
+    ]
+}
+
+#[test]
+fn names_over_the_bound_are_refused_or_skipped_on_every_path() {
+    use crate::ingest::funcs::MAX_NAME;
+    for (i, (text, line)) in long_name_cases().into_iter().enumerate() {
+        let whole = Input::from_bytes("t.txt", text.into_bytes());
+        let err = sequential(&whole, false);
+        let want = format!("error: t.txt:{line}: expected a function name of at most 1 MiB");
+        let shown: String = err.chars().take(200).collect();
+        assert!(err.starts_with(&want), "case {i}: {shown}");
+        assert!(err.contains(&format!("not one of {} bytes", MAX_NAME + 1)));
+        assert!(
+            err.len() < 300,
+            "case {i}: the message shows the line's start"
+        );
+        let skipped = sequential(&whole, true);
+        assert!(skipped.contains("skipped_lines: 1,"), "case {i}");
+        for lenient in [false, true] {
+            let reference = sequential(&whole, lenient);
+            let contexts = contexts_sequential(&whole, lenient);
+            for (threads, chunk) in [(1, 0), (1, 7), (2, 1), (3, 64), (2, 0)] {
+                let got = chunked(&whole, lenient, threads, chunk);
+                let what = format!("case {i} lenient {lenient} threads {threads} chunk {chunk}");
+                assert!(got == reference, "{what}");
+                let got = contexts_chunked(&whole, lenient, threads, chunk);
+                assert!(got == contexts, "{what}: contexts");
+            }
+        }
+    }
+}

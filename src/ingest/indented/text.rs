@@ -1,7 +1,9 @@
 //! The text of an indented line as the general (`str`) path reads it: the
 //! line's parts, indentation widths and depths, numbers and their units.
 
+use super::escape::unescaped_len;
 use super::*;
+use crate::ingest::funcs::{MAX_NAME, name_bound};
 use crate::ingest::nanos_per;
 
 /// A parsed line, numbers still as text so the file's precision can be found first.
@@ -78,6 +80,7 @@ pub(super) fn parse_line(body: &str) -> Result<Line<'_>, String> {
     if name.is_empty() || !is_number(self_time) || !is_number(total) {
         return Err(expected());
     }
+    check_name(body, name)?;
     if decimals(self_time).max(decimals(total)) > MAX_DECIMALS {
         return Err(format!(
             "expected at most {MAX_DECIMALS} decimal places, found `{self_time} / {total}`"
@@ -91,6 +94,26 @@ pub(super) fn parse_line(body: &str) -> Result<Line<'_>, String> {
         total_unit,
         calls,
     })
+}
+
+/// Refuses a line (`body`, from its first byte after the indentation)
+/// whose name, written as `name`, reads as more than [`MAX_NAME`] bytes.
+/// Neither the name nor the line is copied: the message shows the line's
+/// first 60 characters.
+pub(super) fn check_name(body: &str, name: &str) -> Result<(), String> {
+    // Escapes only make a name shorter than it is written.
+    if name.len() <= MAX_NAME {
+        return Ok(());
+    }
+    let len = unescaped_len(name);
+    if len <= MAX_NAME {
+        return Ok(());
+    }
+    Err(format!(
+        "expected {}, found `{}...`",
+        name_bound(len),
+        body.chars().take(60).collect::<String>()
+    ))
 }
 
 /// Splits `1.2 ms` / `1.2ms` / `3 calls` / `7` into the number and its

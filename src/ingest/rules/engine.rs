@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use super::spec::{Cond, Emit, Kind, Rule, RuleSet};
 use super::template::Env;
 use super::time::to_ns;
+use crate::ingest::funcs::{MAX_NAME, name_bound};
 use crate::ingest::{Event, EventKind, FuncId, FuncTable};
 
 /// One thread (resource) as the rules named it.
@@ -231,6 +232,9 @@ fn resolve(e: &Emit, env: &Env) -> Result<Resolved, String> {
         .filter(|n| !n.is_empty());
     if name.is_none() && e.kind != Kind::Exit {
         return Err("name`: the name is empty".to_string());
+    }
+    if let Some(n) = name.as_ref().filter(|n| n.len() > MAX_NAME) {
+        return Err(format!("name`: expected {}", name_bound(n.len())));
     }
     Ok(Resolved {
         kind: e.kind,

@@ -130,3 +130,24 @@ fn a_state_variable_doubling_each_line_stops_at_the_bound_naming_the_rule() {
         "{err}"
     );
 }
+
+#[test]
+fn names_over_the_bound_are_refused_or_skipped() {
+    use crate::ingest::funcs::MAX_NAME;
+    let rules =
+        r#"{"rules": [{"regex": "^E (?P<f>\\S+)$", "emit": [{"kind": "enter", "name": "${f}"}]}]}"#;
+    let log = |len: usize| format!("E main\nE {}\nE g\n", "n".repeat(len)).into_bytes();
+    let (events, _) = run(rules, &log(MAX_NAME)).unwrap();
+    assert_eq!(events.len(), 3, "at the bound");
+    let err = run(rules, &log(MAX_NAME + 1)).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "log:2: rule 1: field `emit[0].name`: expected a function name of at most 1 MiB, not one of {} bytes (rules r.json)",
+            MAX_NAME + 1
+        )
+    );
+    let format = RulesFormat::from_text("r.json", rules).unwrap();
+    let (sink, meta, _) = parse(&format, "log", &log(MAX_NAME + 1), true).unwrap();
+    assert_eq!((sink.events.len(), meta.skipped_lines), (2, 1));
+}

@@ -108,7 +108,7 @@ pub fn escape_controls(s: &str) -> Cow<'_, str> {
 /// At most `max` characters of `bytes` for a message: UTF-8 text as it
 /// is (control characters escaped as by [`escape_controls`]), every byte
 /// that is not UTF-8 as `\xNN`, so that binary data shows what it holds.
-pub fn escape_bytes(bytes: &[u8], max: usize) -> String {
+pub(crate) fn escape_bytes(bytes: &[u8], max: usize) -> String {
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {
         out.push_str(&escape_controls(chunk.valid()));

@@ -31,17 +31,17 @@
 pub mod abstraction;
 pub mod calltree;
 pub mod cli;
-pub mod coverage;
-pub mod diff;
+pub(crate) mod coverage;
+pub(crate) mod diff;
 pub mod emit;
 mod error;
 pub mod ingest;
 pub mod live;
 pub mod pipeline;
-pub mod progress;
-pub mod report;
+pub(crate) mod progress;
+pub(crate) mod report;
 pub mod run;
-pub mod stats;
+pub(crate) mod stats;
 pub mod symbols;
 
 pub use error::{Error, Result, escape_controls};

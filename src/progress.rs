@@ -14,10 +14,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::ingest::Input;
 
 /// Smaller traces are read too fast to need a bar.
-pub const MIN_BYTES: usize = 4 << 20;
+pub(crate) const MIN_BYTES: usize = 4 << 20;
 
 /// Runs `work` while a bar follows how much of `input` it has consumed.
-pub fn follow<T>(input: &Input, quiet: bool, label: &str, work: impl FnOnce() -> T) -> T {
+pub(crate) fn follow<T>(input: &Input, quiet: bool, label: &str, work: impl FnOnce() -> T) -> T {
     let len = match input.mapped_len() {
         Some(len) if wanted(quiet, std::io::stderr().is_terminal(), len) => len,
         _ => return work(),

@@ -121,7 +121,7 @@ impl Coverage {
 
 /// How objects are found and functions named.
 #[derive(Debug, Clone, Default)]
-pub struct Lookup<'a> {
+pub(crate) struct Lookup<'a> {
     /// The executable given on the command line, if any.
     pub binary: Option<&'a Path>,
     /// Directories searched first for the trace's objects.
@@ -132,7 +132,7 @@ pub struct Lookup<'a> {
 
 /// Builds the coverage from each pattern's loaded trace.
 #[derive(Default)]
-pub struct Collector {
+pub(crate) struct Collector {
     patterns: Vec<String>,
     objects: Vec<(PathBuf, Inventory)>,
     /// Calls by object and function index, per pattern.
@@ -164,7 +164,7 @@ pub enum At {
 
 /// The places of `loaded`'s called functions. Cheap (no object is read),
 /// so it can run where each trace is loaded, in parallel.
-pub fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
+pub(crate) fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
     let (tree, funcs, meta) = (&loaded.built.tree, &loaded.built.funcs, &loaded.built.meta);
     let stats = hot::func_stats(tree, funcs);
     let exe = || {
@@ -211,12 +211,12 @@ pub fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
 
 impl Collector {
     /// Adds one pattern's trace.
-    pub fn add(&mut self, pattern: &str, loaded: &Loaded, look: &Lookup<'_>) -> Result<()> {
+    pub(crate) fn add(&mut self, pattern: &str, loaded: &Loaded, look: &Lookup<'_>) -> Result<()> {
         self.add_placed(pattern, &placed(loaded, look), look)
     }
 
     /// Adds one pattern's placed functions ([`placed`]).
-    pub fn add_placed(
+    pub(crate) fn add_placed(
         &mut self,
         pattern: &str,
         placed: &[Placed],
@@ -261,7 +261,7 @@ impl Collector {
     }
 
     /// Every function of the instrumented objects, with its calls per pattern.
-    pub fn finish(self) -> Coverage {
+    pub(crate) fn finish(self) -> Coverage {
         let n = self.patterns.len();
         let mut entries = Vec::new();
         let mut objects = Vec::new();
@@ -324,7 +324,7 @@ fn object_path(
 }
 
 /// The error for traces that name no instrumented object.
-pub fn nothing_listed(traces: &[PathBuf]) -> Error {
+pub(crate) fn nothing_listed(traces: &[PathBuf]) -> Error {
     let names: Vec<String> = traces.iter().map(|t| t.display().to_string()).collect();
     Error::Input(format!(
         "no function to list: {} name(s) no program or library built with -finstrument-functions that can be read (give BINARY or --search-path DIR when the trace was recorded elsewhere)",

@@ -55,7 +55,7 @@ pub struct Union<'d> {
 
 /// The union of both sides' graphs for a diff by function (`d`'s rows),
 /// from the runs' edges.
-pub fn union<'d>(d: &'d Diff, base: &[Profile], new: &[Profile], prune: Prune) -> Union<'d> {
+pub(crate) fn union<'d>(d: &'d Diff, base: &[Profile], new: &[Profile], prune: Prune) -> Union<'d> {
     let whole = d.base_total.max(d.new_total).max(1) as f64;
     let keep = |v: u64| v as f64 >= prune.min_total * whole;
     let nodes: Vec<&Row> = d

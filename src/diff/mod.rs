@@ -18,13 +18,15 @@
 //! to a few runs cannot make a change. Call counts of
 //! a deterministic program are exact, so any difference in them counts.
 
-pub mod graph;
-pub mod profile;
+pub(crate) mod graph;
+pub(crate) mod profile;
 
 use std::collections::BTreeSet;
 
-pub use graph::{Prune, Union, union};
-pub use profile::{By, EdgeWeight, Key, Profile, Stats};
+pub(crate) use graph::{Prune, Union, union};
+#[cfg(test)]
+pub(crate) use profile::EdgeWeight;
+pub(crate) use profile::{By, Key, Profile, Stats};
 
 use crate::ingest::Unit;
 
@@ -165,7 +167,7 @@ impl Diff {
 
 /// Compares the runs of two sides. Every run of a side must count the
 /// same thing; a side with untimed runs makes the diff count calls only.
-pub fn diff(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Diff {
+pub(crate) fn diff(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Diff {
     let timed = base.iter().chain(new).all(|p| p.unit != Unit::Calls);
     let unit = if timed {
         new.first().map_or(Unit::Nanos, |p| p.unit)
@@ -302,7 +304,7 @@ impl Context {
 
 /// The two terms of ΔT = (c_new − c_base)·t̄_base + c_new·(t̄_new − t̄_base),
 /// with t̄ the self weight per call.
-pub fn attribute(base: Stats, new: Stats) -> (f64, f64) {
+pub(crate) fn attribute(base: Stats, new: Stats) -> (f64, f64) {
     let per = |s: Stats| {
         if s.calls == 0 {
             0.0
@@ -317,7 +319,7 @@ pub fn attribute(base: Stats, new: Stats) -> (f64, f64) {
 }
 
 /// Self weight per call, rounded to the nearest unit; None without calls.
-pub fn per_call(s: Stats) -> Option<u64> {
+pub(crate) fn per_call(s: Stats) -> Option<u64> {
     (s.calls > 0).then(|| ((s.self_weight as u128 + s.calls as u128 / 2) / s.calls as u128) as u64)
 }
 

@@ -52,7 +52,7 @@ impl Stats {
 
 /// One run: every row's weights, and what the weights count.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// What the weights count.
     pub unit: Unit,
     /// Decimal places of fixed-point weights (indented traces).
@@ -69,7 +69,7 @@ pub struct Profile {
 
 /// The weight of a caller -> callee edge in one run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EdgeWeight {
+pub(crate) struct EdgeWeight {
     /// Calls from caller to callee.
     pub calls: u64,
     /// The callee's total weight over those calls.
@@ -78,7 +78,7 @@ pub struct EdgeWeight {
 
 impl Profile {
     /// The profile of a calling-context `tree` whose functions are named by `names`.
-    pub fn new(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Profile {
+    pub(crate) fn new(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Profile {
         let mut p = Profile {
             unit: tree.unit,
             decimals: tree.decimals,

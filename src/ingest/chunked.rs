@@ -66,7 +66,7 @@ pub(crate) struct LocalEvents {
 
 impl LocalEvents {
     /// Empties the buffers for the next chunk.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.events.clear();
         self.addrs.clear();
         self.names.clear();
@@ -76,7 +76,7 @@ impl LocalEvents {
 
     /// Hands the chunk to `sink` in global ids: interning the local ids in
     /// order keeps global ids in order of first appearance. `maps` is scratch.
-    pub fn merge(
+    pub(crate) fn merge(
         &mut self,
         funcs: &mut FuncTable,
         threads: &mut ThreadIds,
@@ -108,7 +108,7 @@ struct Recycle<B>(Mutex<Vec<B>>);
 
 impl<B: Default> Recycle<B> {
     /// A buffer given back earlier, or a new one.
-    pub fn take(&self) -> B {
+    pub(crate) fn take(&self) -> B {
         self.0
             .lock()
             .expect("recycle lock")
@@ -117,7 +117,7 @@ impl<B: Default> Recycle<B> {
     }
 
     /// Gives a buffer back for a later chunk.
-    pub fn give(&self, buffer: B) {
+    pub(crate) fn give(&self, buffer: B) {
         self.0.lock().expect("recycle lock").push(buffer);
     }
 }

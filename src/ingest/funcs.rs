@@ -60,13 +60,13 @@ pub(crate) struct NameIndex {
 
 impl NameIndex {
     /// The hash `insert` wants for `name`.
-    pub fn hash(name: &[u8]) -> u64 {
+    pub(super) fn hash(name: &[u8]) -> u64 {
         FxBuildHasher.hash_one(name)
     }
 
     /// The id of `name` among those with its hash: the first for which
     /// `is(id)` says the id stands for `name`.
-    pub fn find(&self, name: &[u8], is: impl Fn(u32) -> bool) -> Option<u32> {
+    pub(super) fn find(&self, name: &[u8], is: impl Fn(u32) -> bool) -> Option<u32> {
         let mut id = *self.heads.get(&Self::hash(name))?;
         loop {
             if is(id) {
@@ -77,14 +77,14 @@ impl NameIndex {
     }
 
     /// Adds `id`, of a name whose hash is `hash`, not yet in the index.
-    pub fn insert(&mut self, hash: u64, id: u32) {
+    pub(super) fn insert(&mut self, hash: u64, id: u32) {
         if let Some(before) = self.heads.insert(hash, id) {
             self.next.insert(id, before);
         }
     }
 
     /// Empties the index.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.heads.clear();
         self.next.clear();
     }

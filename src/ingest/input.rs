@@ -325,7 +325,7 @@ enum Source<'a> {
 
 impl<'a> Chunks<'a> {
     /// The next chunk, or None at the end of input.
-    pub fn next_chunk(&mut self, name: &str) -> Result<Option<Chunk<'a>>> {
+    pub(crate) fn next_chunk(&mut self, name: &str) -> Result<Option<Chunk<'a>>> {
         let start = self.pos;
         let bytes = match &mut self.source {
             Source::Slice(data) => {
@@ -352,7 +352,7 @@ impl<'a> Chunks<'a> {
     }
 
     /// Gives a parsed chunk's buffer back for reuse.
-    pub fn recycle(&mut self, bytes: ChunkBytes<'_>) {
+    pub(crate) fn recycle(&mut self, bytes: ChunkBytes<'_>) {
         if let (Source::Reader { spare, .. }, ChunkBytes::Owned(mut v)) = (&mut self.source, bytes)
             && spare.len() < 4
         {
@@ -411,7 +411,7 @@ fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize>
 /// Why `head` cannot be a trace in any of our formats because of its text
 /// encoding (a byte-order mark or UTF-16), or None. Our text formats are
 /// ASCII/UTF-8 without a BOM.
-pub fn encoding_problem(head: &[u8]) -> Option<&'static str> {
+pub(super) fn encoding_problem(head: &[u8]) -> Option<&'static str> {
     if head.starts_with(b"\xEF\xBB\xBF") {
         return Some(
             "starts with a UTF-8 byte-order mark (EF BB BF); save the trace without it \
@@ -451,7 +451,7 @@ mod truncation {
     }
 
     /// Installs the SIGBUS handler (once).
-    pub fn install() {
+    pub(super) fn install() {
         INSTALL.call_once(|| {
             // SAFETY: a plain sigaction with an async-signal-safe handler.
             unsafe {

@@ -344,7 +344,7 @@ pub(crate) struct ThreadIds {
 impl ThreadIds {
     /// The dense index of thread `tid`, assigning the next one if new.
     #[inline]
-    pub fn index(&mut self, tid: u64) -> u32 {
+    pub(crate) fn index(&mut self, tid: u64) -> u32 {
         if let Some((t, i)) = self.last
             && t == tid
         {
@@ -360,7 +360,7 @@ impl ThreadIds {
     }
 
     /// The ids in order of first appearance.
-    pub fn into_ids(self) -> Vec<u64> {
+    pub(crate) fn into_ids(self) -> Vec<u64> {
         self.ids
     }
 }

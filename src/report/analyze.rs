@@ -38,7 +38,11 @@ struct Subject<'a> {
 }
 
 /// Loads and measures one pattern, keeping the functions in `protect`.
-pub fn pattern(p: &Pattern, config: &Config, protect: &BTreeSet<String>) -> Result<PatternReport> {
+pub(crate) fn pattern(
+    p: &Pattern,
+    config: &Config,
+    protect: &BTreeSet<String>,
+) -> Result<PatternReport> {
     let input = InputOptions {
         trace: p.path.clone(),
         per_call: Some(crate::calltree::Keep::Total),

@@ -19,7 +19,7 @@ pub struct Feature {
 }
 
 /// The distinguishing functions of every pattern, by pattern then name.
-pub fn find(patterns: &[PatternReport]) -> Vec<Feature> {
+pub(crate) fn find(patterns: &[PatternReport]) -> Vec<Feature> {
     let before: Vec<_> = patterns
         .iter()
         .map(|p| p.functions(Stage::BEFORE))
@@ -40,7 +40,7 @@ pub fn find(patterns: &[PatternReport]) -> Vec<Feature> {
 
 /// Every (set index, member) whose member is in no other set, in set order
 /// and then the members' order.
-pub fn unique_members<'a, S>(sets: &[&'a S]) -> Vec<(usize, &'a str)>
+pub(crate) fn unique_members<'a, S>(sets: &[&'a S]) -> Vec<(usize, &'a str)>
 where
     &'a S: IntoIterator<Item = &'a String>,
 {

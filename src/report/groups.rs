@@ -45,13 +45,13 @@ impl Groups {
 }
 
 /// The group label of a 1-based group number: `G1`, `G2`, ...
-pub fn label(number: usize) -> String {
+pub(crate) fn label(number: usize) -> String {
     format!("G{number}")
 }
 
 /// Numbers `items` so that equal items share a number; numbers start at 1
 /// and follow the order of each group's first item.
-pub fn number<T: PartialEq>(items: &[T]) -> Vec<usize> {
+pub(crate) fn number<T: PartialEq>(items: &[T]) -> Vec<usize> {
     let mut firsts: Vec<&T> = Vec::new();
     items
         .iter()
@@ -67,7 +67,7 @@ pub fn number<T: PartialEq>(items: &[T]) -> Vec<usize> {
 
 /// For each item: is the set of items sharing its group under `after`
 /// different from the set sharing it under `before`?
-pub fn changed(before: &[usize], after: &[usize]) -> Vec<bool> {
+pub(crate) fn changed(before: &[usize], after: &[usize]) -> Vec<bool> {
     let n = before.len();
     (0..n)
         .map(|p| (0..n).any(|q| (before[q] == before[p]) != (after[q] == after[p])))

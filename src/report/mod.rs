@@ -9,11 +9,11 @@
 //! dropping its trees once it has the numbers. `emit` turns a [`Report`]
 //! into CSV and SVG; nothing here writes files.
 
-pub mod analyze;
-pub mod features;
-pub mod groups;
-pub mod patterns;
-pub mod sweep;
+pub(crate) mod analyze;
+pub(crate) mod features;
+pub(crate) mod groups;
+pub(crate) mod patterns;
+pub(crate) mod sweep;
 
 use crate::coverage::Coverage;
 use std::collections::BTreeSet;
@@ -28,10 +28,10 @@ use crate::calltree::View;
 use crate::error::Result;
 use crate::pipeline::InputOptions;
 
-pub use features::Feature;
-pub use groups::Groups;
-pub use patterns::Pattern;
-pub use sweep::Sweep;
+pub(crate) use features::Feature;
+pub(crate) use groups::Groups;
+pub(crate) use patterns::Pattern;
+pub(crate) use sweep::Sweep;
 
 /// A tree's stage of abstraction: `before`, then the methods of
 /// [`METHODS`] in their order (stage `i` is method `i - 1`).
@@ -232,7 +232,7 @@ pub struct SlowFunction {
 }
 
 /// How many functions [`PatternReport::top`] keeps.
-pub const TOP_FUNCTIONS: usize = 10;
+pub(crate) const TOP_FUNCTIONS: usize = 10;
 
 impl PatternReport {
     /// The distinct functions at stage `s`.
@@ -272,7 +272,11 @@ pub struct Report {
 ///
 /// With `keep_features` every pattern is analysed twice: once to find the
 /// distinguishing functions, once with them protected.
-pub fn compare(patterns: &[Pattern], config: &Config, done: &(dyn Fn() + Sync)) -> Result<Report> {
+pub(crate) fn compare(
+    patterns: &[Pattern],
+    config: &Config,
+    done: &(dyn Fn() + Sync),
+) -> Result<Report> {
     let none = BTreeSet::new();
     let first = analyze_all(patterns, config, &|_| &none, done)?;
     let features = features::find(&first);
@@ -343,7 +347,7 @@ fn analyze_all<'a>(
 }
 
 /// `part / whole`, 1 when `whole` is 0.
-pub fn ratio(part: usize, whole: usize) -> f64 {
+pub(crate) fn ratio(part: usize, whole: usize) -> f64 {
     if whole == 0 {
         1.0
     } else {

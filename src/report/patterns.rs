@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 
 /// One test pattern: a name and its trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pattern {
+pub(crate) struct Pattern {
     /// The name in every output.
     pub name: String,
     /// The trace file.
@@ -22,14 +22,14 @@ pub struct Pattern {
 const ARG: &str = "TRACE";
 
 /// Turns `TRACE` arguments into patterns sorted by name.
-pub fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
+pub(crate) fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
     from_args_noting(args, &mut Vec::new())
 }
 
 /// [`from_args`], and the files of directories among `args` left out as
 /// not traces (regular, non-hidden, not executables, but no format reads
 /// them) added to `skipped`, sorted.
-pub fn from_args_noting<S: AsRef<str>>(
+pub(crate) fn from_args_noting<S: AsRef<str>>(
     args: &[S],
     skipped: &mut Vec<PathBuf>,
 ) -> Result<Vec<Pattern>> {

@@ -10,10 +10,10 @@ use std::fmt;
 use crate::abstraction::{Share, ShareError};
 
 /// Decimal places thresholds are rounded to (and printed with).
-pub const DECIMALS: i32 = 6;
+pub(crate) const DECIMALS: i32 = 6;
 
 /// Most points a sweep may have: each is a row per pattern and swept method.
-pub const MAX_POINTS: usize = 10_001;
+pub(crate) const MAX_POINTS: usize = 10_001;
 
 /// An inclusive range of thresholds in [0, 1] walked in equal steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,7 +120,7 @@ impl Sweep {
 }
 
 /// `x` rounded to [`DECIMALS`] places.
-pub fn round(x: f64) -> f64 {
+pub(crate) fn round(x: f64) -> f64 {
     let scale = 10f64.powi(DECIMALS);
     (x * scale).round() / scale
 }

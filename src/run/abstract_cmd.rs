@@ -28,21 +28,21 @@ pub const DEFAULT_DOT: &str = "abstract.dot";
 #[derive(Debug, Clone, PartialEq)]
 pub struct AbstractOptions {
     /// Trace, binary and parsing options.
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// What to abstract and how. Default is no method: the recommended pipeline.
-    pub abstraction: Options,
+    pub(crate) abstraction: Options,
     /// DOT of the abstracted tree. Default is [`DEFAULT_DOT`].
-    pub dot: Option<PathBuf>,
+    pub(crate) dot: Option<PathBuf>,
     /// Indented text of the abstracted tree. Default is none.
-    pub tree_out: Option<PathBuf>,
+    pub(crate) tree_out: Option<PathBuf>,
     /// JSON file of the numbers. Default is none.
-    pub stats: Option<PathBuf>,
+    pub(crate) stats: Option<PathBuf>,
     /// Deepest call written to `tree_out`. Default is none (every call).
-    pub max_depth: Option<u32>,
+    pub(crate) max_depth: Option<u32>,
     /// Unit of the times in `tree_out`. Default is auto (per number).
-    pub time_unit: TimeUnit,
+    pub(crate) time_unit: TimeUnit,
     /// Per-call numbers after each line of `tree_out` (`--show`). Default is none.
-    pub show: Vec<Stat>,
+    pub(crate) show: Vec<Stat>,
 }
 
 impl Default for AbstractOptions {

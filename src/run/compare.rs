@@ -21,16 +21,16 @@ pub struct CompareOptions {
     /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
     /// is the executable when it is an ELF file and `config.input.binary`
     /// (the hidden `--binary`) is none. Default is none.
-    pub traces: Vec<String>,
+    pub(crate) traces: Vec<String>,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
     /// `abstract` does.
-    pub modules: Option<String>,
+    pub(crate) modules: Option<String>,
     /// Where the files go. Default is `compare-out`.
-    pub out_dir: PathBuf,
+    pub(crate) out_dir: PathBuf,
     /// Everything else every pattern is analysed with (its `modules` come
     /// from the field above). Default is [`Config::default`].
-    pub config: Config,
+    pub(crate) config: Config,
 }
 
 impl Default for CompareOptions {

@@ -22,21 +22,21 @@ use crate::symbols::FuncInfo;
 #[derive(Debug, Clone, PartialEq)]
 pub struct CoverageOptions {
     /// How traces are read and named (`trace` is set per pattern).
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// The traces: files, `NAME=PATH` or directories of patterns.
     /// Default is `trace.txt`.
-    pub traces: Vec<String>,
+    pub(crate) traces: Vec<String>,
     /// `--modules`: summarise per module. Default is none (per file).
-    pub modules: Option<String>,
+    pub(crate) modules: Option<String>,
     /// Where the function list goes. Default is none.
-    pub csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// Where the call matrix goes. Default is none.
-    pub matrix: Option<PathBuf>,
+    pub(crate) matrix: Option<PathBuf>,
     /// Where the lcov tracefile goes. Default is none.
-    pub lcov: Option<PathBuf>,
+    pub(crate) lcov: Option<PathBuf>,
     /// Exit with status 3 when less than this share of the instrumented
     /// functions was called. Default is none.
-    pub fail_under: Option<f64>,
+    pub(crate) fail_under: Option<f64>,
 }
 
 impl Default for CoverageOptions {

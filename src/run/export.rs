@@ -26,23 +26,23 @@ use crate::symbols::FuncInfo;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportOptions {
     /// Trace, binary and parsing options.
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// The format's `--to` name. Default is `folded`.
-    pub to: String,
+    pub(crate) to: String,
     /// Where the output goes, `-` for stdout. Default is `-`.
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// Abstraction to apply first; no method exports the whole tree in
     /// `view` (None: the format's own, calls for chrome, else contexts).
     /// Default is no method.
-    pub abstraction: Options,
+    pub(crate) abstraction: Options,
     /// `--max-depth`: folded and flame graph stacks end at this depth, the
     /// last frame weighing its subtree. Default is None, no limit.
-    pub max_depth: Option<u32>,
+    pub(crate) max_depth: Option<u32>,
     /// `--run-id`: the run's id in a dataset export (parquet). Default is
     /// None: the trace's file stem.
-    pub run_id: Option<String>,
+    pub(crate) run_id: Option<String>,
     /// `--show`: per-call numbers of each node (json only). Default is none.
-    pub show: Vec<Stat>,
+    pub(crate) show: Vec<Stat>,
 }
 
 impl Default for ExportOptions {

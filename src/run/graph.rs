@@ -30,27 +30,27 @@ pub enum Style {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphOptions {
     /// Trace, binary and parsing options.
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// Where the DOT goes, `-` for stdout. Default is `graph.dot`.
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// Where the edge CSV goes, if anywhere. Default is none.
-    pub csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// Hot or plain drawing. Default is hot.
-    pub style: Style,
+    pub(crate) style: Style,
     /// Leave out functions under this share of the run. Default is
     /// [`DEFAULT_MIN_TOTAL`], 0.5%.
-    pub min_total: Share,
+    pub(crate) min_total: Share,
     /// Leave out edges under this share of the run. Default is
     /// [`DEFAULT_MIN_EDGE`], 0.1%.
-    pub min_edge: Share,
+    pub(crate) min_edge: Share,
     /// Keep only the paths through this function. Default is none.
-    pub focus: Option<String>,
+    pub(crate) focus: Option<String>,
     /// Keep only this function and what it calls. Default is none.
-    pub root: Option<String>,
+    pub(crate) root: Option<String>,
     /// Keep only functions at most this many calls below the start. Default is none.
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
     /// Unit of the times in the labels. Default is auto.
-    pub time_unit: TimeUnit,
+    pub(crate) time_unit: TimeUnit,
 }
 
 impl Default for GraphOptions {

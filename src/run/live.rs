@@ -23,13 +23,13 @@ use crate::live::screen::{self, Title};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveOptions {
     /// The trace file or FIFO being written. Default is `trace.txt`.
-    pub trace: PathBuf,
+    pub(crate) trace: PathBuf,
     /// The traced executable, to name addresses. Default is none.
-    pub binary: Option<PathBuf>,
+    pub(crate) binary: Option<PathBuf>,
     /// How often the screen is redrawn (one interval). Default is 250 ms.
-    pub refresh: Duration,
+    pub(crate) refresh: Duration,
     /// Search path and demangling style. Default is `nm -C` names, no search path.
-    pub symbols: crate::symbols::SymbolOptions,
+    pub(crate) symbols: crate::symbols::SymbolOptions,
 }
 
 impl Default for LiveOptions {

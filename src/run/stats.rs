@@ -21,26 +21,26 @@ use crate::stats::{self, By, Row, Sort};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsOptions {
     /// Trace, binary and parsing options (`per_call` is set by the command).
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// Rows per function or per calling context. Default is per function.
-    pub by: By,
+    pub(crate) by: By,
     /// Row order. Default is total time.
-    pub sort: Sort,
+    pub(crate) sort: Sort,
     /// The distribution columns are of self time per call. Default is false.
-    pub self_time: bool,
+    pub(crate) self_time: bool,
     /// Rows shown in the table. Default is 25.
-    pub top: usize,
+    pub(crate) top: usize,
     /// Where the table goes, `-` for stdout. Default is `-`.
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// Where every row goes as CSV. Default is none.
-    pub csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// Draw this row's histogram (function name, or `main;a;b` path with
     /// `--by context`) instead of the table. Default is none.
-    pub histogram: Option<String>,
+    pub(crate) histogram: Option<String>,
     /// Where every row's buckets go as CSV. Default is none.
-    pub histogram_csv: Option<PathBuf>,
+    pub(crate) histogram_csv: Option<PathBuf>,
     /// Unit of the times shown. Default is auto.
-    pub time_unit: TimeUnit,
+    pub(crate) time_unit: TimeUnit,
 }
 
 impl Default for StatsOptions {

@@ -14,18 +14,18 @@ use crate::pipeline::{self, InputOptions};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeOptions {
     /// Trace, binary and parsing options.
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// One node per call, or per distinct call path. Default is calls.
-    pub view: View,
+    pub(crate) view: View,
     /// Where the text goes, `-` for stdout. Default is `-`.
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// Leave out calls deeper than this (top-level calls are depth 1).
     /// Default is none (every call).
-    pub max_depth: Option<u32>,
+    pub(crate) max_depth: Option<u32>,
     /// Unit times are shown in. Default is auto (per number).
-    pub time_unit: TimeUnit,
+    pub(crate) time_unit: TimeUnit,
     /// Per-call numbers shown after each line (`--show`). Default is none.
-    pub show: Vec<Stat>,
+    pub(crate) show: Vec<Stat>,
 }
 
 impl Default for TreeOptions {

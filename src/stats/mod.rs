@@ -12,7 +12,7 @@ use crate::symbols::FuncInfo;
 
 /// What rows stand for (`--by`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum By {
+pub(crate) enum By {
     /// One row per function, whatever its callers. Default.
     #[default]
     Function,
@@ -23,7 +23,7 @@ pub enum By {
 
 /// What rows are ordered by (`--sort`), largest first.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Sort {
+pub(crate) enum Sort {
     /// Total time (a recursive function's nested calls counted once). Default.
     #[default]
     Total,
@@ -66,7 +66,7 @@ impl Row {
 
 /// The rows of `tree` (built with its distributions kept), named by
 /// `names`, in name order.
-pub fn rows(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Vec<Row> {
+pub(crate) fn rows(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Vec<Row> {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     let mut add = |name: String, n: NodeId, outermost: bool| {
         let row = rows.entry(name.clone()).or_insert_with(|| Row {
@@ -145,7 +145,7 @@ fn name_of(names: &[FuncInfo], f: u32) -> String {
 
 /// Orders `rows` by `sort`, largest first, then by name; the percentile
 /// and maximum are of self time when `self_time`.
-pub fn sort(rows: &mut [Row], sort: Sort, self_time: bool) {
+pub(crate) fn sort(rows: &mut [Row], sort: Sort, self_time: bool) {
     let key = |r: &Row| match sort {
         Sort::Total => r.total,
         Sort::Self_ => r.self_time,
@@ -157,7 +157,7 @@ pub fn sort(rows: &mut [Row], sort: Sort, self_time: bool) {
 }
 
 /// The row called `name`, or None.
-pub fn find<'a>(rows: &'a [Row], name: &str) -> Option<&'a Row> {
+pub(crate) fn find<'a>(rows: &'a [Row], name: &str) -> Option<&'a Row> {
     rows.iter().find(|r| r.name == name)
 }
 

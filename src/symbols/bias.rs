@@ -30,7 +30,7 @@ const SAMPLES: usize = 64;
 const PROPOSERS: usize = 4;
 
 /// Finds the bias for sorted distinct runtime `addrs`; None when nothing fits.
-pub fn find(elf: &Elf, addrs: &[u64], base: Option<u64>) -> Option<(u64, BiasSource)> {
+pub(super) fn find(elf: &Elf, addrs: &[u64], base: Option<u64>) -> Option<(u64, BiasSource)> {
     if elf.stripped || elf.func_starts.is_empty() || addrs.is_empty() {
         let bias = base.map_or(0, |b| b.wrapping_sub(elf.min_vaddr));
         return Some((

@@ -15,7 +15,7 @@ use super::{FuncInfo, SymbolOptions};
 use crate::error::{Error, Result};
 
 /// One opened object.
-pub struct Object {
+pub(super) struct Object {
     /// Its segments and symbols.
     pub elf: Elf,
     /// Its debug information, when readable.
@@ -27,7 +27,7 @@ pub struct Object {
 }
 
 /// How one address was named.
-pub struct Named {
+pub(super) struct Named {
     /// The name, source file and line.
     pub info: FuncInfo,
     /// Named from the symbol table because DWARF had nothing.
@@ -41,7 +41,7 @@ pub struct Named {
 impl Object {
     /// Opens `path`; unreadable debug information and a stripped
     /// executable (`is_exe`) become warnings.
-    pub fn open(path: &Path, is_exe: bool, warnings: &mut Vec<String>) -> Result<Object> {
+    pub(super) fn open(path: &Path, is_exe: bool, warnings: &mut Vec<String>) -> Result<Object> {
         let elf = Elf::open(path)?;
         let dwarf = match addr2line::Loader::new(path) {
             Ok(l) => Some(l),
@@ -75,7 +75,7 @@ impl Object {
     /// for objects built with `-finstrument-functions`: a system library
     /// such as `libstdc++.so` that the user did not build is not theirs to
     /// rebuild with `-g`.
-    pub fn debug_warning(&self) -> Option<String> {
+    pub(super) fn debug_warning(&self) -> Option<String> {
         let (dwarf, symtab) = self.named.get();
         let bare = self.dwarf.is_some() && dwarf == 0 && symtab > 0;
         (bare && self.elf.instrumented).then(|| {
@@ -88,7 +88,7 @@ impl Object {
     }
 
     /// Names the function at file address `probe`.
-    pub fn lookup(&self, probe: u64, style: Demangle) -> Option<Named> {
+    pub(super) fn lookup(&self, probe: u64, style: Demangle) -> Option<Named> {
         // The symbol that starts exactly at the entry address has the full
         // linkage name; DWARF's name lacks the scope of functions without
         // DW_AT_linkage_name (anonymous namespaces, lambdas), so DWARF gives
@@ -134,7 +134,7 @@ impl Object {
     /// the function at `probe`: their display names are told apart from
     /// its name whether or not the trace calls them, so that a function's
     /// name does not depend on what a run happened to call.
-    pub fn namesakes(&self, probe: u64) -> Vec<u64> {
+    pub(super) fn namesakes(&self, probe: u64) -> Vec<u64> {
         match self.elf.symbol_at(probe) {
             Some(s) => self.elf.namesakes(&s.name, probe).collect(),
             None => Vec::new(),
@@ -183,7 +183,7 @@ fn clean_path(path: &str) -> String {
     }
 }
 
-pub struct Objects<'a> {
+pub(super) struct Objects<'a> {
     /// The executable given on the command line, read in place of the
     /// recorded executable.
     binary: Option<&'a Path>,
@@ -202,7 +202,7 @@ pub struct Objects<'a> {
 
 impl<'a> Objects<'a> {
     /// No object open yet.
-    pub fn new(binary: Option<&'a Path>, opts: &'a SymbolOptions) -> Self {
+    pub(super) fn new(binary: Option<&'a Path>, opts: &'a SymbolOptions) -> Self {
         Objects {
             binary,
             search_path: &opts.search_path,
@@ -215,7 +215,12 @@ impl<'a> Objects<'a> {
 
     /// The object recorded as `path` (the executable when `is_exe`), opened
     /// on first use; a build-id other than `build_id` is warned about once.
-    pub fn get(&mut self, path: &str, build_id: Option<&str>, is_exe: bool) -> Option<&Object> {
+    pub(super) fn get(
+        &mut self,
+        path: &str,
+        build_id: Option<&str>,
+        is_exe: bool,
+    ) -> Option<&Object> {
         if !self.cache.contains_key(path) {
             let obj = self.open(path, build_id, is_exe);
             self.cache.insert(path.to_string(), obj);
@@ -250,7 +255,7 @@ impl<'a> Objects<'a> {
 
     /// The warnings of the opened objects built without debug
     /// information, in path order.
-    pub fn debug_warnings(&self) -> Vec<String> {
+    pub(super) fn debug_warnings(&self) -> Vec<String> {
         let mut opened: Vec<_> = self.cache.iter().collect();
         opened.sort_by(|a, b| a.0.cmp(b.0));
         opened

@@ -25,7 +25,7 @@ pub enum Widths {
 /// The folded lines `stack before after` inferno reads as a differential,
 /// for a diff by context; stacks with no self weight on either side are
 /// left out. The frames are escaped as the folded export escapes them.
-pub fn lines(d: &Diff, widths: Widths) -> Vec<String> {
+pub(crate) fn lines(d: &Diff, widths: Widths) -> Vec<String> {
     d.rows
         .iter()
         .filter(|r| r.base.self_weight > 0 || r.new.self_weight > 0)

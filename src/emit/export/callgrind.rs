@@ -26,7 +26,7 @@ use crate::ingest::FuncId;
 use crate::symbols::FuncInfo;
 
 /// `--to callgrind`.
-pub struct Callgrind;
+pub(super) struct Callgrind;
 
 impl Exporter for Callgrind {
     fn name(&self) -> &'static str {

@@ -28,7 +28,7 @@ pub(crate) fn flushed(
 }
 
 /// Receives the calls a [`CallStream`] follows.
-pub trait CallWriter {
+pub(super) trait CallWriter {
     /// A call starts. Default: nothing.
     fn enter(&mut self, _func: FuncId, _tid: u64, _time: u64) {}
     /// A call that started at `start` ends at `end`.
@@ -36,7 +36,7 @@ pub trait CallWriter {
 }
 
 /// Per-thread stacks over a trace's events.
-pub struct CallStream<'a> {
+pub(super) struct CallStream<'a> {
     /// Thread ids by event thread index.
     threads: &'a [u64],
     timed: bool,
@@ -51,7 +51,7 @@ pub struct CallStream<'a> {
 impl<'a> CallStream<'a> {
     /// Follows events whose thread `i` is `threads[i]`; `timed` says whether
     /// their times are a clock.
-    pub fn new(threads: &'a [u64], timed: bool) -> CallStream<'a> {
+    pub(super) fn new(threads: &'a [u64], timed: bool) -> CallStream<'a> {
         CallStream {
             threads,
             timed,
@@ -62,7 +62,7 @@ impl<'a> CallStream<'a> {
     }
 
     /// Feeds a batch of events, telling `w` of every call that starts or ends.
-    pub fn events(&mut self, events: &[Event], w: &mut impl CallWriter) {
+    pub(super) fn events(&mut self, events: &[Event], w: &mut impl CallWriter) {
         for e in events {
             let time = if self.timed {
                 e.time
@@ -109,7 +109,7 @@ impl<'a> CallStream<'a> {
 
     /// Closes every frame still open at its thread's last time, in time
     /// order (ties by thread, inner frames first).
-    pub fn finish(&mut self, w: &mut impl CallWriter) {
+    pub(super) fn finish(&mut self, w: &mut impl CallWriter) {
         let mut left = Vec::new();
         for thread in 0..self.stacks.len() {
             let end = self.last[thread];
@@ -125,7 +125,7 @@ impl<'a> CallStream<'a> {
 }
 
 /// Places the nodes of a tree, given in preorder, on a timeline.
-pub struct Layout<'a> {
+pub(super) struct Layout<'a> {
     funcs: &'a FuncTable,
     /// Next start per depth.
     cursor: Vec<u64>,
@@ -135,7 +135,7 @@ pub struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     /// A layout whose first nodes belong to thread `tid`.
-    pub fn new(funcs: &'a FuncTable, tid: u64) -> Layout<'a> {
+    pub(super) fn new(funcs: &'a FuncTable, tid: u64) -> Layout<'a> {
         Layout {
             funcs,
             cursor: Vec::new(),
@@ -146,7 +146,12 @@ impl<'a> Layout<'a> {
     /// Places a node at `depth` below the root (1 = top-level call) inside
     /// its caller, after its earlier siblings: (thread id, start, end), or
     /// None for a synthetic node (a thread node switches the thread).
-    pub fn place(&mut self, depth: u32, func: FuncId, total: u64) -> Option<(u64, u64, u64)> {
+    pub(super) fn place(
+        &mut self,
+        depth: u32,
+        func: FuncId,
+        total: u64,
+    ) -> Option<(u64, u64, u64)> {
         if self.funcs.is_synthetic(func) {
             if let FuncKey::Thread(tid) = self.funcs.key(func) {
                 self.tid = *tid;

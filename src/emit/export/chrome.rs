@@ -18,7 +18,7 @@ use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to chrome`.
-pub struct Chrome;
+pub(super) struct Chrome;
 
 impl Exporter for Chrome {
     fn name(&self) -> &'static str {

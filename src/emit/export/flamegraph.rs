@@ -18,7 +18,7 @@ use super::{Exported, Exporter};
 const MAX_STACKS: u64 = 256 << 20;
 
 /// `--to flamegraph`.
-pub struct FlameGraph;
+pub(super) struct FlameGraph;
 
 impl Exporter for FlameGraph {
     fn name(&self) -> &'static str {

@@ -22,7 +22,7 @@ use crate::calltree::NodeId;
 const HUGE_FOLDED: u64 = 1 << 30;
 
 /// `--to folded`.
-pub struct Folded;
+pub(super) struct Folded;
 
 impl Exporter for Folded {
     fn name(&self) -> &'static str {
@@ -52,7 +52,7 @@ impl Exporter for Folded {
 /// `;` (each name escaped by [`frame`]), in tree order. With
 /// `t.max_depth`, a frame at that depth stands for its whole subtree: its
 /// line weighs its total.
-pub fn for_each_stack(
+pub(super) fn for_each_stack(
     t: &Exported<'_>,
     mut f: impl FnMut(&str, u64) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -61,7 +61,7 @@ pub fn for_each_stack(
 
 /// Bytes of the folded text: the lines of [`for_each_stack`], counted
 /// without building them (a 200k-deep recursion makes 40 GB).
-pub fn folded_bytes(t: &Exported<'_>) -> u64 {
+pub(super) fn folded_bytes(t: &Exported<'_>) -> u64 {
     let mut bytes = 0u64;
     let _ = walk(t, false, |_, len, value| {
         let digits = value.checked_ilog10().unwrap_or(0) as u64 + 1;
@@ -129,7 +129,7 @@ fn walk(
 /// Readers take a line's last space-separated word as its count, and
 /// inferno also the word before it (a differential count), so neither may
 /// come from a name.
-pub fn frame(name: &str) -> Cow<'_, str> {
+pub(crate) fn frame(name: &str) -> Cow<'_, str> {
     let last_word = name.rfind(' ').map_or(name.len(), |i| i + 1);
     let number_at_end = name[last_word..]
         .bytes()

@@ -16,7 +16,7 @@ use super::{Exported, Exporter};
 use crate::calltree::{NodeId, Stat};
 
 /// `--to json`.
-pub struct Json;
+pub(super) struct Json;
 
 impl Exporter for Json {
     fn name(&self) -> &'static str {

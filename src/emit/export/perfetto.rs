@@ -29,7 +29,7 @@ use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to perfetto`.
-pub struct Perfetto;
+pub(super) struct Perfetto;
 
 impl Exporter for Perfetto {
     fn name(&self) -> &'static str {
@@ -67,7 +67,7 @@ impl Exporter for Perfetto {
 
 /// `TracePacket`.
 #[derive(Clone, PartialEq, Message)]
-pub struct TracePacket {
+pub(super) struct TracePacket {
     #[prost(uint64, optional, tag = "8")]
     pub timestamp: Option<u64>,
     #[prost(message, optional, tag = "6")]
@@ -88,7 +88,7 @@ pub struct TracePacket {
 
 /// `ClockSnapshot`.
 #[derive(Clone, PartialEq, Message)]
-pub struct ClockSnapshot {
+pub(super) struct ClockSnapshot {
     #[prost(message, repeated, tag = "1")]
     pub clocks: Vec<Clock>,
     #[prost(int32, optional, tag = "2")]
@@ -97,7 +97,7 @@ pub struct ClockSnapshot {
 
 /// `ClockSnapshot.Clock`.
 #[derive(Clone, PartialEq, Message)]
-pub struct Clock {
+pub(super) struct Clock {
     #[prost(uint32, optional, tag = "1")]
     pub clock_id: Option<u32>,
     #[prost(uint64, optional, tag = "2")]
@@ -106,7 +106,7 @@ pub struct Clock {
 
 /// `TrackEvent`.
 #[derive(Clone, PartialEq, Message)]
-pub struct TrackEvent {
+pub(super) struct TrackEvent {
     #[prost(int32, optional, tag = "9")]
     pub r#type: Option<i32>,
     #[prost(uint64, optional, tag = "10")]
@@ -117,14 +117,14 @@ pub struct TrackEvent {
 
 /// `InternedData`.
 #[derive(Clone, PartialEq, Message)]
-pub struct InternedData {
+pub(super) struct InternedData {
     #[prost(message, repeated, tag = "2")]
     pub event_names: Vec<EventName>,
 }
 
 /// `EventName`.
 #[derive(Clone, PartialEq, Message)]
-pub struct EventName {
+pub(super) struct EventName {
     #[prost(uint64, optional, tag = "1")]
     pub iid: Option<u64>,
     #[prost(string, optional, tag = "2")]
@@ -133,7 +133,7 @@ pub struct EventName {
 
 /// `TrackDescriptor`.
 #[derive(Clone, PartialEq, Message)]
-pub struct TrackDescriptor {
+pub(super) struct TrackDescriptor {
     #[prost(uint64, optional, tag = "1")]
     pub uuid: Option<u64>,
     #[prost(message, optional, tag = "3")]
@@ -146,14 +146,14 @@ pub struct TrackDescriptor {
 
 /// `ProcessDescriptor`.
 #[derive(Clone, PartialEq, Message)]
-pub struct ProcessDescriptor {
+pub(super) struct ProcessDescriptor {
     #[prost(int32, optional, tag = "1")]
     pub pid: Option<i32>,
 }
 
 /// `ThreadDescriptor`.
 #[derive(Clone, PartialEq, Message)]
-pub struct ThreadDescriptor {
+pub(super) struct ThreadDescriptor {
     #[prost(int32, optional, tag = "1")]
     pub pid: Option<i32>,
     #[prost(int32, optional, tag = "2")]
@@ -172,7 +172,7 @@ const PROCESS_UUID: u64 = 1;
 const THREAD_UUIDS: u64 = 2;
 
 /// Writes slice begin/end packets as entries and exits arrive.
-pub struct PerfettoSink<'a> {
+pub(super) struct PerfettoSink<'a> {
     stream: CallStream<'a>,
     layout: Layout<'a>,
     /// Frames of a tree being laid out: (depth, end, tid).
@@ -197,7 +197,7 @@ struct Writer<'a> {
 
 impl<'a> PerfettoSink<'a> {
     /// A sink writing to `out`; times are nanoseconds when `timed`.
-    pub fn new(
+    pub(super) fn new(
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
         threads: &'a [u64],

@@ -31,7 +31,7 @@ use crate::calltree::NodeId;
 use crate::ingest::{FuncId, FuncKey, Unit};
 
 /// `--to pprof`.
-pub struct Pprof;
+pub(super) struct Pprof;
 
 impl Exporter for Pprof {
     fn name(&self) -> &'static str {
@@ -50,7 +50,7 @@ impl Exporter for Pprof {
 
 /// `profile.proto`'s `Profile`, the fields calltrace writes.
 #[derive(Clone, PartialEq, Message)]
-pub struct Profile {
+pub(super) struct Profile {
     #[prost(message, repeated, tag = "1")]
     pub sample_type: Vec<ValueType>,
     #[prost(message, repeated, tag = "2")]
@@ -77,7 +77,7 @@ pub struct Profile {
 
 /// A value's type and unit (string table indices).
 #[derive(Clone, PartialEq, Message)]
-pub struct ValueType {
+pub(super) struct ValueType {
     #[prost(int64, tag = "1")]
     pub r#type: i64,
     #[prost(int64, tag = "2")]
@@ -86,7 +86,7 @@ pub struct ValueType {
 
 /// A calling context: locations leaf-first, values, labels.
 #[derive(Clone, PartialEq, Message)]
-pub struct Sample {
+pub(super) struct Sample {
     #[prost(uint64, repeated, tag = "1")]
     pub location_id: Vec<u64>,
     #[prost(int64, repeated, tag = "2")]
@@ -97,7 +97,7 @@ pub struct Sample {
 
 /// A string (`str`) or numeric label of a sample.
 #[derive(Clone, PartialEq, Message)]
-pub struct Label {
+pub(super) struct Label {
     #[prost(int64, tag = "1")]
     pub key: i64,
     #[prost(int64, tag = "2")]
@@ -106,7 +106,7 @@ pub struct Label {
 
 /// A loaded object.
 #[derive(Clone, PartialEq, Message)]
-pub struct Mapping {
+pub(super) struct Mapping {
     #[prost(uint64, tag = "1")]
     pub id: u64,
     #[prost(uint64, tag = "2")]
@@ -129,7 +129,7 @@ pub struct Mapping {
 
 /// A code location: here, one function's entry.
 #[derive(Clone, PartialEq, Message)]
-pub struct Location {
+pub(super) struct Location {
     #[prost(uint64, tag = "1")]
     pub id: u64,
     #[prost(uint64, tag = "2")]
@@ -142,7 +142,7 @@ pub struct Location {
 
 /// A function and line of a location.
 #[derive(Clone, PartialEq, Message)]
-pub struct Line {
+pub(super) struct Line {
     #[prost(uint64, tag = "1")]
     pub function_id: u64,
     #[prost(int64, tag = "2")]
@@ -151,7 +151,7 @@ pub struct Line {
 
 /// A function: names, file and start line (string table indices).
 #[derive(Clone, PartialEq, Message)]
-pub struct Function {
+pub(super) struct Function {
     #[prost(uint64, tag = "1")]
     pub id: u64,
     #[prost(int64, tag = "2")]
@@ -190,7 +190,7 @@ impl Strings {
 }
 
 /// The profile of `t`.
-pub fn profile(t: &Exported<'_>) -> Profile {
+pub(super) fn profile(t: &Exported<'_>) -> Profile {
     let mut b = Builder {
         t,
         strings: Strings::new(),

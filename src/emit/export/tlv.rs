@@ -24,7 +24,7 @@ use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
 /// `--to tlv`.
-pub struct Tlv;
+pub(super) struct Tlv;
 
 impl Exporter for Tlv {
     fn name(&self) -> &'static str {
@@ -56,7 +56,7 @@ impl Exporter for Tlv {
 }
 
 /// Writes an `enter` and a `leave` line per call as events arrive.
-pub struct TlvSink<'a> {
+pub(super) struct TlvSink<'a> {
     stream: CallStream<'a>,
     layout: Layout<'a>,
     /// Laid-out tree frames still open: (depth, function, thread, end).
@@ -75,7 +75,7 @@ struct Writer<'a> {
 
 impl<'a> TlvSink<'a> {
     /// A sink writing to `out`; times are nanoseconds when `timed`.
-    pub fn new(
+    pub(super) fn new(
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
         threads: &'a [u64],

@@ -42,7 +42,7 @@ pub(super) struct InOrder<'a> {
 }
 
 impl<'a> InOrder<'a> {
-    pub fn new(
+    pub(super) fn new(
         format: &'static str,
         symbolic: bool,
         path: &'a str,
@@ -70,7 +70,7 @@ impl<'a> InOrder<'a> {
     /// Takes the next chunk: merges what the fast scanner read, or parses
     /// the chunk line by line when it could not (or read it with columns
     /// other than the trace's).
-    pub fn chunk(
+    pub(super) fn chunk(
         &mut self,
         bytes: &[u8],
         fast: Option<&mut FastChunk>,
@@ -123,7 +123,7 @@ impl<'a> InOrder<'a> {
     }
 
     /// What the trace told besides its events.
-    pub fn finish(mut self) -> TraceMeta {
+    pub(super) fn finish(mut self) -> TraceMeta {
         self.meta.timed = self.columns.is_some_and(|c| c.time);
         self.meta.unit = if self.meta.timed {
             crate::ingest::Unit::Nanos

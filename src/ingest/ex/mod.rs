@@ -29,7 +29,7 @@ mod tests;
 use super::{FuncTable, Input, ParseOptions, Sink, TraceFormat, TraceMeta};
 use crate::error::Result;
 use fast::Parser;
-pub use fast::{TextScan, TextScanned};
+pub(super) use fast::{TextScan, TextScanned};
 use inorder::InOrder;
 use syntax::split_event;
 

@@ -106,7 +106,7 @@ impl<'a> Prefix<'a> {
     /// The prefix of the line at `pos` in `bytes`, read by [`scan`] as
     /// `f`; no hint when the chunk ends within [`HINT`] bytes of it.
     #[inline(always)]
-    pub fn at(bytes: &'a [u8], pos: usize, f: &Fast) -> Prefix<'a> {
+    pub(super) fn at(bytes: &'a [u8], pos: usize, f: &Fast) -> Prefix<'a> {
         Prefix {
             line: bytes.get(pos..).and_then(<[u8]>::first_chunk),
             len: f.name.1 + 2,

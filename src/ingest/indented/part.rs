@@ -69,7 +69,7 @@ impl Default for Pending {
 }
 
 impl Part {
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.nodes.clear();
         self.anchors.clear();
         self.stack.clear();
@@ -84,7 +84,7 @@ impl Part {
     }
 
     /// Adds the pending sums to their node.
-    pub fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         let p = std::mem::take(&mut self.pending);
         if let Some(n) = self.nodes.get_mut(p.node as usize) {
             n.calls = n.calls.saturating_add(p.calls);
@@ -115,7 +115,7 @@ impl Default for Nodes {
 }
 
 impl Nodes {
-    pub fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         self.index.clear();
         self.cache.fill((NO_KEY, 0));
     }
@@ -159,7 +159,7 @@ pub(super) struct LineIn {
 impl Part {
     /// Adds a line; false when the summary cannot stand for the chunk.
     #[inline(always)]
-    pub fn line(&mut self, l: &LineIn, nodes: &mut Nodes) -> bool {
+    pub(super) fn line(&mut self, l: &LineIn, nodes: &mut Nodes) -> bool {
         // The usual run of calls of one function, with time units: the
         // previous line's node, whose sums are pending, and nanoseconds.
         if l.same_start && l.units == Rec::TIME && self.nanos && self.pending.node != UNSET {
@@ -257,7 +257,7 @@ impl Part {
     /// The depth of each anchor on the indentation stack `indents` (the
     /// lines before the chunk), leaving it as the chunk leaves it; None
     /// when an anchor's indentation is wrong.
-    pub fn resolve(&self, indents: &mut Indents) -> Option<Vec<u32>> {
+    pub(super) fn resolve(&self, indents: &mut Indents) -> Option<Vec<u32>> {
         // Each anchor's line closed the chunk's lines above the previous
         // one's, which are only pushed at the end.
         let mut depths = Vec::with_capacity(self.anchors.len());
@@ -271,7 +271,7 @@ impl Part {
     /// The chunk for the sink: global functions (`maps` caches them per
     /// local name, as a function and as a thread node), anchor depths and
     /// the factor to the file's precision.
-    pub fn node_chunk(
+    pub(super) fn node_chunk(
         &self,
         depths: Vec<u32>,
         funcs: &mut FuncTable,

@@ -28,7 +28,7 @@ struct ThreadState {
 const MAX_STATE: usize = 1 << 20;
 
 /// The state of a conversion in progress.
-pub struct Engine<'r> {
+pub(super) struct Engine<'r> {
     rules: &'r RuleSet,
     state: HashMap<String, String>,
     by_name: HashMap<String, u32>,
@@ -51,7 +51,7 @@ pub struct Engine<'r> {
 
 impl<'r> Engine<'r> {
     /// A conversion starting from the rules' initial state.
-    pub fn new(rules: &'r RuleSet) -> Engine<'r> {
+    pub(super) fn new(rules: &'r RuleSet) -> Engine<'r> {
         Engine {
             rules,
             state: rules.state.clone(),
@@ -69,7 +69,7 @@ impl<'r> Engine<'r> {
 
     /// Applies the rules to one line, appending its events to `out`.
     /// Errors say which rule and field could not be used.
-    pub fn line(
+    pub(super) fn line(
         &mut self,
         lineno: u64,
         line: &str,

@@ -67,7 +67,7 @@ struct EventSpec {
 /// What an emitted event does to the thread's call stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(super) enum Kind {
     /// A function is entered.
     Enter,
     /// A function returns (the innermost one when no name is given).
@@ -78,7 +78,7 @@ pub enum Kind {
 
 /// A compiled rules file.
 #[derive(Debug)]
-pub struct RuleSet {
+pub(super) struct RuleSet {
     /// Rules in file order; the first that matches a line (and whose
     /// conditions hold) applies.
     pub rules: Vec<Rule>,
@@ -90,7 +90,7 @@ pub struct RuleSet {
 
 /// A compiled rule.
 #[derive(Debug)]
-pub struct Rule {
+pub(super) struct Rule {
     /// `rule N` or `rule N (name)`, for messages.
     pub label: String,
     /// The line pattern.
@@ -105,7 +105,7 @@ pub struct Rule {
 
 /// A condition: `A == B`, `A != B`, or `A` (true when not empty).
 #[derive(Debug)]
-pub enum Cond {
+pub(super) enum Cond {
     /// Both sides expand to the same text.
     Eq(Template, Template),
     /// The sides differ.
@@ -116,7 +116,7 @@ pub enum Cond {
 
 /// A compiled event of a rule.
 #[derive(Debug)]
-pub struct Emit {
+pub(super) struct Emit {
     /// Enter, exit or complete.
     pub kind: Kind,
     /// The event's time; None means the thread's clock (the last event's time).
@@ -136,7 +136,7 @@ pub struct Emit {
 }
 
 /// Reads and compiles the rules in `text` (the contents of `path`).
-pub fn compile(path: &str, text: &str) -> Result<RuleSet> {
+pub(super) fn compile(path: &str, text: &str) -> Result<RuleSet> {
     let spec: FileSpec = serde_json::from_str(text)
         .map_err(|e| Error::parse(path, e.line() as u64, format!("rules file: {e}")))?;
     let unit = spec.unit.unwrap_or_else(|| "ns".to_string());

@@ -15,12 +15,12 @@ enum Part {
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Template {
+pub(super) struct Template {
     parts: Vec<Part>,
 }
 
 /// What a template is expanded against: the line's captures and the state.
-pub struct Env<'a> {
+pub(super) struct Env<'a> {
     /// The regex match of the line.
     pub caps: &'a regex::Captures<'a>,
     /// The state variables as they were before the line.
@@ -29,7 +29,7 @@ pub struct Env<'a> {
 
 impl Template {
     /// Parses `text`; `groups` are the rule's named captures.
-    pub fn parse(text: &str, groups: &[&str]) -> Result<Template, String> {
+    pub(super) fn parse(text: &str, groups: &[&str]) -> Result<Template, String> {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut rest = text;
@@ -64,7 +64,7 @@ impl Template {
 
     /// The template's text with every reference substituted; a group that
     /// did not take part in the match and an unset variable are empty.
-    pub fn expand(&self, env: &Env) -> String {
+    pub(super) fn expand(&self, env: &Env) -> String {
         let mut out = String::new();
         for p in &self.parts {
             match p {
@@ -77,7 +77,7 @@ impl Template {
     }
 
     /// The literal text when the template has no reference.
-    pub fn literal(&self) -> Option<String> {
+    pub(super) fn literal(&self) -> Option<String> {
         let mut out = String::new();
         for p in &self.parts {
             match p {

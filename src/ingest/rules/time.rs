@@ -3,7 +3,7 @@
 //! converted exactly to nanoseconds.
 
 /// Nanoseconds in one `unit`.
-pub fn unit_factor(unit: &str) -> Result<u64, String> {
+pub(super) fn unit_factor(unit: &str) -> Result<u64, String> {
     match unit.trim() {
         "ns" | "nsec" | "nsecs" => Ok(1),
         "us" | "µs" | "usec" | "usecs" => Ok(1_000),
@@ -16,7 +16,7 @@ pub fn unit_factor(unit: &str) -> Result<u64, String> {
 }
 
 /// `text` (in `radix`, in `unit`) as nanoseconds.
-pub fn to_ns(text: &str, unit: &str, radix: u32) -> Result<u64, String> {
+pub(super) fn to_ns(text: &str, unit: &str, radix: u32) -> Result<u64, String> {
     let factor = unit_factor(unit)?;
     let t = text.trim();
     let bad = || format!("`{t}` is not a number in radix {radix}");

@@ -39,7 +39,7 @@ pub(crate) struct Info {
 
 impl Info {
     /// Whether `.sym` addresses are relative to their object's start.
-    pub fn relative_symbols(&self) -> bool {
+    pub(super) fn relative_symbols(&self) -> bool {
         self.features & SYM_REL_ADDR != 0
     }
 }

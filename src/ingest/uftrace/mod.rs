@@ -34,7 +34,7 @@ use syms::SymTable;
 pub(crate) use files::MAGIC;
 
 /// uftrace's recording directory (`uftrace record -d DIR`).
-pub struct UftraceFormat;
+pub(crate) struct UftraceFormat;
 
 impl TraceFormat for UftraceFormat {
     fn name(&self) -> &'static str {

@@ -62,7 +62,7 @@ pub(crate) struct DatFile {
 
 impl DatFile {
     /// Opens `path`.
-    pub fn open(path: &Path) -> Result<DatFile> {
+    pub(super) fn open(path: &Path) -> Result<DatFile> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         crate::ingest::opened::note(path);
         Ok(DatFile {
@@ -116,7 +116,7 @@ impl DatFile {
     /// The next entry or exit, None at the end of the file. Lost records
     /// are counted, other events passed over. An error names the file,
     /// the byte offset and what was expected there.
-    pub fn next(&mut self) -> Result<Option<Record>> {
+    pub(super) fn next(&mut self) -> Result<Option<Record>> {
         loop {
             let at = self.pos;
             match self.want(RECORD)? {
@@ -195,7 +195,7 @@ pub(crate) struct Merge {
 impl Merge {
     /// Opens the files of `threads` (thread id, path), in that order;
     /// `lenient` skips the rest of a file from a damaged record on.
-    pub fn open(threads: &[(u64, PathBuf)], lenient: bool) -> Result<Merge> {
+    pub(super) fn open(threads: &[(u64, PathBuf)], lenient: bool) -> Result<Merge> {
         let mut merge = Merge {
             files: Vec::with_capacity(threads.len()),
             heap: BinaryHeap::with_capacity(threads.len()),
@@ -223,7 +223,7 @@ impl Merge {
     }
 
     /// The next record of any thread, with its thread id.
-    pub fn next(&mut self) -> Result<Option<(u64, Record)>> {
+    pub(super) fn next(&mut self) -> Result<Option<(u64, Record)>> {
         let Some(Reverse((time, i, addr, enter))) = self.heap.pop() else {
             return Ok(None);
         };
@@ -236,7 +236,7 @@ impl Merge {
     }
 
     /// Records lost, over all files (read so far).
-    pub fn lost(&self) -> u64 {
+    pub(super) fn lost(&self) -> u64 {
         self.files
             .iter()
             .fold(0u64, |n, (_, f)| n.saturating_add(f.lost))

@@ -37,7 +37,7 @@ pub(crate) struct SymTable {
 impl SymTable {
     /// Reads a `.sym` file's text. Comment and malformed lines are
     /// passed over: the file only refines what the ELF files say.
-    pub fn parse(text: &str) -> SymTable {
+    pub(super) fn parse(text: &str) -> SymTable {
         let mut syms: Vec<Sym> = text.lines().filter_map(parse_line).collect();
         syms.sort_by_key(|s| s.start);
         SymTable { syms }
@@ -46,7 +46,7 @@ impl SymTable {
     /// The code symbol that holds relative address `rel`: the last symbol
     /// starting at or below it, when it is code and (if its size is
     /// known) `rel` is inside it.
-    pub fn function_at(&self, rel: u64) -> Option<&Sym> {
+    pub(super) fn function_at(&self, rel: u64) -> Option<&Sym> {
         let i = self
             .syms
             .partition_point(|s| s.start <= rel)
@@ -57,7 +57,7 @@ impl SymTable {
     }
 
     /// The PLT entries.
-    pub fn plt(&self) -> impl Iterator<Item = &Sym> {
+    pub(super) fn plt(&self) -> impl Iterator<Item = &Sym> {
         self.syms.iter().filter(|s| s.kind == b'P')
     }
 }

@@ -141,7 +141,7 @@ impl CallWriter for Rows<'_> {
 
 /// A [`Sink`] writing `calls.parquet` from a trace's events (or an
 /// indented trace's nodes, laid out one after another in their caller).
-pub struct CallsSink<'a> {
+pub(super) struct CallsSink<'a> {
     stream: CallStream<'a>,
     layout: Layout<'a>,
     /// Context ids of the open nodes of an indented trace, by depth
@@ -155,7 +155,7 @@ pub struct CallsSink<'a> {
 impl<'a> CallsSink<'a> {
     /// A sink for run `run_id`, whose function `f` has stable id
     /// `function_ids[f]`, writing to `out`.
-    pub fn new(
+    pub(super) fn new(
         run_id: &'a str,
         function_ids: &'a [i64],
         funcs: &'a FuncTable,
@@ -186,7 +186,7 @@ impl<'a> CallsSink<'a> {
     }
 
     /// Closes the calls still open, writes the rest and the file's footer.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(super) fn finish(mut self) -> io::Result<()> {
         self.stream.finish(&mut self.rows);
         self.rows.flush();
         if let Some(e) = self.rows.error.take() {

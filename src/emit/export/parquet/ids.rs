@@ -5,7 +5,7 @@
 //! runs exported separately, on any machine (`docs/scale.md`).
 
 /// FNV-1a 64 of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
@@ -16,7 +16,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// A function's id: FNV-1a 64 of its linkage name, a NUL byte and the base
 /// name of its source file (nothing when unknown).
-pub fn function_id(linkage_name: &str, file: Option<&str>) -> i64 {
+pub(super) fn function_id(linkage_name: &str, file: Option<&str>) -> i64 {
     let base = file
         .map(|f| f.rsplit('/').next().unwrap_or(f))
         .unwrap_or("");
@@ -29,7 +29,7 @@ pub fn function_id(linkage_name: &str, file: Option<&str>) -> i64 {
 
 /// A calling context's id: FNV-1a 64 of its parent's id (0 at a thread's
 /// root) and its function's id, each as 8 little-endian bytes.
-pub fn context_id(parent: i64, function: i64) -> i64 {
+pub(super) fn context_id(parent: i64, function: i64) -> i64 {
     let mut bytes = [0u8; 16];
     bytes[..8].copy_from_slice(&parent.to_le_bytes());
     bytes[8..].copy_from_slice(&function.to_le_bytes());

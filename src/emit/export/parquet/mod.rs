@@ -33,10 +33,10 @@ use crate::ingest::{FuncId, FuncKey};
 
 /// `schema_version` of the files written: raised when a column changes
 /// meaning; new columns are added by name and keep it.
-pub const SCHEMA_VERSION: i64 = 1;
+pub(super) const SCHEMA_VERSION: i64 = 1;
 
 /// The Parquet dataset exporter.
-pub struct Parquet;
+pub(super) struct Parquet;
 
 impl Exporter for Parquet {
     fn name(&self) -> &'static str {

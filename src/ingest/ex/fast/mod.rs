@@ -141,7 +141,7 @@ impl Default for Parser {
 impl Parser {
     /// A scanner for E/X lines with function names (`symbolic`) or
     /// addresses: the chunks it reads have either, never both.
-    pub fn new(symbolic: bool) -> Self {
+    pub(crate) fn new(symbolic: bool) -> Self {
         Parser {
             symbolic,
             ..Parser::default()
@@ -279,7 +279,7 @@ impl<'a> TextScan<'a> {
 impl Parser {
     /// Scans a chunk, reusing `out`'s buffers; None when the chunk has a
     /// line the scanner does not take.
-    pub fn scan(&mut self, b: &[u8], mut out: FastChunk) -> Option<FastChunk> {
+    pub(crate) fn scan(&mut self, b: &[u8], mut out: FastChunk) -> Option<FastChunk> {
         let mut events = std::mem::take(&mut out.local.events);
         events.clear();
         let mut chunk = self.scan_with(b, out, &mut events).ok()?;

@@ -2,7 +2,6 @@
 //! binary so users can `calltrace runtime > calltrace.c` anywhere, and its
 //! interpreter API header (`calltrace runtime --header > calltrace.h`).
 
-use crate::cli::RuntimeArgs;
 use crate::error::Result;
 use crate::run::Outcome;
 
@@ -12,9 +11,9 @@ pub const SOURCE: &str = include_str!("../../runtime/calltrace.c");
 /// The interpreter API header (runtime/calltrace.h).
 pub const HEADER: &str = include_str!("../../runtime/calltrace.h");
 
-/// Prints the runtime's source, or its header with `--header`.
-pub fn run(args: &RuntimeArgs) -> Result<Outcome> {
-    let text = if args.header { HEADER } else { SOURCE };
+/// Prints the runtime's source, or its header when `header` (`--header`).
+pub fn run(header: bool) -> Result<Outcome> {
+    let text = if header { HEADER } else { SOURCE };
     crate::emit::write_atomic("-".as_ref(), text.as_bytes())?;
     Ok(Outcome::default())
 }

@@ -8,9 +8,9 @@
 //! or one per distinct call path) and the caller/callee graph; [`symbols`]
 //! names the functions from the executable's DWARF and symbol tables,
 //! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
-//! indented text; [`report`] compares many traces (test patterns of one
+//! indented text; `report` compares many traces (test patterns of one
 //! product) as the abstraction paper's evaluation does. [`run`] holds one
-//! function per command and [`pipeline`] the part they share.
+//! function per command and `pipeline` the part they share.
 //!
 //! ```
 //! use calltrace::{calltree, ingest, symbols, emit};
@@ -28,7 +28,7 @@
 //! # Ok::<(), calltrace::Error>(())
 //! ```
 
-pub mod abstraction;
+pub(crate) mod abstraction;
 pub mod calltree;
 pub mod cli;
 pub(crate) mod coverage;
@@ -37,11 +37,12 @@ pub mod emit;
 mod error;
 pub mod ingest;
 pub mod live;
-pub mod pipeline;
+pub(crate) mod pipeline;
 pub(crate) mod progress;
 pub(crate) mod report;
 pub mod run;
 pub(crate) mod stats;
 pub mod symbols;
 
+pub use abstraction::ModuleTable;
 pub use error::{Error, Result, escape_controls};

@@ -61,7 +61,7 @@ impl Default for InputOptions {
 
 /// A trace turned into a named tree.
 #[derive(Debug, Clone)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The tree, its functions and what the format reported.
     pub built: Built,
     /// Names of `built.funcs`, indexed by function id.
@@ -73,7 +73,7 @@ pub struct Loaded {
 }
 
 /// Reads, builds and names a trace.
-pub fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
+pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     if !opts.filter.is_empty() {
         return load_sliced(opts, view);
     }
@@ -174,7 +174,7 @@ fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
 
 /// The filter of `opts` resolved for a trace whose functions `funcs` are
 /// named `names`, and whose earliest event is at `origin`.
-pub fn slice_of(
+pub(crate) fn slice_of(
     opts: &InputOptions,
     funcs: &FuncTable,
     names: &[FuncInfo],
@@ -193,7 +193,7 @@ pub fn slice_of(
 /// Refuses what the filter could not do to the trace: cut an indented
 /// tree, cut an untimed trace by time, or keep anything of a time range
 /// in which no call starts.
-pub fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Result<()> {
+pub(crate) fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Result<()> {
     let file = opts.trace.display();
     let f = &opts.filter;
     if stats.got_nodes && f.needs_events() {
@@ -231,7 +231,7 @@ pub fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) ->
 
 /// A BINARY given on the command line must be there, whatever the trace
 /// (one with mappings would otherwise name nothing, with a warning only).
-pub fn check_binary(binary: Option<&Path>) -> Result<()> {
+pub(crate) fn check_binary(binary: Option<&Path>) -> Result<()> {
     let Some(binary) = binary else {
         return Ok(());
     };
@@ -285,7 +285,7 @@ fn head_of(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// True when `path` is a regular file that is a trace rather than a program.
-pub fn is_trace_file(path: &Path) -> bool {
+pub(crate) fn is_trace_file(path: &Path) -> bool {
     path.is_file()
         && head_of(path).is_ok_and(|h| !h.starts_with(ELF_MAGIC) && ingest::guess::is_trace(&h))
 }
@@ -362,7 +362,7 @@ fn one_node_per_name(built: &mut Built, names: &[FuncInfo], view: View) {
 }
 
 /// The format a trace is read with: a built-in one, or `--rules`.
-pub enum Format {
+pub(crate) enum Format {
     /// Forced by `--format` or sniffed.
     Builtin(&'static dyn TraceFormat),
     /// A rules file.
@@ -371,7 +371,7 @@ pub enum Format {
 
 impl Format {
     /// The rules file when one is given, else the forced or sniffed format.
-    pub fn pick(input: &Input, opts: &InputOptions) -> Result<Format> {
+    pub(crate) fn pick(input: &Input, opts: &InputOptions) -> Result<Format> {
         Ok(match &opts.rules {
             Some(path) => Format::Rules(ingest::RulesFormat::load(path)?),
             None => Format::Builtin(ingest::guess::detect(input, opts.format.as_deref())?),
@@ -379,7 +379,7 @@ impl Format {
     }
 
     /// The format itself.
-    pub fn get(&self) -> &dyn TraceFormat {
+    pub(crate) fn get(&self) -> &dyn TraceFormat {
         match self {
             Format::Builtin(f) => *f,
             Format::Rules(r) => r,
@@ -409,7 +409,7 @@ fn name(
 
 /// The traced program to read: BINARY, else the executable the trace
 /// recorded, when it can be found.
-pub fn program(opts: &InputOptions, meta: &TraceMeta) -> Option<PathBuf> {
+pub(crate) fn program(opts: &InputOptions, meta: &TraceMeta) -> Option<PathBuf> {
     opts.binary.clone().or_else(|| recorded_binary(meta, opts))
 }
 
@@ -436,7 +436,7 @@ fn name_threads(funcs: &FuncTable, meta: &TraceMeta, names: &mut [FuncInfo]) {
 /// A trace read once without building anything: its functions, named, and
 /// what the format reported. For outputs written straight from a second
 /// pass over the events ([`Scanned::parse_again`]).
-pub struct Scanned {
+pub(crate) struct Scanned {
     /// The opened trace.
     pub input: Input,
     /// Its format.
@@ -456,7 +456,7 @@ pub struct Scanned {
 /// Reads and names a trace, discarding its events. A pipe is read whole
 /// into memory first: it cannot be read the second time
 /// [`Scanned::parse_again`] needs.
-pub fn scan(opts: &InputOptions) -> Result<Scanned> {
+pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned> {
     check_binary(opts.binary.as_deref())?;
     let input = open_trace(opts)?;
     if input.is_stream() {
@@ -491,7 +491,7 @@ pub fn scan(opts: &InputOptions) -> Result<Scanned> {
 
 impl Scanned {
     /// Parses the trace again into `sink`; function ids are those of the first pass.
-    pub fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
+    pub(crate) fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
         let mut funcs = self.funcs.clone();
         self.input.rewind();
         progress::follow(&self.input, opts.quiet, "pass 2/2", || {

@@ -10,7 +10,7 @@ use crate::calltree::{NodeId, Tree};
 
 /// The `--max-nodes N` pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MaxNodes(pub usize);
+pub(crate) struct MaxNodes(pub usize);
 
 impl Pass for MaxNodes {
     fn name(&self) -> &'static str {

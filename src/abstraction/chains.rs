@@ -10,7 +10,7 @@ use crate::ingest::{FuncId, FuncTable};
 
 /// A tree with its chains folded, ready to draw.
 #[derive(Debug, Clone)]
-pub struct Folded {
+pub(crate) struct Folded {
     /// The drawn tree.
     pub tree: Tree,
     /// For each node of `tree`, the functions folded into it, top first.
@@ -18,7 +18,7 @@ pub struct Folded {
 }
 
 /// Folds every chain of nodes whose self weight is below `min_self`.
-pub fn fold_chains(tree: &Tree, funcs: &FuncTable, min_self: u64) -> Folded {
+pub(crate) fn fold_chains(tree: &Tree, funcs: &FuncTable, min_self: u64) -> Folded {
     let is_call = |n: NodeId| !funcs.is_synthetic(tree.func(n));
     let hides = |n: NodeId| {
         let mut kids = tree.children(n);

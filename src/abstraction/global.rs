@@ -11,7 +11,7 @@ use crate::calltree::{NodeId, Tree};
 
 /// The `--min-total P` pass.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MinTotal(pub Share);
+pub(crate) struct MinTotal(pub Share);
 
 impl Pass for MinTotal {
     fn name(&self) -> &'static str {

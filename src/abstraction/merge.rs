@@ -15,7 +15,7 @@ use crate::ingest::FuncTable;
 /// contexts of the merged call tree. Protected (`--keep`) functions are
 /// never merged away.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Merge;
+pub(crate) struct Merge;
 
 impl Pass for Merge {
     fn name(&self) -> &'static str {
@@ -39,12 +39,12 @@ impl Pass for Merge {
 }
 
 /// Runs method 2.
-pub fn merge(tree: &Tree, funcs: &FuncTable, modules: &Modules) -> Tree {
+pub(crate) fn merge(tree: &Tree, funcs: &FuncTable, modules: &Modules) -> Tree {
     merge_keeping(tree, funcs, modules, &[])
 }
 
 /// Runs method 2, leaving the calls of functions with `protected[f]` in place.
-pub fn merge_keeping(
+pub(crate) fn merge_keeping(
     tree: &Tree,
     funcs: &FuncTable,
     modules: &Modules,

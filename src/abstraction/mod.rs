@@ -12,26 +12,27 @@
 //! [`registry`], whose methods [`shared`] runs with their common leading
 //! passes done once; [`chains`] folds single-callee chains for drawings.
 
-pub mod budget;
-pub mod chains;
-pub mod global;
-pub mod merge;
-pub mod modules;
-pub mod pass;
-pub mod pipeline;
-pub mod prefix;
-pub mod recursion;
-pub mod registry;
-pub mod share;
-pub mod shared;
+pub(crate) mod budget;
+pub(crate) mod chains;
+pub(crate) mod global;
+pub(crate) mod merge;
+pub(crate) mod modules;
+pub(crate) mod pass;
+pub(crate) mod pipeline;
+pub(crate) mod prefix;
+pub(crate) mod recursion;
+pub(crate) mod registry;
+pub(crate) mod share;
+pub(crate) mod shared;
 #[cfg(test)]
 pub(crate) mod test_trees;
-pub mod threshold;
-pub mod trace;
+pub(crate) mod threshold;
+pub(crate) mod trace;
 
-pub use modules::{ModuleId, ModuleSource, ModuleTable, Modules, NO_MODULE};
-pub use pipeline::Options;
-pub use share::{Share, ShareError};
+pub use modules::ModuleTable;
+pub(crate) use modules::{ModuleSource, Modules, NO_MODULE};
+pub(crate) use pipeline::Options;
+pub(crate) use share::{Share, ShareError};
 
 use crate::calltree::{NodeId, Tree};
 
@@ -59,7 +60,7 @@ impl Abstracted {
 
 /// How a removed node's weight reaches its nearest kept ancestor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Absorb {
+pub(crate) enum Absorb {
     /// The whole subtree goes (method 1): its total is added to the ancestor's self.
     Subtree,
     /// Only the node goes (method 2): its self is added; its children move up.
@@ -67,7 +68,7 @@ pub enum Absorb {
 }
 
 /// Keeps the nodes with `keep[n]` (the root always), in preorder.
-pub fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
+pub(crate) fn filter(tree: &Tree, keep: &[bool], absorb: Absorb) -> Tree {
     let calls = tree.has_call_counts();
     // A kept node's calls are unchanged, so are their distributions.
     let dists = tree.dist.len() == tree.len();

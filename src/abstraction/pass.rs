@@ -65,7 +65,7 @@ impl Serialize for Param {
 }
 
 /// For every node: is it, or some node below it, a call of a protected function?
-pub fn protected_nodes(tree: &Tree, cx: &Context) -> Vec<bool> {
+pub(crate) fn protected_nodes(tree: &Tree, cx: &Context) -> Vec<bool> {
     let mut prot = vec![false; tree.len()];
     if !cx.protected.iter().any(|&p| p) {
         return prot;
@@ -79,7 +79,7 @@ pub fn protected_nodes(tree: &Tree, cx: &Context) -> Vec<bool> {
 
 /// Keeps an ancestor-closed set of nodes (synthetic nodes always survive);
 /// each removed subtree's total goes into its kept parent's self time.
-pub fn keep_closed(tree: &Tree, funcs: &FuncTable, keep: &mut [bool]) -> Abstracted {
+pub(crate) fn keep_closed(tree: &Tree, funcs: &FuncTable, keep: &mut [bool]) -> Abstracted {
     let mut eliminated = 0;
     keep[0] = true;
     for n in 0..tree.len() as NodeId {

@@ -17,11 +17,11 @@ use super::recursion::FoldRecursion;
 use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
-pub use crate::emit::format::{percent, thousands};
+pub(crate) use crate::emit::format::{percent, thousands};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
-pub const RECOMMENDED_MIN_TOTAL: Share = Share::constant(0.001);
+pub(crate) const RECOMMENDED_MIN_TOTAL: Share = Share::constant(0.001);
 
 /// What to abstract and how.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -190,7 +190,7 @@ pub struct Parameters {
 
 /// An abstracted tree and its measurements.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// The abstracted tree.
     pub tree: Tree,
     /// What it took.
@@ -198,7 +198,12 @@ pub struct Outcome {
 }
 
 /// Runs `passes` on `tree` and measures the result.
-pub fn run(tree: &Tree, cx: &Context, passes: &[Box<dyn Pass>], params: Parameters) -> Outcome {
+pub(crate) fn run(
+    tree: &Tree,
+    cx: &Context,
+    passes: &[Box<dyn Pass>],
+    params: Parameters,
+) -> Outcome {
     // The input is only borrowed: a per-call tree of 10^8 nodes is not copied.
     let mut cur: Option<Tree> = None;
     let mut absorbed = 0u64;
@@ -249,7 +254,7 @@ fn unit(tree: &Tree) -> &'static str {
 }
 
 /// Calls a tree stands for (each node's call count; synthetic nodes excluded).
-pub fn calls_in(tree: &Tree, funcs: &FuncTable) -> u64 {
+pub(crate) fn calls_in(tree: &Tree, funcs: &FuncTable) -> u64 {
     (0..tree.len() as NodeId)
         .filter(|&n| !funcs.is_synthetic(tree.func(n)))
         .map(|n| tree.calls(n))
@@ -266,7 +271,7 @@ fn contexts_in(tree: &Tree, funcs: &FuncTable) -> usize {
 }
 
 /// E.g. `kept 87 of 44,455 call nodes (0.20%), explaining 91.5% of the time`.
-pub fn summary_line(s: &Stats) -> String {
+pub(crate) fn summary_line(s: &Stats) -> String {
     let kept = if s.nodes_before == 0 {
         1.0
     } else {

@@ -16,10 +16,10 @@ use crate::ingest::FuncTable;
 use crate::symbols::FuncInfo;
 
 /// Module of functions whose prefix no other function shares.
-pub const OTHER: &str = "(other)";
+pub(crate) const OTHER: &str = "(other)";
 
 /// Modules from function-name prefixes.
-pub fn by_prefix(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
+pub(crate) fn by_prefix(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
     let words: Vec<Option<Words>> = names
         .iter()
         .enumerate()
@@ -43,7 +43,7 @@ pub fn by_prefix(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
 
 /// What a name's module can come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Words {
+pub(crate) struct Words {
     /// The C++ scope (`ns::Class` of `ns::Class::f`), if any.
     pub scope: Option<String>,
     /// First word: before the first `_`, or the first camel-case word.
@@ -53,7 +53,7 @@ pub struct Words {
 }
 
 /// Splits a function name into the words its module is named from.
-pub fn words(name: &str) -> Words {
+pub(crate) fn words(name: &str) -> Words {
     let base = name.split('(').next().unwrap_or(name);
     if let Some(i) = base.rfind("::") {
         let scope = &base[..i];
@@ -120,7 +120,7 @@ fn camel_words(s: &str) -> Vec<&str> {
 }
 
 /// Picks file, directory or prefix modules, whichever is useful first.
-pub fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
+pub(crate) fn auto(funcs: &FuncTable, names: &[FuncInfo]) -> Modules {
     let real = names
         .iter()
         .enumerate()

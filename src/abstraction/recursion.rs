@@ -14,7 +14,7 @@ use crate::ingest::{FuncId, FuncTable};
 
 /// The `--fold-recursion` pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FoldRecursion;
+pub(crate) struct FoldRecursion;
 
 impl Pass for FoldRecursion {
     fn name(&self) -> &'static str {
@@ -222,7 +222,7 @@ fn sum_totals(out: &mut Tree) {
 /// holds the folded path of the node being visited, so that finding the
 /// ancestor a call joins costs O(1), not the depth (a 200k-deep chain of
 /// distinct functions took minutes when each call walked its path).
-pub fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
+pub(crate) fn fold_recursion(tree: &Tree, funcs: &FuncTable) -> Tree {
     let counts = tree.has_call_counts();
     let mut a = Arena::new(counts);
     let dists = counts && tree.dist.len() == tree.len();

@@ -10,7 +10,7 @@ use super::share::Share;
 use super::threshold::Threshold;
 
 /// The paper's method 1 threshold, the default of `compare --threshold`.
-pub const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
+pub(crate) const DEFAULT_THRESHOLD: Share = Share::constant(0.9);
 
 /// The numbers a method may take.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,7 +66,7 @@ impl MethodSpec {
 }
 
 /// Every method `compare` runs, in report order.
-pub const METHODS: &[MethodSpec] = &[
+pub(crate) const METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "threshold",
         merges: false,

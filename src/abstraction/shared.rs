@@ -26,7 +26,7 @@ struct Kept {
 /// index and result (`eliminated` summed over its passes, as
 /// [`super::pipeline::run`] counts it). The results are those of running
 /// every list on its own.
-pub fn run_each(
+pub(crate) fn run_each(
     tree: &Tree,
     cx: &Context,
     lists: &[Vec<Box<dyn Pass>>],

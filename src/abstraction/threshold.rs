@@ -16,7 +16,7 @@ use crate::ingest::FuncTable;
 /// Method 1 as a pass (`--threshold T`). Protected (`--keep`) nodes and
 /// their ancestors survive besides what method 1 chooses.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Threshold(pub Share);
+pub(crate) struct Threshold(pub Share);
 
 impl Pass for Threshold {
     fn name(&self) -> &'static str {
@@ -38,7 +38,7 @@ impl Pass for Threshold {
 }
 
 /// Runs method 1 with threshold `t` in [0, 1].
-pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> Abstracted {
+pub(crate) fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> Abstracted {
     let inter = intermediate(tree, modules);
     let sel = select(tree, funcs, &inter, t);
     Abstracted {
@@ -49,7 +49,7 @@ pub fn eliminate(tree: &Tree, funcs: &FuncTable, modules: &Modules, t: f64) -> A
 
 /// Which nodes method 1 keeps, before the tree is rebuilt.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Kept nodes (the root always).
     pub keep: Vec<bool>,
     /// Total weight of the removed subtrees.
@@ -58,6 +58,7 @@ pub struct Selection {
 
 impl Selection {
     /// Number of kept call nodes (synthetic nodes excluded).
+    #[cfg(test)]
     pub fn kept_calls(&self, tree: &Tree, funcs: &FuncTable) -> usize {
         (0..tree.len() as NodeId)
             .filter(|&n| self.keep[n as usize] && !funcs.is_synthetic(tree.func(n)))
@@ -66,7 +67,7 @@ impl Selection {
 }
 
 /// Chooses the nodes method 1 keeps, given the [`intermediate`] flags.
-pub fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selection {
+pub(crate) fn select(tree: &Tree, funcs: &FuncTable, inter: &[bool], t: f64) -> Selection {
     let mut keep = vec![false; tree.len()];
     keep[0] = true;
     let mut eliminated = 0;
@@ -142,7 +143,7 @@ fn partition(
 /// is kept when its parent and its choice are, so a node's level is the
 /// larger of its parent's and the first point its parent chooses it at.
 /// A sweep then sorts each node's children once instead of once a point.
-pub fn levels(tree: &Tree, funcs: &FuncTable, inter: &[bool], points: &[f64]) -> Vec<u16> {
+pub(crate) fn levels(tree: &Tree, funcs: &FuncTable, inter: &[bool], points: &[f64]) -> Vec<u16> {
     assert!(points.len() < u16::MAX as usize, "too many sweep points");
     let never = points.len() as u16;
     let mut level = vec![never; tree.len()];
@@ -174,7 +175,7 @@ pub fn levels(tree: &Tree, funcs: &FuncTable, inter: &[bool], points: &[f64]) ->
 
 /// Kept call nodes (synthetic nodes excluded) at each of the `points.len()`
 /// points, from [`levels`].
-pub fn kept_calls_per_point(
+pub(crate) fn kept_calls_per_point(
     tree: &Tree,
     funcs: &FuncTable,
     levels: &[u16],
@@ -197,7 +198,7 @@ pub fn kept_calls_per_point(
 }
 
 /// For every node: does some node strictly below it belong to another module?
-pub fn intermediate(tree: &Tree, modules: &Modules) -> Vec<bool> {
+pub(crate) fn intermediate(tree: &Tree, modules: &Modules) -> Vec<bool> {
     // uniform[n]: the one module of n's whole subtree, or None when mixed.
     let mut uniform: Vec<Option<u32>> = vec![None; tree.len()];
     let mut inter = vec![false; tree.len()];

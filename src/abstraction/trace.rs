@@ -21,7 +21,7 @@ use crate::symbols::FuncInfo;
 
 /// A trace and its abstraction.
 #[derive(Debug)]
-pub struct Abstraction {
+pub(crate) struct Abstraction {
     /// The loaded trace.
     pub loaded: Loaded,
     /// Every function's module.
@@ -37,7 +37,7 @@ pub struct Abstraction {
 }
 
 /// Loads `input` and abstracts it as `opts` asks.
-pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstraction> {
+pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstraction> {
     let recommended = opts.no_method();
     let options = if recommended {
         opts.recommended()
@@ -96,7 +96,7 @@ pub fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstractio
 
 impl Abstraction {
     /// The tree to draw: identical call paths once, chains folded when asked.
-    pub fn drawing(&self) -> Folded {
+    pub(crate) fn drawing(&self) -> Folded {
         let funcs = &self.loaded.built.funcs;
         let tree = &self.outcome.tree;
         let paths = if tree.has_call_counts() {
@@ -154,7 +154,7 @@ fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
 }
 
 /// Compiles `--keep` globs (`*` and `?` wildcards).
-pub fn keep_set(globs: &[String]) -> Result<GlobSet> {
+pub(crate) fn keep_set(globs: &[String]) -> Result<GlobSet> {
     let mut b = GlobSetBuilder::new();
     for g in globs {
         let glob = GlobBuilder::new(&escape_except_wildcards(g))
@@ -168,7 +168,7 @@ pub fn keep_set(globs: &[String]) -> Result<GlobSet> {
 }
 
 /// `protected[f]` for every function matched by `keep`.
-pub fn protect(keep: &GlobSet, funcs: &FuncTable, names: &[FuncInfo]) -> Vec<bool> {
+pub(crate) fn protect(keep: &GlobSet, funcs: &FuncTable, names: &[FuncInfo]) -> Vec<bool> {
     if keep.is_empty() {
         return vec![false; names.len()];
     }

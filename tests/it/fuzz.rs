@@ -6,7 +6,7 @@
 //! panic, and one and two threads must agree exactly (same tree or same
 //! error). A few hundred cases per parser keep the whole file to seconds.
 
-use calltrace::abstraction::ModuleTable;
+use calltrace::ModuleTable;
 use calltrace::calltree::{self, View};
 use calltrace::ingest::{EventKind, Input, ParseOptions, binary, guess};
 use proptest::prelude::*;

@@ -9,13 +9,13 @@ use std::path::Path;
 use crate::ingest::FuncId;
 
 /// Index of a module in [`Modules::names`].
-pub type ModuleId = u32;
+pub(crate) type ModuleId = u32;
 
 /// The module of synthetic nodes (root, threads): differs from every real module.
-pub const NO_MODULE: ModuleId = ModuleId::MAX;
+pub(crate) const NO_MODULE: ModuleId = ModuleId::MAX;
 
 /// Name of the module of functions that nothing matched.
-pub const UNASSIGNED: &str = "(unassigned)";
+pub(crate) const UNASSIGNED: &str = "(unassigned)";
 
 /// Every function's module.
 #[derive(Debug, Clone, PartialEq, Eq)]

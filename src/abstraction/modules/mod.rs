@@ -16,7 +16,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 pub(crate) mod assigned;
 
-pub use assigned::{ModuleId, Modules, NO_MODULE, UNASSIGNED};
+pub(crate) use assigned::{Modules, NO_MODULE, UNASSIGNED};
 pub(crate) use assigned::{source_dir_module, source_file_module};
 
 use crate::error::{Error, Result};

@@ -89,10 +89,15 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
             emit::stats::histogram(row(&rows, name, opts)?, opts.self_time, opts.time_unit)
         }
         None => {
-            let threads = &loaded.built.meta.threads;
-            let thread = |i: u32| match threads.get(i as usize) {
-                Some(tid) => format!("tid {tid}"),
-                None => format!("thread {i}"),
+            let meta = &loaded.built.meta;
+            // A thread the trace or rules named (a TOPPERS task) by its name.
+            let thread = |i: u32| {
+                let name = meta.thread_names.get(i as usize).filter(|n| !n.is_empty());
+                match (name, meta.threads.get(i as usize)) {
+                    (Some(name), _) => name.clone(),
+                    (None, Some(tid)) => format!("tid {tid}"),
+                    (None, None) => format!("thread {i}"),
+                }
             };
             let what = if contexts { "context" } else { "function" };
             let table = TableOptions {

@@ -424,3 +424,38 @@ fn stats_of_one_thread_give_that_threads_worst_case() {
         assert_eq!(num(work, "max_ns"), slowest, "thread {tid}");
     }
 }
+
+#[test]
+fn a_rules_logs_tasks_get_their_own_worst_case_by_name() {
+    let log = root().join("testdata/logs/toppers-asp.log");
+    let rules = root().join("rules/toppers-asp.json");
+    let all = calltrace(["stats", "--rules"])
+        .args([&rules])
+        .args(["--trace"])
+        .args([&log])
+        .run();
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let text = all.text();
+    let row = |text: &str, f: &str| {
+        text.lines()
+            .find(|l| l.ends_with(&format!("  {f}")))
+            .map(str::to_string)
+    };
+    assert!(
+        row(&text, "dly_tsk").unwrap().contains("task 4 +"),
+        "{text}"
+    );
+    let task2 = calltrace(["stats", "--rules"])
+        .args([&rules])
+        .args(["--trace"])
+        .args([&log])
+        .args(["--tid", "task 2"])
+        .run();
+    assert_eq!(task2.code, 0, "{}", task2.stderr);
+    let text = task2.text();
+    assert!(row(&text, "dly_tsk").is_none(), "{text}");
+    assert!(
+        row(&text, "sns_ctx").unwrap().contains("task 2 +"),
+        "{text}"
+    );
+}

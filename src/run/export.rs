@@ -95,7 +95,8 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     if dataset && !abstracting && view == Some(View::Calls) {
         return calls_dataset(exporter, opts);
     }
-    let mut input = match dataset {
+    let linkage = exporter.wants_linkage_names();
+    let mut input = match dataset || linkage {
         true => linkage_input(&opts.input),
         false => opts.input.clone(),
     };
@@ -107,15 +108,18 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     }
     let title = opts.input.trace.display().to_string();
     let write = |loaded: &pipeline::Loaded, tree: &crate::calltree::Tree| {
+        // Read with linkage names, shown as --demangle says.
+        let demangled = linkage.then(|| shown(&loaded.names, opts.input.symbols.demangle));
         let t = Exported {
             tree,
             funcs: &loaded.built.funcs,
-            names: &loaded.names,
+            names: demangled.as_deref().unwrap_or(&loaded.names),
             title: &title,
             max_depth: opts.max_depth,
             command: &command(opts, loaded),
             meta: &loaded.built.meta,
             show: &opts.show,
+            linkage: linkage.then_some(&loaded.names[..]),
         };
         if let Some(warning) = exporter.check(&t)? {
             super::print_warning(&warning);
@@ -199,6 +203,17 @@ fn parse_sliced(
     pipeline::check_slice(input, &stats, &scanned.meta)
 }
 
+/// `names` (linkage names) as `--demangle` shows them.
+fn shown(names: &[FuncInfo], style: crate::symbols::Demangle) -> Vec<FuncInfo> {
+    names
+        .iter()
+        .map(|i| FuncInfo {
+            name: crate::symbols::demangle(&i.name, style),
+            ..i.clone()
+        })
+        .collect()
+}
+
 /// Writes a directory format ([`Exporter::files`]) into `-o DIR`.
 fn write_dir(
     exporter: &dyn Exporter,
@@ -209,15 +224,7 @@ fn write_dir(
 ) -> Result<()> {
     let meta = &loaded.built.meta;
     // Read with linkage names (`linkage_input`); shown as --demangle says.
-    let style = opts.input.symbols.demangle;
-    let shown: Vec<FuncInfo> = loaded
-        .names
-        .iter()
-        .map(|i| FuncInfo {
-            name: crate::symbols::demangle(&i.name, style),
-            ..i.clone()
-        })
-        .collect();
+    let shown = shown(&loaded.names, opts.input.symbols.demangle);
     let t = Exported {
         names: &shown,
         ..*t
@@ -280,6 +287,7 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         command: &command(opts, &loaded),
         meta: &loaded.built.meta,
         show: &[],
+        linkage: None,
     };
     write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
     Ok(Outcome {

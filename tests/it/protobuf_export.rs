@@ -315,6 +315,45 @@ fn pprof_decodes_with_upstream_field_numbers_and_sums_like_the_tree() {
 }
 
 #[test]
+fn pprof_functions_carry_the_linkage_name_as_system_name() {
+    let Some(python) = python_with("google.protobuf, grpc_tools") else {
+        return;
+    };
+    let p = cpp();
+    let dir = fresh_dir("protobuf_export", "pprof-linkage");
+    std::fs::write(dir.join("profile.proto"), PROFILE_PROTO).unwrap();
+    let out = dir.join("names.pb.gz");
+    export_to(p.exe(), &p.text_trace().path, "pprof", &out);
+    let v = decode(&python, DECODE_PPROF, &[&dir, &out]);
+    let funcs = v["functions"].as_array().unwrap();
+    // Every C++ function: shown demangled, its system_name the mangled
+    // name that demangles to it; C functions keep one name.
+    let mut mangled = 0;
+    for f in funcs {
+        let (name, system) = (
+            f["name"].as_str().unwrap(),
+            f["system_name"].as_str().unwrap(),
+        );
+        if system.starts_with("_Z") {
+            mangled += 1;
+            let back = Command::new("c++filt").arg(system).output().unwrap();
+            assert_eq!(String::from_utf8_lossy(&back.stdout).trim(), name, "{f}");
+        } else {
+            assert_eq!(name, system, "{f}");
+        }
+    }
+    assert!(
+        mangled >= 5,
+        "C++ functions with linkage names: {mangled} in {funcs:?}"
+    );
+    assert!(
+        funcs
+            .iter()
+            .any(|f| f["name"] == "main" && f["system_name"] == "main")
+    );
+}
+
+#[test]
 fn perfetto_decodes_into_a_slice_pair_per_call_on_one_track_per_thread() {
     let Some(python) = python_with("perfetto.protos.perfetto.trace.perfetto_trace_pb2") else {
         return;

@@ -144,6 +144,7 @@ mod tests {
             command: "t\rfn=(1) inj",
             meta: &b.meta,
             show: &[],
+            linkage: None,
         };
         let mut out = Vec::new();
         Callgrind.write(&t, &mut out).unwrap();

@@ -53,6 +53,10 @@ pub struct Exported<'a> {
     pub meta: &'a TraceMeta,
     /// `--show`: per-call numbers each node carries (json). Default is none.
     pub show: &'a [Stat],
+    /// Names as the objects spell them (C++ mangled), by function id, for
+    /// a format that asks ([`Exporter::wants_linkage_names`]); None
+    /// otherwise.
+    pub linkage: Option<&'a [FuncInfo]>,
 }
 
 /// What a dataset format ([`Exporter::files`]) records about the run
@@ -84,6 +88,12 @@ pub trait Exporter: Sync {
     /// The tree view it reads unless `--view` says otherwise.
     fn view(&self) -> View {
         View::Contexts
+    }
+    /// Whether it writes names as the objects spell them besides the
+    /// shown ones ([`Exported::linkage`]): the trace is then named with
+    /// linkage names and demangled for showing. False by default.
+    fn wants_linkage_names(&self) -> bool {
+        false
     }
     /// Whether it writes the per-call numbers `--show` asks for
     /// ([`Exported::show`]). False by default.
@@ -217,6 +227,7 @@ pub(crate) mod testing {
             command: "./app",
             meta: &b.meta,
             show: &[],
+            linkage: None,
         };
         exporter.write(&t, &mut out).unwrap();
         out

@@ -15,8 +15,9 @@
 //! entry address and the mapping it lies in when the trace has addresses.
 //! Mappings are the trace's `# map` records with their build-ids (the
 //! command alone when it has none), all marked symbolized so pprof does not
-//! look names up again. `Function.system_name` is the name as resolved:
-//! calltrace keeps demangled names only, so it is the demangled name too.
+//! look names up again. `Function.system_name` is the name as the object
+//! spells it (a C++ function's mangled linkage name, `_ZN2ns5twiceIiEET_S1_`),
+//! `Function.name` the one `--demangle` shows.
 //! Names need no escaping: protobuf strings are length-prefixed.
 
 use std::collections::HashMap;
@@ -39,6 +40,9 @@ impl Exporter for Pprof {
     }
     fn about(&self) -> &'static str {
         "gzipped profile.proto for pprof and Pyroscope: one sample per calling context, [calls, self]"
+    }
+    fn wants_linkage_names(&self) -> bool {
+        true
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let bytes = profile(t).encode_to_vec();
@@ -333,12 +337,17 @@ impl Builder<'_, '_> {
         self.location_of[f as usize] = id;
         let info = &self.t.names[f as usize];
         let name = self.strings.get(&info.name);
+        let linkage = self.t.linkage.and_then(|l| l.get(f as usize));
+        let system_name = match linkage {
+            Some(l) if l.name != info.name => self.strings.get(&l.name),
+            _ => name,
+        };
         let filename = self.strings.get(info.file.as_deref().unwrap_or(""));
         let start_line = info.line.unwrap_or(0) as i64;
         self.p.function.push(Function {
             id,
             name,
-            system_name: name,
+            system_name,
             filename,
             start_line,
         });
@@ -483,6 +492,7 @@ mod tests {
             command: "./app",
             meta: &b.meta,
             show: &[],
+            linkage: None,
         };
         let p = profile(&t);
         let back = Profile::decode(&p.encode_to_vec()[..]).unwrap();

@@ -28,6 +28,7 @@ fn export(text: &str, id: &str, dir: &Path) {
         command: "./app",
         meta: &b.meta,
         show: &[],
+        linkage: None,
     };
     let meta = TraceMeta::default();
     let run = Run {

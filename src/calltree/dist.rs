@@ -238,13 +238,21 @@ impl Dist {
     }
 
     /// The `q`-quantile (0 < q <= 1) by nearest rank: the smallest value
-    /// with at least `q` of the values at or below it; exact below 128,
-    /// else within 1%.
+    /// with at least `q` of the values at or below it; exact below 128 and
+    /// at the first and last rank (a node of few calls: its p99 is its
+    /// max), else within 1%.
     pub fn quantile(&self, q: f64) -> u64 {
         if self.count == 0 {
             return 0;
         }
         let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        // The first and last ranks are the exact extremes.
+        if rank == self.count {
+            return self.max;
+        }
+        if rank == 1 {
+            return self.min;
+        }
         let mut seen = 0;
         for (b, n) in self.buckets.iter() {
             seen += n;
@@ -488,5 +496,15 @@ mod tests {
         few.add(3, at);
         assert!(matches!(few.buckets, Buckets::Sparse(_)));
         assert_ne!(few, up);
+    }
+
+    #[test]
+    fn the_last_rank_is_the_exact_maximum() {
+        let mut d = Dist::default();
+        for v in [200, 281, 23_650, 23_790] {
+            d.add(v, At::default());
+        }
+        assert_eq!(d.quantile(0.99), 23_790);
+        assert_eq!(d.quantile(0.01), 200);
     }
 }

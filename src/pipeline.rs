@@ -81,10 +81,7 @@ pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
     let mut built = progress::follow(&input, opts.quiet, "reading", || {
-        let builder = match opts.per_call {
-            Some(keep) => calltree::Builder::with_dists(view, keep),
-            None => calltree::Builder::new(view),
-        };
+        let builder = calltree::Builder::for_view(view, opts.per_call);
         calltree::build_with(&input, format.get(), &opts.parse, builder)
     })
     .map_err(|e| cut_off_hint(e, &input))?;
@@ -121,10 +118,7 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     let (mut names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let slice = slice_of(opts, &funcs, &names, &meta, earliest.0)?;
     input.rewind();
-    let mut builder = match opts.per_call {
-        Some(keep) => calltree::Builder::with_dists(view, keep),
-        None => calltree::Builder::new(view),
-    };
+    let mut builder = calltree::Builder::for_view(view, opts.per_call);
     // Start times count from the trace's earliest event, kept or not.
     if let Some(t) = earliest.0 {
         builder.set_origin(t);

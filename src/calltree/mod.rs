@@ -109,6 +109,15 @@ impl Builder {
         }
     }
 
+    /// An empty builder of `view`, keeping per-call distributions when
+    /// `per_call` says which.
+    pub fn for_view(view: View, per_call: Option<Keep>) -> Builder {
+        match per_call {
+            Some(keep) => Builder::with_dists(view, keep),
+            None => Builder::new(view),
+        }
+    }
+
     /// Makes the per-call start times count from `time` (by default, from
     /// the earliest event the builder gets).
     pub fn set_origin(&mut self, time: u64) {

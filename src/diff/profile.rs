@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::calltree::{CallGraph, Tree, hot};
 use crate::ingest::{FuncTable, Unit};
-use crate::symbols::FuncInfo;
+use crate::symbols::{FuncInfo, name_in_path};
 
 /// What rows stand for (`--by`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -109,8 +109,8 @@ impl Profile {
         for e in g.edge_indices() {
             let (a, b) = g.edge_endpoints(e).expect("edge of this graph");
             let (fa, fb) = (g[a], g[b]);
-            let from = key(name_of(names, fa), names.get(fa as usize));
-            let to = key(name_of(names, fb), names.get(fb as usize));
+            let from = key(name_in_path(names, fa), names.get(fa as usize));
+            let to = key(name_in_path(names, fb), names.get(fb as usize));
             let w = self.edges.entry((from, to)).or_default();
             w.calls = w.calls.saturating_add(g[e].calls);
             w.total = w.total.saturating_add(g[e].total);
@@ -125,7 +125,7 @@ impl Profile {
                 self_weight: s.self_weight,
                 total: s.total,
             };
-            self.add(name_of(names, f as u32), info, stats);
+            self.add(name_in_path(names, f as u32), info, stats);
         }
     }
 
@@ -149,7 +149,7 @@ impl Profile {
             if !path.is_empty() {
                 path.push(';');
             }
-            path.push_str(&name_of(names, f));
+            path.push_str(&name_in_path(names, f));
             open.push((n + tree.size(n), path.len()));
             let stats = Stats {
                 calls: tree.calls(n),
@@ -167,15 +167,6 @@ fn key(name: String, info: Option<&FuncInfo>) -> Key {
     Key {
         name,
         file: file.map(base_name).unwrap_or_default().to_string(),
-    }
-}
-
-/// The name of function `f`, with `;` (the path separator) replaced so a
-/// path splits back into its names.
-fn name_of(names: &[FuncInfo], f: u32) -> String {
-    match names.get(f as usize) {
-        Some(i) => i.name.replace(';', ":"),
-        None => format!("#{f}"),
     }
 }
 

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::calltree::{CallDist, Dist, NodeId, Tree};
+use crate::calltree::{CallDist, Dist, NodeId, Tree, dist, hot};
 use crate::ingest::FuncTable;
-use crate::symbols::FuncInfo;
+use crate::symbols::{FuncInfo, name_in_path};
 
 /// What rows stand for (`--by`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -65,10 +65,10 @@ impl Row {
 }
 
 /// The rows of `tree` (built with its distributions kept), named by
-/// `names`, in name order.
+/// `names`, in name order. Functions shown under one name are one row.
 pub(crate) fn rows(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Vec<Row> {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    let mut add = |name: String, n: NodeId, outermost: bool| {
+    let mut add = |name: String, calls: u64, total: u64, self_time: u64, dist: &CallDist| {
         let row = rows.entry(name.clone()).or_insert_with(|| Row {
             name,
             calls: 0,
@@ -76,70 +76,73 @@ pub(crate) fn rows(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -
             self_time: 0,
             dist: CallDist::default(),
         });
-        row.calls = row.calls.saturating_add(tree.calls(n));
-        row.self_time = row.self_time.saturating_add(tree.self_time(n));
-        if outermost {
-            row.total = row.total.saturating_add(tree.total(n));
-        }
-        if let Some(d) = tree.dist(n) {
-            row.dist.merge(&d);
-        }
+        row.calls = row.calls.saturating_add(calls);
+        row.total = row.total.saturating_add(total);
+        row.self_time = row.self_time.saturating_add(self_time);
+        row.dist.merge(dist);
     };
-    walk(tree, funcs, names, by, &mut add);
+    match by {
+        By::Function => {
+            // Totals count a recursive function's outermost calls only
+            // (`hot::func_stats`); every call is in its distribution.
+            let dists = dist::per_function(tree, funcs.len());
+            for (f, s) in hot::func_stats(tree, funcs).iter().enumerate() {
+                if s.calls == 0 || funcs.is_synthetic(f as u32) {
+                    continue;
+                }
+                let d = dists.get(f).cloned().unwrap_or_default();
+                add(
+                    name_in_path(names, f as u32),
+                    s.calls,
+                    s.total,
+                    s.self_weight,
+                    &d,
+                );
+            }
+        }
+        By::Context => for_each_path(tree, funcs, names, |path, n| {
+            let d = tree.dist(n).unwrap_or_default();
+            add(
+                path.to_string(),
+                tree.calls(n),
+                tree.total(n),
+                tree.self_time(n),
+                &d,
+            );
+        }),
+    }
     rows.into_values().collect()
 }
 
-/// Calls `add(row name, node, outermost)` for every non-synthetic node:
-/// `outermost` is false for a node whose row is already open above it
-/// (recursion), so totals are not counted twice.
-fn walk(
+/// Calls `visit(path, node)` for every non-synthetic node, with its path
+/// of names from the top of its thread joined by `;` (`main;a;b`).
+fn for_each_path(
     tree: &Tree,
     funcs: &FuncTable,
     names: &[FuncInfo],
-    by: By,
-    add: &mut dyn FnMut(String, NodeId, bool),
+    mut visit: impl FnMut(&str, NodeId),
 ) {
-    // Open nodes: (end of subtree, length of `path` with it, its function).
-    let mut open: Vec<(NodeId, usize, u32)> = Vec::new();
-    let mut active = vec![0u32; funcs.len().max(names.len())];
+    // Open nodes: (end of subtree, length of `path` with it).
+    let mut open: Vec<(NodeId, usize)> = Vec::new();
     let mut path = String::new();
     for n in 1..tree.len() as NodeId {
-        while open.last().is_some_and(|&(end, _, _)| end <= n) {
-            let (_, _, f) = open.pop().expect("checked");
-            active[f as usize] -= 1;
+        while open.last().is_some_and(|&(end, _)| end <= n) {
+            open.pop();
         }
-        path.truncate(open.last().map_or(0, |&(_, len, _)| len));
+        path.truncate(open.last().map_or(0, |&(_, len)| len));
         let f = tree.func(n);
         if funcs.is_synthetic(f) {
             // A thread: its calls start new paths.
             path.clear();
-            open.push((n + tree.size(n), 0, f));
-            active[f as usize] += 1;
+            open.push((n + tree.size(n), 0));
             continue;
         }
-        let name = name_of(names, f);
-        let outermost = active[f as usize] == 0;
-        if by == By::Context && !path.is_empty() {
+        if !path.is_empty() {
             path.push(';');
         }
-        if by == By::Context {
-            path.push_str(&name);
-        }
-        open.push((n + tree.size(n), path.len(), f));
-        active[f as usize] += 1;
-        match by {
-            By::Function => add(name, n, outermost),
-            // A context is its own row: every node is outermost in it.
-            By::Context => add(path.clone(), n, true),
-        }
-    }
-}
-
-/// The name of function `f`, with `;` (the path separator) shown as `:`.
-fn name_of(names: &[FuncInfo], f: u32) -> String {
-    match names.get(f as usize) {
-        Some(i) => i.name.replace(';', ":"),
-        None => format!("#{f}"),
+        path.push_str(&name_in_path(names, f));
+        open.push((n + tree.size(n), path.len()));
+        visit(&path, n);
     }
 }
 

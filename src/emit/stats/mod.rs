@@ -146,8 +146,7 @@ pub fn csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Vec<u8>> {
         );
         w.write_record(&rec).map_err(fail)?;
     }
-    w.into_inner()
-        .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
+    finish(w)
 }
 
 /// The function of a row: its name, or a context's last name.
@@ -156,6 +155,12 @@ fn leaf(name: &str, contexts: bool) -> &str {
         true => name.rsplit(';').next().unwrap_or(name),
         false => name,
     }
+}
+
+/// The CSV's bytes.
+fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
+    w.into_inner()
+        .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
 }
 
 fn fail(e: csv::Error) -> Error {
@@ -182,8 +187,7 @@ pub fn histogram_csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Ve
             w.write_record(&rec).map_err(fail)?;
         }
     }
-    w.into_inner()
-        .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
+    finish(w)
 }
 
 /// Width of the longest bar of the terminal histogram.

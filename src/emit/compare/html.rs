@@ -231,25 +231,28 @@ fn slowest(out: &mut String, report: &Report) {
     }
     out.push_str("<h2>Slowest calls per pattern (top functions by maximum)</h2>\n");
     for p in report.patterns.iter().filter(|p| !p.slowest.is_empty()) {
+        let known = p.slowest.iter().any(|f| f.at.is_some());
         let _ = writeln!(
             out,
-            "<details><summary>{}</summary>\n<table class=\"slowest\">\n<tr><th>function</th><th>calls</th><th>p99</th><th>max</th><th>slowest call</th></tr>",
-            esc(&p.name)
+            "<details><summary>{}</summary>\n<table class=\"slowest\">\n<tr><th>function</th><th>calls</th><th>p99</th><th>max</th>{}</tr>",
+            esc(&p.name),
+            if known { "<th>slowest call</th>" } else { "" }
         );
         let q = |v| quantity(v, p.unit, 0, TimeUnit::Auto);
         for f in &p.slowest {
+            // The calls view keeps no start times: no column to show then.
             let at = match f.at {
-                Some((tid, start)) => format!("tid {tid} at +{}", q(start)),
+                Some((tid, start)) => format!("<td>tid {tid} at +{}</td>", esc(&q(start))),
+                None if known => "<td></td>".to_string(),
                 None => String::new(),
             };
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{at}</tr>",
                 esc(&f.name),
                 f.calls,
                 esc(&q(f.p99)),
                 esc(&q(f.max)),
-                esc(&at)
             );
         }
         out.push_str("</table></details>\n");

@@ -102,6 +102,14 @@ impl TraceFormat for XRayFormat {
                 }
             }
         }
+        if threads.events.is_empty() {
+            meta.warnings.push(format!(
+                "{name}: the XRay log holds no entries or exits; functions are patched only \
+                 with XRAY_OPTIONS=\"patch_premain=true ...\" (or by the program calling \
+                 __xray_patch), and basic mode drops calls shorter than \
+                 XRAY_BASIC_OPTIONS=func_duration_threshold_us (5 by default)"
+            ));
+        }
         meta.threads = threads.merge_into(sink);
         Ok(meta)
     }
@@ -392,6 +400,17 @@ mod tests {
         assert_eq!(sink.events.len(), 1);
         assert_eq!(meta.skipped_lines, 2);
         assert!(meta.first_skipped.unwrap().contains("record 2"));
+    }
+
+    #[test]
+    fn a_log_without_records_says_how_to_get_some() {
+        let (sink, meta, _) = parse(&XRayFormat, "log", &header(3, 0, 1), false).unwrap();
+        assert!(sink.events.is_empty());
+        assert!(
+            meta.warnings[0].contains("patch_premain=true"),
+            "{:?}",
+            meta.warnings
+        );
     }
 
     #[test]

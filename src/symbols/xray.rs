@@ -229,6 +229,18 @@ mod tests {
     }
 
     #[test]
+    fn a_32_bit_objects_sleds_hold_4_byte_fields() {
+        // 16-byte sled at 0x2000: function field at 0x2004 holds -0x1004.
+        let mut s = vec![0u8; 16];
+        s[4..8].copy_from_slice(&(-0x1004i32).to_le_bytes());
+        s[10] = 2;
+        assert_eq!(sled_function(&s, 4, 0x2000, &HashMap::new()), 0x1000);
+        s[4..8].copy_from_slice(&0x8000u32.to_le_bytes());
+        s[10] = 0;
+        assert_eq!(sled_function(&s, 4, 0x2000, &HashMap::new()), 0x8000);
+    }
+
+    #[test]
     fn ids_count_from_one_and_zero_or_past_the_end_is_none() {
         let f = [0x10, 0x20];
         assert_eq!(function(&f, 1), Some(0x10));

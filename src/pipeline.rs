@@ -390,7 +390,8 @@ fn name(
     meta: &TraceMeta,
 ) -> Result<(Vec<FuncInfo>, Option<ResolveStats>, bool)> {
     let binary = opts.binary.clone().or_else(|| recorded_binary(meta, opts));
-    let resolvable = binary.is_some() || !meta.maps.is_empty();
+    // An XRay log without its binary is refused by `symbols::resolve`.
+    let resolvable = binary.is_some() || !meta.maps.is_empty() || meta.xray_ids;
     let (mut names, resolve) = if resolvable && funcs.has_addresses() {
         let (names, stats) = symbols::resolve(funcs, meta, binary.as_deref(), &opts.symbols)?;
         (names, Some(stats))

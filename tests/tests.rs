@@ -10,6 +10,7 @@ mod it {
 
     mod abstraction;
     mod bench;
+    mod clang;
     mod cli;
     mod compare;
     mod config_flags;
@@ -46,4 +47,5 @@ mod it {
     mod symbols;
     mod tlv;
     mod uftrace_data;
+    mod xray;
 }

@@ -26,6 +26,7 @@ mod sink;
 pub mod slice;
 pub(crate) mod uftrace;
 mod unit;
+pub(crate) mod xray;
 
 pub use binary::BinaryFormat;
 use binary::{BinaryScan, BinaryScanned};
@@ -191,6 +192,10 @@ pub struct TraceMeta {
     pub thread_names: Vec<String>,
     /// Counted problems the format wants reported once (lines no rule matched).
     pub warnings: Vec<String>,
+    /// The trace's [`FuncKey::Addr`] keys are LLVM XRay function ids, which
+    /// the binary's `xray_instr_map` turns into functions (`symbols`), not
+    /// runtime addresses. Default is false.
+    pub xray_ids: bool,
 }
 
 impl TraceMeta {
@@ -280,10 +285,11 @@ pub trait TraceFormat: Sync {
 }
 
 /// Every known format, in sniffing order (most specific first).
-pub fn formats() -> [&'static dyn TraceFormat; 5] {
+pub fn formats() -> [&'static dyn TraceFormat; 6] {
     [
         &uftrace::UftraceFormat,
         &BinaryFormat,
+        &xray::XRayFormat,
         &IndentedFormat,
         &AddrFormat,
         &SymbolicFormat,

@@ -10,7 +10,9 @@
 //! `mapped` and `executable`); after them a perf map (`perfmap`) names
 //! JIT-compiled code that no object holds. Each distinct address is
 //! resolved once; functions that end up with one name are told apart
-//! (`distinct`). Symbolic and indented traces already carry names.
+//! (`distinct`). Symbolic and indented traces already carry names. An
+//! LLVM XRay log's function ids are named through the binary's
+//! `xray_instr_map` (`xray`).
 
 mod bias;
 mod demangle;
@@ -24,6 +26,7 @@ mod mapped;
 mod objects;
 mod perfmap;
 mod source;
+mod xray;
 
 use std::path::{Path, PathBuf};
 
@@ -139,7 +142,11 @@ pub fn resolve(
         },
         namesakes: source::Namesakes::default(),
     };
-    let resolved = if meta.maps.is_empty() {
+    let resolved = if meta.xray_ids {
+        let binary = binary.ok_or_else(xray::no_binary)?;
+        let mut map = xray::XRay::open(binary, &addrs, &mut naming.stats)?;
+        source::resolve(funcs, &mut [&mut map], naming)?
+    } else if meta.maps.is_empty() {
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;

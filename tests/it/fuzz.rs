@@ -1,5 +1,5 @@
 //! Fuzzing every parser, bounded in time: proptest feeds each trace format
-//! (address E/X, symbolic E/X, indented, binary) and the module-table
+//! (address E/X, symbolic E/X, indented, binary, XRay) and the module-table
 //! reader with random bytes and with lines shaped like their grammar
 //! (near misses included), through format sniffing and both tree
 //! builders, on one thread and on two threads with tiny chunks. Nothing may
@@ -23,6 +23,7 @@ fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
         Some("symbolic"),
         Some("indented"),
         Some("binary"),
+        Some("xray"),
     ] {
         let Ok(format) = guess::detect(&input, forced) else {
             continue;
@@ -111,6 +112,27 @@ proptest! {
 
     #[test]
     fn indented_traces(bytes in lines(indented_line())) {
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn xray_logs(
+        records in prop::collection::vec((0u16..3, 0u8..5, 0i32..4, 0u64..100, 1u32..3), 0..20),
+        cut in 0usize..40,
+    ) {
+        // A version 3 basic-mode header at 1 GHz, then records of near-valid fields.
+        let mut bytes = vec![3, 0, 0, 0, 3, 0, 0, 0];
+        bytes.extend(1_000_000_000u64.to_le_bytes());
+        bytes.extend([0u8; 16]);
+        for (record, kind, id, tsc, tid) in records {
+            bytes.extend(record.to_le_bytes());
+            bytes.extend([0, kind]);
+            bytes.extend(id.to_le_bytes());
+            bytes.extend(tsc.to_le_bytes());
+            bytes.extend(tid.to_le_bytes());
+            bytes.extend([0u8; 12]);
+        }
+        bytes.truncate(bytes.len().saturating_sub(cut));
         check(&bytes)?;
     }
 

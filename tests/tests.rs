@@ -46,4 +46,5 @@ mod it {
     mod symbols;
     mod tlv;
     mod uftrace_data;
+    mod uftrace_files;
 }

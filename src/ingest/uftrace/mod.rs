@@ -19,6 +19,7 @@ mod tests;
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -32,6 +33,11 @@ use crate::error::{Error, Result};
 use syms::SymTable;
 
 pub(crate) use files::MAGIC;
+
+/// What `task.txt` holds, in messages.
+const TASKS: &str = "uftrace's list of sessions and tasks";
+/// What a `sid-<SID>.map` holds, in messages.
+const MAP: &str = "the session's memory map as uftrace saved it";
 
 /// uftrace's recording directory (`uftrace record -d DIR`).
 pub(crate) struct UftraceFormat;
@@ -59,7 +65,10 @@ impl TraceFormat for UftraceFormat {
         let info_name = dir.join("info").display().to_string();
         let info = files::parse_info(&info_name, input)?;
         let task_path = dir.join("task.txt");
-        let tasks = files::parse_tasks(&task_path.display().to_string(), &read_text(&task_path)?)?;
+        let tasks = files::parse_tasks(
+            &task_path.display().to_string(),
+            &read_text(&task_path, TASKS)?,
+        )?;
         let threads = thread_files(&dir)?;
         let mut merge = records::Merge::open(&threads, opts.lenient)?;
         let mut meta = TraceMeta {
@@ -90,6 +99,7 @@ impl TraceFormat for UftraceFormat {
         }
         sink.events(&batch);
         loads.until(u64::MAX, &mut meta, funcs)?;
+        meta.warnings.append(&mut loads.warnings);
         meta.threads = ids.into_ids();
         finish(&mut meta, &merge);
         Ok(meta)
@@ -111,12 +121,12 @@ fn finish(meta: &mut TraceMeta, merge: &records::Merge) {
 }
 
 /// Whether `dir` is a uftrace recording: a directory whose `info` file
-/// starts with uftrace's magic.
+/// starts with uftrace's magic. An `info` that is not a regular file is
+/// not read (a FIFO would wait for a writer forever).
 pub(crate) fn is_recording(dir: &Path) -> bool {
     let mut head = [0u8; 8];
-    std::fs::File::open(dir.join("info"))
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
-        .is_ok_and(|()| head == *MAGIC)
+    files::open_regular(&dir.join("info"), "")
+        .is_ok_and(|mut f| std::io::Read::read_exact(&mut f, &mut head).is_ok() && head == *MAGIC)
 }
 
 /// The recording directory `input` was opened from: the directory it is
@@ -137,10 +147,9 @@ fn recording_dir(input: &Input) -> Result<PathBuf> {
     )))
 }
 
-/// Reads a text file of the recording.
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    super::opened::note(path);
+/// Reads a text file of the recording; `what` says what it holds.
+fn read_text(path: &Path, what: &str) -> Result<String> {
+    let bytes = files::read_regular(path, what)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -177,12 +186,15 @@ struct Loads<'a> {
     info: &'a files::Info,
     /// (time, session or library), latest first.
     pending: Vec<(u64, Load)>,
-    /// The symbols of each object read so far, by path.
-    tables: HashMap<String, Rc<SymTable>>,
+    /// The symbols of each object looked for so far (None: it has none),
+    /// by path.
+    tables: HashMap<String, Option<Rc<SymTable>>>,
     /// The loaded objects that have symbols: (start, end, symbols), by start.
     layout: Vec<(u64, u64, Rc<SymTable>)>,
     /// The functions of the addresses seen since the layout last changed.
     seen: FxHashMap<u64, FuncId>,
+    /// `.sym` files left out, for the trace's warnings.
+    warnings: Vec<String>,
 }
 
 enum Load {
@@ -207,6 +219,7 @@ impl<'a> Loads<'a> {
             tables: HashMap::new(),
             layout: Vec::new(),
             seen: FxHashMap::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -254,17 +267,26 @@ impl<'a> Loads<'a> {
         }
     }
 
-    /// The symbols of the object at `path`, read once.
+    /// The symbols of the object at `path`, read once. A `.sym` file that
+    /// cannot be read (one that is not a regular file, say) is left out
+    /// with a warning: the ELF file names the functions without it.
     fn symbols_of(&mut self, path: &str) -> Option<Rc<SymTable>> {
         if let Some(t) = self.tables.get(path) {
-            return Some(t.clone());
+            return t.clone();
         }
         let file = files::sym_file(self.dir, path)?;
-        let bytes = std::fs::read(&file).ok()?;
-        super::opened::note(&file);
-        let table = Rc::new(SymTable::parse(&String::from_utf8_lossy(&bytes)));
+        let table = match files::read_regular(&file, "uftrace's symbol list of an object") {
+            Ok(bytes) => Some(Rc::new(SymTable::parse(&String::from_utf8_lossy(&bytes)))),
+            Err(Error::Io { source, .. }) if source.kind() == ErrorKind::NotFound => None,
+            Err(e) => {
+                self.warnings.push(format!(
+                    "{e}: left out; its object's functions are named from the ELF file"
+                ));
+                None
+            }
+        };
         self.tables.insert(path.to_string(), table.clone());
-        Some(table)
+        table
     }
 
     /// Adds the objects of everything loaded at or before `time`.
@@ -274,7 +296,7 @@ impl<'a> Loads<'a> {
             let maps = match load {
                 Load::Session(s) => {
                     let path = self.dir.join(format!("sid-{}.map", s.sid));
-                    files::parse_map(&path.display().to_string(), &read_text(&path)?)?
+                    files::parse_map(&path.display().to_string(), &read_text(&path, MAP)?)?
                 }
                 Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
             };

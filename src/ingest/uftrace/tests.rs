@@ -304,3 +304,22 @@ fn a_later_session_maps_its_own_objects_from_its_start() {
     assert_eq!(funcs.key(f_of(2)), &FuncKey::Addr(0x11108));
     assert_eq!(funcs.maps_seen(f_of(2)), 2);
 }
+
+#[test]
+fn a_file_closed_between_chunks_reads_on_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("1.dat");
+    // Three chunks and a bit: each later chunk is read after a reopen.
+    let recs: Vec<u8> = (0..3100u64)
+        .flat_map(|i| record(i, i % 2, 0, 0x1000 + i / 2))
+        .collect();
+    std::fs::write(&path, recs).unwrap();
+    let all = |keep_open| {
+        let mut file = records::DatFile::open(&path, keep_open).unwrap();
+        std::iter::from_fn(|| file.next().unwrap()).collect::<Vec<_>>()
+    };
+    let reopened = all(false);
+    assert_eq!(reopened.len(), 3100);
+    assert_eq!(reopened[3099].addr, 0x1000 + 3099 / 2);
+    assert_eq!(reopened, all(true));
+}

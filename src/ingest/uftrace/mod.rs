@@ -18,7 +18,7 @@ mod syms;
 mod tests;
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -189,8 +189,10 @@ struct Loads<'a> {
     /// The symbols of each object looked for so far (None: it has none),
     /// by path.
     tables: HashMap<String, Option<Rc<SymTable>>>,
-    /// The loaded objects that have symbols: (start, end, symbols), by start.
-    layout: Vec<(u64, u64, Rc<SymTable>)>,
+    /// The loaded objects that have symbols, by start: (end, symbols).
+    /// They do not overlap; a search tree, as a recording may load tens
+    /// of thousands of libraries.
+    layout: BTreeMap<u64, (u64, Rc<SymTable>)>,
     /// The functions of the addresses seen since the layout last changed.
     seen: FxHashMap<u64, FuncId>,
     /// `.sym` files left out, for the trace's warnings.
@@ -217,7 +219,7 @@ impl<'a> Loads<'a> {
             info,
             pending,
             tables: HashMap::new(),
-            layout: Vec::new(),
+            layout: BTreeMap::new(),
             seen: FxHashMap::default(),
             warnings: Vec::new(),
         }
@@ -229,9 +231,8 @@ impl<'a> Loads<'a> {
         if let Some(&id) = self.seen.get(&addr) {
             return id;
         }
-        let i = self.layout.partition_point(|&(s, _, _)| s <= addr);
-        let start = match i.checked_sub(1).map(|i| &self.layout[i]) {
-            Some((s, e, syms)) if addr < *e => syms
+        let start = match self.layout.range(..=addr).next_back() {
+            Some((s, (e, syms))) if addr < *e => syms
                 .function_at(addr - s)
                 .map_or(addr, |f| s.wrapping_add(f.start)),
             _ => addr,
@@ -246,7 +247,13 @@ impl<'a> Loads<'a> {
     fn load_symbols(&mut self, map: &Mapping, funcs: &mut FuncTable) {
         let (start, end) = (map.start, map.end);
         // The symbols of objects it replaces go, whether it has any or not.
-        self.layout.retain(|&(s, e, _)| e <= start || end <= s);
+        let overlapped: Vec<u64> = (self.layout.range(..end).rev())
+            .take_while(|(_, (e, _))| *e > start)
+            .map(|(&s, _)| s)
+            .collect();
+        for s in overlapped {
+            self.layout.remove(&s);
+        }
         let Some(syms) = self.symbols_of(&map.path) else {
             return;
         };
@@ -262,8 +269,7 @@ impl<'a> Loads<'a> {
             funcs.alias_addr(at(plt.start), &plt.name);
         }
         if relative {
-            self.layout.push((start, end, syms));
-            self.layout.sort_by_key(|&(s, _, _)| s);
+            self.layout.insert(start, (end, syms));
         }
     }
 
@@ -301,7 +307,9 @@ impl<'a> Loads<'a> {
                 Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
             };
             // Interned addresses may stand for other functions from here on.
-            self.seen.clear();
+            // (A new map, not `clear`, which costs the capacity each time:
+            // after many addresses, every later load would pay for them all.)
+            self.seen = FxHashMap::default();
             for map in maps {
                 // After the mapping, which drops the aliases of an object it replaces.
                 add_mapping(meta, funcs, map.clone());

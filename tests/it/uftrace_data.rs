@@ -128,7 +128,12 @@ fn calltrace_counts(data: &Path) -> BTreeMap<String, u64> {
         .args([data])
         .run()
         .success();
-    let tree: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    json_counts(&out.stdout)
+}
+
+/// The calls per function of the JSON export `json`, summed by name.
+fn json_counts(json: &[u8]) -> BTreeMap<String, u64> {
+    let tree: serde_json::Value = serde_json::from_slice(json).expect("JSON");
     assert_eq!(tree["unit"], "ns");
     let mut counts = BTreeMap::new();
     let mut todo: Vec<&serde_json::Value> = vec![&tree];
@@ -487,4 +492,62 @@ fn call_counts_equal_uftrace_reports_for_programs_patched_when_recorded() {
             "{name}"
         );
     }
+}
+
+/// Threads made and joined 100 at a time, 1,500 in all.
+const MANY_THREADS: &str = r#"
+#include <pthread.h>
+#include <stdio.h>
+static int leaf(int x) { return x + 1; }
+static void *worker(void *arg) { return (void *)(long)leaf((int)(long)arg); }
+int main(void) {
+    long total = 0;
+    for (int b = 0; b < 15; b++) {
+        pthread_t t[100];
+        for (long i = 0; i < 100; i++) pthread_create(&t[i], 0, worker, (void *)i);
+        for (int i = 0; i < 100; i++) { void *r; pthread_join(t[i], &r); total += (long)r; }
+    }
+    printf("%ld\n", total);
+    return 0;
+}
+"#;
+
+/// A recording of 1,500 threads has 1,500 `.dat` files, which were all
+/// opened at once: under the usual soft limit of 1,024 open files (256
+/// here) the read failed with "Too many open files".
+#[test]
+fn a_recording_of_1500_threads_reads_under_an_open_file_limit_of_256() {
+    if tool("uftrace").is_none() {
+        return;
+    }
+    let dir = fresh_dir("uftrace_data", "threads-1500");
+    std::fs::write(dir.join("many.c"), MANY_THREADS).unwrap();
+    compile(Command::new("gcc").current_dir(&dir).args([
+        "-g",
+        "-pg",
+        "many.c",
+        "-lpthread",
+        "-o",
+        "many",
+    ]));
+    let data = record(&dir, &dir.join("many"), &[]);
+    let dats = listing(&data)
+        .iter()
+        .filter(|f| f.ends_with(".dat"))
+        .count();
+    assert!(dats > 1500, "{dats} .dat files");
+    let out = output_within(
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -n 256 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(["export", "--to", "json", "-o", "-", "--trace"])
+            .arg(&data),
+        120,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let ours = json_counts(&out.stdout);
+    assert_eq!(ours, uftrace_counts(&data));
+    assert_eq!((ours["worker"], ours["leaf"]), (1500, 1500));
 }

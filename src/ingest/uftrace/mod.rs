@@ -99,6 +99,7 @@ impl TraceFormat for UftraceFormat {
         }
         sink.events(&batch);
         loads.until(u64::MAX, &mut meta, funcs)?;
+        meta.warnings.extend(loads.missing.warnings());
         meta.warnings.append(&mut loads.warnings);
         meta.threads = ids.into_ids();
         finish(&mut meta, &merge);
@@ -197,6 +198,8 @@ struct Loads<'a> {
     seen: FxHashMap<u64, FuncId>,
     /// `.sym` files left out, for the trace's warnings.
     warnings: Vec<String>,
+    /// Libraries loaded with dlopen that are not on disk.
+    missing: Missing,
 }
 
 enum Load {
@@ -222,6 +225,7 @@ impl<'a> Loads<'a> {
             layout: BTreeMap::new(),
             seen: FxHashMap::default(),
             warnings: Vec::new(),
+            missing: Missing::default(),
         }
     }
 
@@ -304,7 +308,7 @@ impl<'a> Loads<'a> {
                     let path = self.dir.join(format!("sid-{}.map", s.sid));
                     files::parse_map(&path.display().to_string(), &read_text(&path, MAP)?)?
                 }
-                Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
+                Load::Dlopen(d) => dlopen_mapping(d, &mut self.missing).into_iter().collect(),
             };
             // Interned addresses may stand for other functions from here on.
             // (A new map, not `clear`, which costs the capacity each time:
@@ -322,8 +326,9 @@ impl<'a> Loads<'a> {
 
 /// The mapping of a dlopen'ed library: from its load address over the
 /// length of its file (the map file, written at the session's start, does
-/// not have it). A library that is not there is left out, with a warning.
-fn dlopen_mapping(d: files::Dlopen, meta: &mut TraceMeta) -> Option<Mapping> {
+/// not have it). A library that is not there is left out: its path is
+/// added to `missing` (once).
+fn dlopen_mapping(d: files::Dlopen, missing: &mut Missing) -> Option<Mapping> {
     match std::fs::metadata(&d.path) {
         Ok(m) if m.is_file() => Some(Mapping {
             start: d.base,
@@ -333,12 +338,44 @@ fn dlopen_mapping(d: files::Dlopen, meta: &mut TraceMeta) -> Option<Mapping> {
             build_id: None,
         }),
         _ => {
-            meta.warnings.push(format!(
-                "{}: loaded with dlopen during the recording but not found: its functions \
-                 keep hex names",
-                d.path
-            ));
+            if missing.seen.insert(d.path.clone()) {
+                missing.paths.push(d.path);
+            }
             None
         }
     }
+}
+
+/// The libraries loaded with dlopen that are not on disk, in the order
+/// first loaded.
+#[derive(Default)]
+struct Missing {
+    seen: std::collections::HashSet<String>,
+    paths: Vec<String>,
+}
+
+impl Missing {
+    /// The warnings: one per library, or for more than [`Missing::LISTED`]
+    /// one that counts them and names the first (a program that loads
+    /// plug-ins in a loop may name thousands).
+    fn warnings(&self) -> Vec<String> {
+        let tail = "keep hex names";
+        if self.paths.len() <= Self::LISTED {
+            let one = |p| {
+                format!(
+                    "{p}: loaded with dlopen during the recording but not found: its functions {tail}"
+                )
+            };
+            return self.paths.iter().map(one).collect();
+        }
+        let first = self.paths[..Self::LISTED].join(", ");
+        vec![format!(
+            "{} libraries loaded with dlopen during the recording were not found (the first: \
+             {first}, ...): their functions {tail}",
+            self.paths.len()
+        )]
+    }
+
+    /// The most libraries named one warning each.
+    const LISTED: usize = 3;
 }

@@ -323,3 +323,39 @@ fn a_file_closed_between_chunks_reads_on_where_it_stopped() {
     assert_eq!(reopened[3099].addr, 0x1000 + 3099 / 2);
     assert_eq!(reopened, all(true));
 }
+
+#[test]
+fn libraries_loaded_with_dlopen_and_not_found_are_warned_about_once() {
+    let dlop = |libs: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        recording(dir.path());
+        let mut tasks = std::fs::read_to_string(dir.path().join("task.txt")).unwrap();
+        for (i, lib) in libs.iter().enumerate() {
+            tasks.push_str(&format!(
+                "DLOP timestamp=0.00000001{i} tid=7 sid=00ab base={:x} libname=\"/gone/{lib}\"\n",
+                0x100000 * (i + 1)
+            ));
+        }
+        std::fs::write(dir.path().join("task.txt"), tasks).unwrap();
+        let (_, meta, _) = read(dir.path()).unwrap();
+        meta.warnings
+            .into_iter()
+            .filter(|w| w.contains("dlopen"))
+            .collect::<Vec<_>>()
+    };
+    // A plug-in loaded again and again is one warning.
+    let two = dlop(&["a.so", "b.so", "a.so", "a.so"]);
+    assert_eq!(two.len(), 2, "{two:?}");
+    assert!(
+        two[0].starts_with("/gone/a.so: loaded with dlopen"),
+        "{two:?}"
+    );
+    let many = dlop(&["a.so", "b.so", "c.so", "d.so", "a.so"]);
+    assert_eq!(
+        many,
+        [
+            "4 libraries loaded with dlopen during the recording were not found (the first: \
+          /gone/a.so, /gone/b.so, /gone/c.so, ...): their functions keep hex names"
+        ]
+    );
+}

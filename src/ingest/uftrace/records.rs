@@ -110,23 +110,22 @@ impl DatFile {
         while self.buf.len() - self.at < n && !self.eof {
             self.buf.drain(..self.at);
             self.at = 0;
-            let old = self.buf.len();
-            self.buf.resize(old + CHUNK.max(n), 0);
-            let got = self.read_into(old);
+            let got = self.read_chunk();
             if !self.keep_open {
                 self.file = None;
             }
             let got = got?;
-            self.buf.truncate(old + got);
             self.read += got as u64;
             self.eof = got == 0;
         }
         Ok((self.buf.len() - self.at).min(n))
     }
 
-    /// Reads into `buf[from..]` from where the last read ended, opening
-    /// the file again if it was closed; how many bytes came.
-    fn read_into(&mut self, from: usize) -> Result<usize> {
+    /// Appends up to a chunk to `buf` from where the last read ended,
+    /// opening the file again if it was closed; how many bytes came. The
+    /// buffer grows only as far as the file has bytes: a short file (one
+    /// of thousands of threads) costs its length, not a chunk.
+    fn read_chunk(&mut self) -> Result<usize> {
         let file = match &mut self.file {
             Some(file) => file,
             None => {
@@ -136,13 +135,15 @@ impl DatFile {
                 self.file.insert(file)
             }
         };
-        loop {
-            match file.read(&mut self.buf[from..]) {
-                Ok(got) => return Ok(got),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io(&self.name, e)),
-            }
-        }
+        file.take(CHUNK as u64)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| Error::io(&self.name, e))
+    }
+
+    /// The bytes the buffer holds room for.
+    #[cfg(test)]
+    pub(super) fn buffered(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// The next `n` bytes, which [`DatFile::want`] made ready.
@@ -160,7 +161,11 @@ impl DatFile {
         loop {
             let at = self.pos;
             match self.want(RECORD)? {
-                0 => return Ok(None),
+                0 => {
+                    // Done: the buffer goes (thousands of threads end early).
+                    self.buf = Vec::new();
+                    return Ok(None);
+                }
                 RECORD => {}
                 n => {
                     return Err(self.err(

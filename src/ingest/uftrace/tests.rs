@@ -359,3 +359,21 @@ fn libraries_loaded_with_dlopen_and_not_found_are_warned_about_once() {
         ]
     );
 }
+
+#[test]
+fn a_short_file_buffers_its_length_and_an_ended_one_nothing() {
+    // 16,000 threads of two records each took 16 KiB apiece: 290 MB.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("1.dat");
+    std::fs::write(
+        &path,
+        [record(1, 0, 0, 0x10), record(2, 1, 0, 0x10)].concat(),
+    )
+    .unwrap();
+    let mut file = records::DatFile::open(&path, false).unwrap();
+    assert!(file.next().unwrap().is_some());
+    assert!(file.buffered() < 1024, "{} bytes", file.buffered());
+    assert!(file.next().unwrap().is_some());
+    assert_eq!(file.next().unwrap(), None);
+    assert_eq!(file.buffered(), 0);
+}

@@ -172,6 +172,20 @@ fn a_fifo_in_place_of_a_required_file_is_refused_naming_it() {
     }
 }
 
+/// The `info` file tells a recording from another directory: a FIFO
+/// there is not read, and the directory is no trace.
+#[test]
+fn a_fifo_in_place_of_the_info_file_is_not_waited_on() {
+    let data = fresh_dir("uftrace_files", "fifo-info");
+    write_recording(&data, 1, 1, 0);
+    fifo_in_place_of(&data, "info");
+    let out = run(&["tree".as_ref(), "--trace".as_ref(), data.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let want = format!("{}: is a directory; expected a trace file", data.display());
+    assert!(stderr.contains(&want), "{stderr}");
+}
+
 #[test]
 fn a_fifo_in_place_of_a_sym_file_is_left_out_with_a_warning() {
     let data = fresh_dir("uftrace_files", "fifo-sym");

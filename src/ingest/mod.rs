@@ -33,6 +33,7 @@ use binary::{BinaryScan, BinaryScanned};
 pub use ex::{AddrFormat, SymbolicFormat};
 use ex::{TextScan, TextScanned};
 pub use funcs::{FuncId, FuncKey, FuncTable};
+pub(crate) use funcs::{MAX_NAME, name_bound};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;

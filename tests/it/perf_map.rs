@@ -239,3 +239,94 @@ fn output_onto_the_perf_map_is_refused() {
     );
     assert_eq!(std::fs::read(&map).unwrap(), before);
 }
+
+/// `calltrace ARGS` in `dir` under an address-space limit of `bytes`,
+/// within two minutes.
+fn run_limited(dir: &Path, args: &[&std::ffi::OsStr], bytes: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(super::util::BIN);
+    cmd.args(args).current_dir(dir);
+    // SAFETY: setrlimit is async-signal-safe and touches no memory of ours.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    output_within(&mut cmd, 120)
+}
+
+/// The case: a perf map line naming a function with 128 MiB made
+/// `stats` and `graph` abort under a 600 MB address-space limit (the map
+/// was read whole, then its name copied). Names are bounded at 1 MiB as
+/// in every trace format, and the long line is never held in memory.
+#[test]
+fn a_128_mib_perf_map_name_is_refused_under_a_600_mb_limit_not_aborted() {
+    use std::io::Write;
+    let (dir, exe) = build("huge-name");
+    let map = dir.join("jit.map");
+    run(&dir, &exe, &[("JIT_PERF_MAP", map.to_str().unwrap())]);
+    // jit_add's range again, named anew (the later line wins).
+    let text = std::fs::read_to_string(&map).unwrap();
+    let range = text.lines().next().and_then(|l| l.strip_suffix(" jit_add"));
+    let range = range.expect("jit_add's line first").to_string();
+    let mut file = std::fs::OpenOptions::new().append(true).open(&map).unwrap();
+    let piece = vec![b'j'; 1 << 20];
+    write!(file, "{range} ").unwrap();
+    for _ in 0..128 {
+        file.write_all(&piece).unwrap();
+    }
+    file.write_all(b"\n").unwrap();
+    drop(file);
+    let want = format!(
+        "{}:3: expected a function name of at most 1 MiB, not one of {} bytes",
+        map.display(),
+        128 << 20
+    );
+    for cmd in ["stats", "graph"] {
+        let args = [
+            cmd,
+            exe.to_str().unwrap(),
+            "--trace",
+            "trace.txt",
+            "-o",
+            "out",
+        ];
+        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        args.extend(["--perf-map".as_ref(), map.as_os_str()]);
+        let out = run_limited(&dir, &args, 600 << 20);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{cmd}: {:?}: {stderr}",
+            out.status
+        );
+        assert!(stderr.contains(&want), "{cmd}: {stderr}");
+        assert!(stderr.len() < 500, "{cmd}: the message is short: {stderr}");
+    }
+    // Without that line, the same limit reads the map and names the JIT.
+    let text = std::fs::read(&map).unwrap();
+    let mut newlines = text.iter().enumerate().filter(|(_, b)| **b == b'\n');
+    let end = newlines.nth(1).expect("two lines before the long one").0;
+    std::fs::write(&map, &text[..=end]).unwrap();
+    let args = [
+        "stats",
+        exe.to_str().unwrap(),
+        "--trace",
+        "trace.txt",
+        "--perf-map",
+    ];
+    let mut args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+    args.push(map.as_os_str());
+    let out = run_limited(&dir, &args, 600 << 20);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}", out);
+    assert!(stdout.contains("jit_add"), "{stdout}");
+}

@@ -51,50 +51,49 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
-/// `uftrace record -d DIR PROGRAM` in `dir`; returns DIR.
-fn record(dir: &Path, exe: &Path) -> PathBuf {
+/// `uftrace record -d DIR [OPTIONS] PROGRAM` in `dir`; returns DIR.
+fn record(dir: &Path, exe: &Path, options: &[&str]) -> PathBuf {
     let data = dir.join("uftrace.data");
     run(Command::new("uftrace")
         .current_dir(dir)
         .arg("record")
         .arg("-d")
         .arg(&data)
+        .args(options)
         .arg(exe));
     data
+}
+
+/// Our program `app` and its library built with `flags` in a fresh
+/// directory `name`; None when uftrace is not installed.
+fn build_own(name: &str, flags: &[&str]) -> Option<PathBuf> {
+    tool("uftrace")?;
+    let dir = fresh_dir("uftrace_data", name);
+    std::fs::write(dir.join("lib.c"), LIB).unwrap();
+    std::fs::write(dir.join("app.c"), APP).unwrap();
+    compile(
+        Command::new("gcc")
+            .current_dir(&dir)
+            .arg("-g")
+            .args(flags)
+            .args(["-fPIC", "-shared", "lib.c", "-o", "libdemo.so"]),
+    );
+    compile(
+        Command::new("gcc")
+            .current_dir(&dir)
+            .arg("-g")
+            .args(flags)
+            .args(["app.c", "-L.", "-ldemo", "-lpthread", "-o", "app"])
+            .arg(format!("-Wl,-rpath,{}", dir.display())),
+    );
+    Some(dir)
 }
 
 /// Our program and its library built with `flag` in a fresh directory
 /// `name`, and recorded; None when uftrace is not installed.
 fn own_program(name: &str, flag: &str) -> Option<PathBuf> {
-    tool("uftrace")?;
-    let dir = fresh_dir("uftrace_data", name);
-    std::fs::write(dir.join("lib.c"), LIB).unwrap();
-    std::fs::write(dir.join("app.c"), APP).unwrap();
-    compile(Command::new("gcc").current_dir(&dir).args([
-        "-g",
-        flag,
-        "-fPIC",
-        "-shared",
-        "lib.c",
-        "-o",
-        "libdemo.so",
-    ]));
-    compile(
-        Command::new("gcc")
-            .current_dir(&dir)
-            .args([
-                "-g",
-                flag,
-                "app.c",
-                "-L.",
-                "-ldemo",
-                "-lpthread",
-                "-o",
-                "app",
-            ])
-            .arg(format!("-Wl,-rpath,{}", dir.display())),
-    );
-    Some(record(&dir, &dir.join("app")))
+    let dir = build_own(name, &[flag])?;
+    Some(record(&dir, &dir.join("app"), &[]))
 }
 
 /// The `-finstrument-functions` recording, made once for the tests that
@@ -129,7 +128,12 @@ fn calltrace_counts(data: &Path) -> BTreeMap<String, u64> {
         .args([data])
         .run()
         .success();
-    let tree: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    json_counts(&out.stdout)
+}
+
+/// The calls per function of the JSON export `json`, summed by name.
+fn json_counts(json: &[u8]) -> BTreeMap<String, u64> {
+    let tree: serde_json::Value = serde_json::from_slice(json).expect("JSON");
     assert_eq!(tree["unit"], "ns");
     let mut counts = BTreeMap::new();
     let mut todo: Vec<&serde_json::Value> = vec![&tree];
@@ -190,7 +194,7 @@ fn call_counts_equal_uftrace_reports_for_zlib_built_with_pg() {
             .args(["-lz", &format!("-Wl,-rpath,{}", dir.display()), "-o"])
             .arg(dir.join("zround")),
     );
-    let data = record(&dir, &dir.join("zround"));
+    let data = record(&dir, &dir.join("zround"), &[]);
     let ours = calltrace_counts(&data);
     assert_eq!(ours, uftrace_counts(&data));
     assert!(
@@ -458,4 +462,92 @@ fn a_recording_given_as_the_binary_is_pointed_to_trace() {
         msg,
         format!("{name} is a uftrace recording; did you mean `--trace {name}`?")
     );
+}
+
+/// Tracing without rebuilding for calltrace's runtime: uftrace patches a
+/// program's functions as it starts (`uftrace record -P`), whether it was
+/// built with `-fpatchable-function-entry` (nops where the calls go),
+/// with `-pg`, or with no option at all (uftrace moves the first
+/// instructions aside), and calltrace reads what it recorded.
+#[test]
+fn call_counts_equal_uftrace_reports_for_programs_patched_when_recorded() {
+    for (name, flags) in [
+        ("patch-none", &[][..]),
+        ("patch-entry", &["-fpatchable-function-entry=5"][..]),
+        ("patch-pg", &["-pg"][..]),
+    ] {
+        let Some(dir) = build_own(name, flags) else {
+            return;
+        };
+        // Every function of the program and of its library (`.@MODULE`).
+        let patch = ["-P", ".", "-P", ".@libdemo.so"];
+        let data = record(&dir, &dir.join("app"), &patch);
+        let ours = calltrace_counts(&data);
+        assert_eq!(ours, uftrace_counts(&data), "{name}");
+        // fib(n) makes 2 fib(n + 1) - 1 calls: fib(4), fib(5), fib(6) and fib(10).
+        assert_eq!(ours["fib"], 9 + 15 + 25 + 177, "{name}");
+        assert_eq!(
+            (ours["worker"], ours["lib_square"]),
+            (3, 4 + 5 + 6),
+            "{name}"
+        );
+    }
+}
+
+/// Threads made and joined 100 at a time, 1,500 in all.
+const MANY_THREADS: &str = r#"
+#include <pthread.h>
+#include <stdio.h>
+static int leaf(int x) { return x + 1; }
+static void *worker(void *arg) { return (void *)(long)leaf((int)(long)arg); }
+int main(void) {
+    long total = 0;
+    for (int b = 0; b < 15; b++) {
+        pthread_t t[100];
+        for (long i = 0; i < 100; i++) pthread_create(&t[i], 0, worker, (void *)i);
+        for (int i = 0; i < 100; i++) { void *r; pthread_join(t[i], &r); total += (long)r; }
+    }
+    printf("%ld\n", total);
+    return 0;
+}
+"#;
+
+/// A recording of 1,500 threads has 1,500 `.dat` files, which were all
+/// opened at once: under the usual soft limit of 1,024 open files (256
+/// here) the read failed with "Too many open files".
+#[test]
+fn a_recording_of_1500_threads_reads_under_an_open_file_limit_of_256() {
+    if tool("uftrace").is_none() {
+        return;
+    }
+    let dir = fresh_dir("uftrace_data", "threads-1500");
+    std::fs::write(dir.join("many.c"), MANY_THREADS).unwrap();
+    compile(Command::new("gcc").current_dir(&dir).args([
+        "-g",
+        "-pg",
+        "many.c",
+        "-lpthread",
+        "-o",
+        "many",
+    ]));
+    let data = record(&dir, &dir.join("many"), &[]);
+    let dats = listing(&data)
+        .iter()
+        .filter(|f| f.ends_with(".dat"))
+        .count();
+    assert!(dats > 1500, "{dats} .dat files");
+    let out = output_within(
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -n 256 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(["export", "--to", "json", "-o", "-", "--trace"])
+            .arg(&data),
+        120,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let ours = json_counts(&out.stdout);
+    assert_eq!(ours, uftrace_counts(&data));
+    assert_eq!((ours["worker"], ours["leaf"]), (1500, 1500));
 }

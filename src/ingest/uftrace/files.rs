@@ -4,8 +4,14 @@
 //! `sid-<SID>.map` copy of the session's memory map (one line per object,
 //! its segments merged, with the object's build-id), and where the
 //! `<object>.sym` symbol lists are (`syms`). Layouts as uftrace writes
-//! them (`uftrace.h`, `utils/data-file.c`, `libmcount/record.c`).
+//! them (`uftrace.h`, `utils/data-file.c`, `libmcount/record.c`). Every
+//! file of a recording is opened through [`open_regular`]: a FIFO or a
+//! device in its place is refused (an optional `.sym` left out with a
+//! warning), never waited on.
 
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -260,4 +266,50 @@ pub(crate) fn sym_file(dir: &Path, path: &str) -> Option<std::path::PathBuf> {
     let mut name = base.to_os_string();
     name.push(".sym");
     Some(dir.join(name))
+}
+
+/// Opens `path` for reading when it is a regular file; `what` says what
+/// the recording keeps there, for the message when it is not. The file is
+/// opened without blocking and then looked at, so a FIFO (which would wait
+/// for a writer forever) or a device is refused, never read.
+pub(crate) fn open_regular(path: &Path, what: &str) -> Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let kind = file.metadata().map_err(|e| Error::io(path, e))?.file_type();
+    if !kind.is_file() {
+        return Err(Error::Input(format!(
+            "{}: expected {what} (a regular file), found {}",
+            path.display(),
+            kind_name(kind)
+        )));
+    }
+    Ok(file)
+}
+
+/// What a file that is not a regular file is, in messages.
+fn kind_name(kind: std::fs::FileType) -> &'static str {
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+/// The bytes of the regular file `path` (see [`open_regular`]).
+pub(crate) fn read_regular(path: &Path, what: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path, what)?
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    crate::ingest::opened::note(path);
+    Ok(bytes)
 }

@@ -18,7 +18,8 @@ mod syms;
 mod tests;
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -32,6 +33,11 @@ use crate::error::{Error, Result};
 use syms::SymTable;
 
 pub(crate) use files::MAGIC;
+
+/// What `task.txt` holds, in messages.
+const TASKS: &str = "uftrace's list of sessions and tasks";
+/// What a `sid-<SID>.map` holds, in messages.
+const MAP: &str = "the session's memory map as uftrace saved it";
 
 /// uftrace's recording directory (`uftrace record -d DIR`).
 pub(crate) struct UftraceFormat;
@@ -59,7 +65,10 @@ impl TraceFormat for UftraceFormat {
         let info_name = dir.join("info").display().to_string();
         let info = files::parse_info(&info_name, input)?;
         let task_path = dir.join("task.txt");
-        let tasks = files::parse_tasks(&task_path.display().to_string(), &read_text(&task_path)?)?;
+        let tasks = files::parse_tasks(
+            &task_path.display().to_string(),
+            &read_text(&task_path, TASKS)?,
+        )?;
         let threads = thread_files(&dir)?;
         let mut merge = records::Merge::open(&threads, opts.lenient)?;
         let mut meta = TraceMeta {
@@ -90,6 +99,8 @@ impl TraceFormat for UftraceFormat {
         }
         sink.events(&batch);
         loads.until(u64::MAX, &mut meta, funcs)?;
+        meta.warnings.extend(loads.missing.warnings());
+        meta.warnings.append(&mut loads.warnings);
         meta.threads = ids.into_ids();
         finish(&mut meta, &merge);
         Ok(meta)
@@ -111,12 +122,12 @@ fn finish(meta: &mut TraceMeta, merge: &records::Merge) {
 }
 
 /// Whether `dir` is a uftrace recording: a directory whose `info` file
-/// starts with uftrace's magic.
+/// starts with uftrace's magic. An `info` that is not a regular file is
+/// not read (a FIFO would wait for a writer forever).
 pub(crate) fn is_recording(dir: &Path) -> bool {
     let mut head = [0u8; 8];
-    std::fs::File::open(dir.join("info"))
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
-        .is_ok_and(|()| head == *MAGIC)
+    files::open_regular(&dir.join("info"), "")
+        .is_ok_and(|mut f| std::io::Read::read_exact(&mut f, &mut head).is_ok() && head == *MAGIC)
 }
 
 /// The recording directory `input` was opened from: the directory it is
@@ -137,10 +148,9 @@ fn recording_dir(input: &Input) -> Result<PathBuf> {
     )))
 }
 
-/// Reads a text file of the recording.
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    super::opened::note(path);
+/// Reads a text file of the recording; `what` says what it holds.
+fn read_text(path: &Path, what: &str) -> Result<String> {
+    let bytes = files::read_regular(path, what)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -177,12 +187,19 @@ struct Loads<'a> {
     info: &'a files::Info,
     /// (time, session or library), latest first.
     pending: Vec<(u64, Load)>,
-    /// The symbols of each object read so far, by path.
-    tables: HashMap<String, Rc<SymTable>>,
-    /// The loaded objects that have symbols: (start, end, symbols), by start.
-    layout: Vec<(u64, u64, Rc<SymTable>)>,
+    /// The symbols of each object looked for so far (None: it has none),
+    /// by path.
+    tables: HashMap<String, Option<Rc<SymTable>>>,
+    /// The loaded objects that have symbols, by start: (end, symbols).
+    /// They do not overlap; a search tree, as a recording may load tens
+    /// of thousands of libraries.
+    layout: BTreeMap<u64, (u64, Rc<SymTable>)>,
     /// The functions of the addresses seen since the layout last changed.
     seen: FxHashMap<u64, FuncId>,
+    /// `.sym` files left out, for the trace's warnings.
+    warnings: Vec<String>,
+    /// Libraries loaded with dlopen that are not on disk.
+    missing: Missing,
 }
 
 enum Load {
@@ -205,8 +222,10 @@ impl<'a> Loads<'a> {
             info,
             pending,
             tables: HashMap::new(),
-            layout: Vec::new(),
+            layout: BTreeMap::new(),
             seen: FxHashMap::default(),
+            warnings: Vec::new(),
+            missing: Missing::default(),
         }
     }
 
@@ -216,9 +235,8 @@ impl<'a> Loads<'a> {
         if let Some(&id) = self.seen.get(&addr) {
             return id;
         }
-        let i = self.layout.partition_point(|&(s, _, _)| s <= addr);
-        let start = match i.checked_sub(1).map(|i| &self.layout[i]) {
-            Some((s, e, syms)) if addr < *e => syms
+        let start = match self.layout.range(..=addr).next_back() {
+            Some((s, (e, syms))) if addr < *e => syms
                 .function_at(addr - s)
                 .map_or(addr, |f| s.wrapping_add(f.start)),
             _ => addr,
@@ -233,7 +251,13 @@ impl<'a> Loads<'a> {
     fn load_symbols(&mut self, map: &Mapping, funcs: &mut FuncTable) {
         let (start, end) = (map.start, map.end);
         // The symbols of objects it replaces go, whether it has any or not.
-        self.layout.retain(|&(s, e, _)| e <= start || end <= s);
+        let overlapped: Vec<u64> = (self.layout.range(..end).rev())
+            .take_while(|(_, (e, _))| *e > start)
+            .map(|(&s, _)| s)
+            .collect();
+        for s in overlapped {
+            self.layout.remove(&s);
+        }
         let Some(syms) = self.symbols_of(&map.path) else {
             return;
         };
@@ -249,22 +273,30 @@ impl<'a> Loads<'a> {
             funcs.alias_addr(at(plt.start), &plt.name);
         }
         if relative {
-            self.layout.push((start, end, syms));
-            self.layout.sort_by_key(|&(s, _, _)| s);
+            self.layout.insert(start, (end, syms));
         }
     }
 
-    /// The symbols of the object at `path`, read once.
+    /// The symbols of the object at `path`, read once. A `.sym` file that
+    /// cannot be read (one that is not a regular file, say) is left out
+    /// with a warning: the ELF file names the functions without it.
     fn symbols_of(&mut self, path: &str) -> Option<Rc<SymTable>> {
         if let Some(t) = self.tables.get(path) {
-            return Some(t.clone());
+            return t.clone();
         }
         let file = files::sym_file(self.dir, path)?;
-        let bytes = std::fs::read(&file).ok()?;
-        super::opened::note(&file);
-        let table = Rc::new(SymTable::parse(&String::from_utf8_lossy(&bytes)));
+        let table = match files::read_regular(&file, "uftrace's symbol list of an object") {
+            Ok(bytes) => Some(Rc::new(SymTable::parse(&String::from_utf8_lossy(&bytes)))),
+            Err(Error::Io { source, .. }) if source.kind() == ErrorKind::NotFound => None,
+            Err(e) => {
+                self.warnings.push(format!(
+                    "{e}: left out; its object's functions are named from the ELF file"
+                ));
+                None
+            }
+        };
         self.tables.insert(path.to_string(), table.clone());
-        Some(table)
+        table
     }
 
     /// Adds the objects of everything loaded at or before `time`.
@@ -274,12 +306,14 @@ impl<'a> Loads<'a> {
             let maps = match load {
                 Load::Session(s) => {
                     let path = self.dir.join(format!("sid-{}.map", s.sid));
-                    files::parse_map(&path.display().to_string(), &read_text(&path)?)?
+                    files::parse_map(&path.display().to_string(), &read_text(&path, MAP)?)?
                 }
-                Load::Dlopen(d) => dlopen_mapping(d, meta).into_iter().collect(),
+                Load::Dlopen(d) => dlopen_mapping(d, &mut self.missing).into_iter().collect(),
             };
             // Interned addresses may stand for other functions from here on.
-            self.seen.clear();
+            // (A new map, not `clear`, which costs the capacity each time:
+            // after many addresses, every later load would pay for them all.)
+            self.seen = FxHashMap::default();
             for map in maps {
                 // After the mapping, which drops the aliases of an object it replaces.
                 add_mapping(meta, funcs, map.clone());
@@ -292,8 +326,9 @@ impl<'a> Loads<'a> {
 
 /// The mapping of a dlopen'ed library: from its load address over the
 /// length of its file (the map file, written at the session's start, does
-/// not have it). A library that is not there is left out, with a warning.
-fn dlopen_mapping(d: files::Dlopen, meta: &mut TraceMeta) -> Option<Mapping> {
+/// not have it). A library that is not there is left out: its path is
+/// added to `missing` (once).
+fn dlopen_mapping(d: files::Dlopen, missing: &mut Missing) -> Option<Mapping> {
     match std::fs::metadata(&d.path) {
         Ok(m) if m.is_file() => Some(Mapping {
             start: d.base,
@@ -303,12 +338,44 @@ fn dlopen_mapping(d: files::Dlopen, meta: &mut TraceMeta) -> Option<Mapping> {
             build_id: None,
         }),
         _ => {
-            meta.warnings.push(format!(
-                "{}: loaded with dlopen during the recording but not found: its functions \
-                 keep hex names",
-                d.path
-            ));
+            if missing.seen.insert(d.path.clone()) {
+                missing.paths.push(d.path);
+            }
             None
         }
     }
+}
+
+/// The libraries loaded with dlopen that are not on disk, in the order
+/// first loaded.
+#[derive(Default)]
+struct Missing {
+    seen: std::collections::HashSet<String>,
+    paths: Vec<String>,
+}
+
+impl Missing {
+    /// The warnings: one per library, or for more than [`Missing::LISTED`]
+    /// one that counts them and names the first (a program that loads
+    /// plug-ins in a loop may name thousands).
+    fn warnings(&self) -> Vec<String> {
+        let tail = "keep hex names";
+        if self.paths.len() <= Self::LISTED {
+            let one = |p| {
+                format!(
+                    "{p}: loaded with dlopen during the recording but not found: its functions {tail}"
+                )
+            };
+            return self.paths.iter().map(one).collect();
+        }
+        let first = self.paths[..Self::LISTED].join(", ");
+        vec![format!(
+            "{} libraries loaded with dlopen during the recording were not found (the first: \
+             {first}, ...): their functions {tail}",
+            self.paths.len()
+        )]
+    }
+
+    /// The most libraries named one warning each.
+    const LISTED: usize = 3;
 }

@@ -12,12 +12,15 @@
 //! [`Merge`] reads the files side by side, each a chunk at a time,
 //! and yields their entries and exits in time order across threads (ties
 //! in the order of the files, by thread id), the way other formats'
-//! events interleave threads.
+//! events interleave threads. A recording of more than [`KEEP_OPEN`]
+//! threads keeps no file open between chunks (each is opened, read from
+//! where it was and closed), so a program of thousands of threads reads
+//! under the usual limit of 1,024 open files, or a lower one.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -45,11 +48,24 @@ pub(crate) struct Record {
 /// Bytes read from a `.dat` file at a time.
 const CHUNK: usize = 16 * 1024;
 
+/// The most threads whose files stay open through the read; past it, a
+/// file is open only while a chunk of it is read. An open and a seek per
+/// 16 KiB chunk cost little next to decoding its 1,024 records.
+pub(crate) const KEEP_OPEN: usize = 64;
+
+/// What a `.dat` file holds, in messages.
+const WHAT: &str = "a thread's records as uftrace wrote them";
+
 /// Reads one thread's `.dat` file, a chunk at a time.
 pub(crate) struct DatFile {
     /// The file as named in messages.
     name: String,
-    file: File,
+    path: PathBuf,
+    /// The open file; None between chunks when it is not kept open.
+    file: Option<File>,
+    keep_open: bool,
+    /// Bytes read from the file so far (where the next read starts).
+    read: u64,
     /// Bytes read and not yet decoded start at `at`.
     buf: Vec<u8>,
     at: usize,
@@ -61,13 +77,17 @@ pub(crate) struct DatFile {
 }
 
 impl DatFile {
-    /// Opens `path`.
-    pub(super) fn open(path: &Path) -> Result<DatFile> {
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    /// Opens `path` (refused unless it is a regular file); `keep_open`
+    /// keeps it open between chunks, else it is closed until the next.
+    pub(super) fn open(path: &Path, keep_open: bool) -> Result<DatFile> {
+        let file = open_dat(path)?;
         crate::ingest::opened::note(path);
         Ok(DatFile {
             name: path.display().to_string(),
-            file,
+            path: path.to_path_buf(),
+            file: keep_open.then_some(file),
+            keep_open,
+            read: 0,
             buf: Vec::new(),
             at: 0,
             pos: 0,
@@ -90,19 +110,40 @@ impl DatFile {
         while self.buf.len() - self.at < n && !self.eof {
             self.buf.drain(..self.at);
             self.at = 0;
-            let old = self.buf.len();
-            self.buf.resize(old + CHUNK.max(n), 0);
-            let got = loop {
-                match self.file.read(&mut self.buf[old..]) {
-                    Ok(got) => break got,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Error::io(&self.name, e)),
-                }
-            };
-            self.buf.truncate(old + got);
+            let got = self.read_chunk();
+            if !self.keep_open {
+                self.file = None;
+            }
+            let got = got?;
+            self.read += got as u64;
             self.eof = got == 0;
         }
         Ok((self.buf.len() - self.at).min(n))
+    }
+
+    /// Appends up to a chunk to `buf` from where the last read ended,
+    /// opening the file again if it was closed; how many bytes came. The
+    /// buffer grows only as far as the file has bytes: a short file (one
+    /// of thousands of threads) costs its length, not a chunk.
+    fn read_chunk(&mut self) -> Result<usize> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => {
+                let mut file = open_dat(&self.path)?;
+                file.seek(SeekFrom::Start(self.read))
+                    .map_err(|e| Error::io(&self.path, e))?;
+                self.file.insert(file)
+            }
+        };
+        file.take(CHUNK as u64)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| Error::io(&self.name, e))
+    }
+
+    /// The bytes the buffer holds room for.
+    #[cfg(test)]
+    pub(super) fn buffered(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// The next `n` bytes, which [`DatFile::want`] made ready.
@@ -120,7 +161,11 @@ impl DatFile {
         loop {
             let at = self.pos;
             match self.want(RECORD)? {
-                0 => return Ok(None),
+                0 => {
+                    // Done: the buffer goes (thousands of threads end early).
+                    self.buf = Vec::new();
+                    return Ok(None);
+                }
                 RECORD => {}
                 n => {
                     return Err(self.err(
@@ -181,6 +226,21 @@ impl DatFile {
     }
 }
 
+/// Opens a `.dat` file, which must be a regular file. Out of file
+/// descriptors even for one, the error says which limit to raise.
+fn open_dat(path: &Path) -> Result<File> {
+    super::files::open_regular(path, WHAT).map_err(|e| match e {
+        Error::Io { source, .. } if source.raw_os_error() == Some(libc::EMFILE) => {
+            Error::Input(format!(
+                "{}: {source}: the open-file limit (`ulimit -n`) is too low to read the \
+                 recording; raise it",
+                path.display()
+            ))
+        }
+        e => e,
+    })
+}
+
 /// The entries and exits of every thread's file, in time order.
 pub(crate) struct Merge {
     files: Vec<(u64, DatFile)>,
@@ -202,8 +262,9 @@ impl Merge {
             lenient,
             skipped: Vec::new(),
         };
+        let keep_open = threads.len() <= KEEP_OPEN;
         for (tid, path) in threads {
-            merge.files.push((*tid, DatFile::open(path)?));
+            merge.files.push((*tid, DatFile::open(path, keep_open)?));
             merge.refill(merge.files.len() - 1)?;
         }
         Ok(merge)

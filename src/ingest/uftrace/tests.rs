@@ -304,3 +304,76 @@ fn a_later_session_maps_its_own_objects_from_its_start() {
     assert_eq!(funcs.key(f_of(2)), &FuncKey::Addr(0x11108));
     assert_eq!(funcs.maps_seen(f_of(2)), 2);
 }
+
+#[test]
+fn a_file_closed_between_chunks_reads_on_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("1.dat");
+    // Three chunks and a bit: each later chunk is read after a reopen.
+    let recs: Vec<u8> = (0..3100u64)
+        .flat_map(|i| record(i, i % 2, 0, 0x1000 + i / 2))
+        .collect();
+    std::fs::write(&path, recs).unwrap();
+    let all = |keep_open| {
+        let mut file = records::DatFile::open(&path, keep_open).unwrap();
+        std::iter::from_fn(|| file.next().unwrap()).collect::<Vec<_>>()
+    };
+    let reopened = all(false);
+    assert_eq!(reopened.len(), 3100);
+    assert_eq!(reopened[3099].addr, 0x1000 + 3099 / 2);
+    assert_eq!(reopened, all(true));
+}
+
+#[test]
+fn libraries_loaded_with_dlopen_and_not_found_are_warned_about_once() {
+    let dlop = |libs: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        recording(dir.path());
+        let mut tasks = std::fs::read_to_string(dir.path().join("task.txt")).unwrap();
+        for (i, lib) in libs.iter().enumerate() {
+            tasks.push_str(&format!(
+                "DLOP timestamp=0.00000001{i} tid=7 sid=00ab base={:x} libname=\"/gone/{lib}\"\n",
+                0x100000 * (i + 1)
+            ));
+        }
+        std::fs::write(dir.path().join("task.txt"), tasks).unwrap();
+        let (_, meta, _) = read(dir.path()).unwrap();
+        meta.warnings
+            .into_iter()
+            .filter(|w| w.contains("dlopen"))
+            .collect::<Vec<_>>()
+    };
+    // A plug-in loaded again and again is one warning.
+    let two = dlop(&["a.so", "b.so", "a.so", "a.so"]);
+    assert_eq!(two.len(), 2, "{two:?}");
+    assert!(
+        two[0].starts_with("/gone/a.so: loaded with dlopen"),
+        "{two:?}"
+    );
+    let many = dlop(&["a.so", "b.so", "c.so", "d.so", "a.so"]);
+    assert_eq!(
+        many,
+        [
+            "4 libraries loaded with dlopen during the recording were not found (the first: \
+          /gone/a.so, /gone/b.so, /gone/c.so, ...): their functions keep hex names"
+        ]
+    );
+}
+
+#[test]
+fn a_short_file_buffers_its_length_and_an_ended_one_nothing() {
+    // 16,000 threads of two records each took 16 KiB apiece: 290 MB.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("1.dat");
+    std::fs::write(
+        &path,
+        [record(1, 0, 0, 0x10), record(2, 1, 0, 0x10)].concat(),
+    )
+    .unwrap();
+    let mut file = records::DatFile::open(&path, false).unwrap();
+    assert!(file.next().unwrap().is_some());
+    assert!(file.buffered() < 1024, "{} bytes", file.buffered());
+    assert!(file.next().unwrap().is_some());
+    assert_eq!(file.next().unwrap(), None);
+    assert_eq!(file.buffered(), 0);
+}

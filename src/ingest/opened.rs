@@ -8,12 +8,15 @@
 //! on the command line before anything is read; this registry covers the
 //! ones found on the way.
 
+use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The files read so far: (device, inode, path as opened).
-static READ: Mutex<Vec<(u64, u64, PathBuf)>> = Mutex::new(Vec::new());
+/// The files read so far: (device, inode) to the path as first opened. A
+/// map, not a list: a recording of thousands of threads notes thousands of
+/// files, and a scan per note made that quadratic.
+static READ: Mutex<BTreeMap<(u64, u64), PathBuf>> = Mutex::new(BTreeMap::new());
 
 /// Records that `path` was opened for reading (nothing when it cannot be
 /// stat'ed or is not a regular file: devices and pipes may be shared).
@@ -28,23 +31,19 @@ pub fn note_meta(path: &Path, m: &std::fs::Metadata) {
     if !m.is_file() {
         return;
     }
-    let mut read = lock();
-    if !read.iter().any(|(d, i, _)| (*d, *i) == (m.dev(), m.ino())) {
-        read.push((m.dev(), m.ino(), path.to_path_buf()));
-    }
+    lock()
+        .entry((m.dev(), m.ino()))
+        .or_insert_with(|| path.to_path_buf());
 }
 
 /// The path an input was read from when `target` (after following links)
 /// is that same file.
 pub fn input_at(target: &Path) -> Option<PathBuf> {
     let m = std::fs::metadata(target).ok()?;
-    lock()
-        .iter()
-        .find(|(d, i, _)| (*d, *i) == (m.dev(), m.ino()))
-        .map(|(_, _, p)| p.clone())
+    lock().get(&(m.dev(), m.ino())).cloned()
 }
 
-fn lock() -> std::sync::MutexGuard<'static, Vec<(u64, u64, PathBuf)>> {
+fn lock() -> std::sync::MutexGuard<'static, BTreeMap<(u64, u64), PathBuf>> {
     READ.lock().unwrap_or_else(|e| e.into_inner())
 }
 

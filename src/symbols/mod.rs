@@ -13,6 +13,7 @@
 //! (`distinct`). Symbolic and indented traces already carry names.
 
 mod bias;
+mod calls;
 mod demangle;
 mod distinct;
 mod elf;

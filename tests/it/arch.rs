@@ -355,3 +355,95 @@ fn a_small_programs_statuses_are_its_sources_on_every_architecture() {
 fn a_small_program_calling_the_hook_through_its_plt_is_covered_on_every_architecture() {
     assert_eq!(same_as_x86_64("small-shared").program, small_statuses());
 }
+
+/// Bare-metal ELF32 programs (no C library, not run): RV32 with the
+/// compressed `c.jal` that linker relaxation makes of a call, RV32 with
+/// `-mno-relax`'s `auipc`+`jalr` pairs, and a Thumb-only Cortex-M3. A
+/// hand-written trace calls `main` and `leaf` at their symbols' addresses
+/// (odd for Thumb, as the hook's `this_fn` is).
+#[test]
+fn bare_metal_elf32_programs_are_covered_from_their_code() {
+    let variants: [(&str, &str, &[&str]); 3] = [
+        (
+            "rv32-relaxed",
+            "riscv64-linux-gnu-gcc",
+            &["-march=rv32imac", "-mabi=ilp32"],
+        ),
+        (
+            "rv32-no-relax",
+            "riscv64-linux-gnu-gcc",
+            &["-march=rv32imac", "-mabi=ilp32", "-mno-relax"],
+        ),
+        (
+            "cortex-m3",
+            "arm-linux-gnueabihf-gcc",
+            &["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"],
+        ),
+    ];
+    let data = root().join("testdata/arch");
+    for (name, cc, flags) in variants {
+        if tool(cc).is_none() {
+            continue;
+        }
+        let dir = fresh_dir("arch", name);
+        let (obj, exe) = (dir.join("bare.o"), dir.join("bare"));
+        let base = ["-g", "-Os", "-nostdlib", "-static"];
+        compile(
+            Command::new(cc)
+                .args(base)
+                .args(flags)
+                .args(["-finstrument-functions", "-c"])
+                .arg(data.join("bare.c"))
+                .arg("-o")
+                .arg(&obj),
+        );
+        compile(
+            Command::new(cc)
+                .args(base)
+                .args(flags)
+                .arg(&obj)
+                .arg(data.join("bare-hooks.c"))
+                .arg("-o")
+                .arg(&exe),
+        );
+        let bytes = std::fs::read(&exe).unwrap();
+        let elf = object::File::parse(&*bytes).expect("an ELF file");
+        assert!(!object::Object::is_64(&elf), "{name}: ELF32");
+        let addr = |f: &str| {
+            object::Object::symbols(&elf)
+                .find(|s| object::ObjectSymbol::name(s) == Ok(f))
+                .map(|s| object::ObjectSymbol::address(&s))
+                .unwrap_or_else(|| panic!("{name}: no symbol {f}"))
+        };
+        let (main, leaf) = (addr("main"), addr("leaf"));
+        let trace = dir.join("trace.txt");
+        std::fs::write(
+            &trace,
+            format!("E{main:#x}\nE{leaf:#x}\nX{leaf:#x}\nX{main:#x}\n"),
+        )
+        .unwrap();
+        let csv = dir.join("coverage.csv");
+        calltrace(["coverage".as_ref(), exe.as_os_str(), trace.as_os_str()])
+            .args(["--csv".as_ref(), csv.as_os_str()])
+            .run()
+            .success();
+        let mut got = BTreeMap::new();
+        for rec in csv::Reader::from_path(&csv).unwrap().records() {
+            let rec = rec.unwrap();
+            got.insert(rec[0].to_string(), rec[5].to_string());
+        }
+        let want: BTreeMap<String, String> = [
+            ("main", "called"),
+            ("leaf", "called"),
+            ("never", "never called"),
+            ("plain", "not instrumented"),
+            ("__cyg_profile_func_enter", "not instrumented"),
+            ("__cyg_profile_func_exit", "not instrumented"),
+            ("_start", "not instrumented"),
+        ]
+        .iter()
+        .map(|&(f, s)| (f.to_string(), s.to_string()))
+        .collect();
+        assert_eq!(got, want, "{name}");
+    }
+}

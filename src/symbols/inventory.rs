@@ -104,3 +104,63 @@ pub fn inventory(path: &Path, style: Demangle, warnings: &mut Vec<String>) -> Re
         per_function,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An x86-64 program built with `-finstrument-functions`, where `plain`
+    /// is `no_instrument_function`; None without gcc.
+    fn program(dir: &Path) -> Option<std::path::PathBuf> {
+        let src = dir.join("a.c");
+        std::fs::write(
+            &src,
+            "__attribute__((no_instrument_function)) int plain(int x) { return x; }\n\
+             int f(int x) { return plain(x) + 1; }\nint main(void) { return f(0) - 1; }\n",
+        )
+        .expect("write a.c");
+        let exe = dir.join("a");
+        let built = std::process::Command::new("gcc")
+            .args(["-finstrument-functions", "-o"])
+            .arg(&exe)
+            .arg(&src)
+            .status();
+        if !built.is_ok_and(|s| s.success()) {
+            assert!(
+                std::env::var_os("CALLTRACE_REQUIRE_TOOLS").is_none(),
+                "gcc is needed"
+            );
+            return None;
+        }
+        Some(exe)
+    }
+
+    fn instrumented(inv: &Inventory, name: &str) -> bool {
+        let f = inv.functions.iter().find(|f| f.info.name == name);
+        f.unwrap_or_else(|| panic!("no {name}")).instrumented
+    }
+
+    /// Decoded, `plain` is not instrumented; an object of an instruction
+    /// set that is not decoded (the same file marked as PowerPC) counts
+    /// every function as instrumented and says so.
+    #[test]
+    fn undecoded_instruction_sets_fall_back_to_the_object_with_a_warning() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let Some(exe) = program(dir.path()) else {
+            return;
+        };
+        let mut warnings = Vec::new();
+        let inv = inventory(&exe, Demangle::Full, &mut warnings).expect("inventory");
+        assert!(inv.per_function && warnings.is_empty(), "{warnings:?}");
+        assert!(instrumented(&inv, "f") && !instrumented(&inv, "plain"));
+        let mut bytes = std::fs::read(&exe).expect("read the program");
+        bytes[18..20].copy_from_slice(&21u16.to_le_bytes()); // e_machine = EM_PPC64
+        let ppc = dir.path().join("ppc");
+        std::fs::write(&ppc, bytes).expect("write the copy");
+        let inv = inventory(&ppc, Demangle::Full, &mut warnings).expect("inventory");
+        assert!(!inv.per_function);
+        assert!(instrumented(&inv, "f") && instrumented(&inv, "plain"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("not decoded"), "{warnings:?}");
+    }
+}

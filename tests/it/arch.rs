@@ -87,7 +87,7 @@ struct Run {
 }
 
 /// One target's runs, by name: `bzip2-static`, `bzip2-shared`,
-/// `small-static`, `small-shared`.
+/// `small-static`, `small-shared`, `small-got` (`-fno-plt`).
 type Runs = BTreeMap<&'static str, Run>;
 
 /// The runs of `TARGETS[i]`, built and traced once; None when its
@@ -146,7 +146,10 @@ fn build(t: &Target) -> Option<Runs> {
         obj
     };
     let rt_own = object("rt-own", &runtime, t.flags, false);
-    let rt_bz = object("rt-bz", &runtime, t.bzip2_runtime, false);
+    let rt_bz = match t.bzip2_runtime == t.flags {
+        true => rt_own.clone(),
+        false => object("rt-bz", &runtime, t.bzip2_runtime, false),
+    };
     let lib: Vec<PathBuf> = BZIP2_FILES
         .iter()
         .map(|f| object(f.trim_end_matches(".c"), &bz.join(f), t.flags, true))
@@ -154,6 +157,8 @@ fn build(t: &Target) -> Option<Runs> {
     let data = root().join("testdata/arch");
     let bzbuf = object("bzbuf", &data.join("bzbuf.c"), t.flags, true);
     let small = object("small", &data.join("small.c"), t.flags, true);
+    let no_plt: Vec<&str> = t.flags.iter().copied().chain(["-fno-plt"]).collect();
+    let small_no_plt = object("small-no-plt", &data.join("small.c"), &no_plt, true);
     let link = |out: &str, objects: &[&Path], extra: &[&str]| {
         let exe = dir.join(out);
         let mut args = os(t.flags);
@@ -178,11 +183,17 @@ fn build(t: &Target) -> Option<Runs> {
     let bz_static = link("bzip2-static", &all, &["-static"]);
     let small_static = link("small-static", &[&small, &rt_own], &["-static"]);
     let small_shared = link("small-shared", &[&small], &[&libdir, "-lcalltrace", &rpath]);
+    let small_got = link(
+        "small-got",
+        &[&small_no_plt],
+        &[&libdir, "-lcalltrace", &rpath],
+    );
     for (name, exe, out) in [
         ("bzip2-static", bz_static, "20000 -> "),
         ("bzip2-shared", bz_shared, "20000 -> "),
         ("small-static", small_static, "30 31\n"),
         ("small-shared", small_shared, "30 31\n"),
+        ("small-got", small_got, "30 31\n"),
     ] {
         let trace = dir.join(format!("{name}.txt"));
         let mut cmd = match t.qemu {
@@ -446,6 +457,14 @@ fn bare_metal_elf32_programs_are_covered_from_their_code() {
         .collect();
         assert_eq!(got, want, "{name}");
     }
+}
+
+/// Built with `-fno-plt`, the program calls the hook through its GOT
+/// slot (x86-64's `call *slot(%rip)`, AArch64's `adrp`+`ldr`+`blr`;
+/// Arm and RISC-V keep the PLT).
+#[test]
+fn a_small_program_calling_the_hook_through_its_got_is_covered_on_every_architecture() {
+    assert_eq!(same_as_x86_64("small-got").program, small_statuses());
 }
 
 /// A trace without its header and `# map` lines (pvtrace's format) of a

@@ -9,6 +9,7 @@ mod it {
     pub mod util;
 
     mod abstraction;
+    mod arch;
     mod bench;
     mod clang;
     mod cli;

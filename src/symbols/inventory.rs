@@ -5,26 +5,23 @@
 //! hook (`no_instrument_function`, a file built without
 //! `-finstrument-functions`, the runtime itself) can never be in a trace.
 //!
-//! The calls are found in the machine code (x86-64): a direct `call`
-//! (`e8 rel32`) to the hook's definition or to its PLT stub, or an
-//! indirect `call *GOT(%rip)` (`ff 15 disp32`, `-fno-plt`) through its GOT
-//! slot. On other architectures every function of an object that calls
-//! the hook anywhere counts as instrumented.
+//! The calls are found in each function's machine code (`calls`: x86-64,
+//! 32-bit Arm in A32 and Thumb-2, AArch64, RISC-V), direct or through the
+//! PLT. For another instruction set every function of an object that
+//! calls the hook anywhere counts as instrumented, with a warning.
+//!
+//! Function addresses are the symbols' values, as the trace's are the
+//! hook's `this_fn`: a Thumb function's is odd in both.
 
-use std::collections::HashSet;
 use std::path::Path;
 
-use object::{
-    Architecture, Object as _, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
-};
+use object::Object as _;
 
 use super::FuncInfo;
+use super::calls::HookCalls;
 use super::demangle::Demangle;
 use super::objects::Object;
 use crate::error::{Error, Result};
-
-/// The entry hook `-finstrument-functions` calls.
-const ENTER_HOOK: &str = "__cyg_profile_func_enter";
 
 /// One function with code in an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,8 +43,9 @@ pub struct Inventory {
     pub elf: super::Elf,
     /// The functions.
     pub functions: Vec<Function>,
-    /// Whether calls were found per function (x86-64) or the object's
-    /// use of the hook stands for all of its functions.
+    /// Whether calls were found per function (the instruction set is
+    /// decoded) or the object's use of the hook stands for all of its
+    /// functions.
     pub per_function: bool,
 }
 
@@ -71,8 +69,16 @@ pub fn inventory(path: &Path, style: Demangle, warnings: &mut Vec<String>) -> Re
             path.display()
         ))
     })?;
-    let hooks = HookTargets::of(&file);
-    let per_function = file.architecture() == Architecture::X86_64;
+    let mut hooks = HookCalls::of(&file);
+    let per_function = hooks.is_some();
+    if !per_function && obj.elf.instrumented {
+        warnings.push(format!(
+            "{}: calls to {} are not decoded for {:?} code: all of its functions count as instrumented",
+            path.display(),
+            super::calls::ENTER_HOOK,
+            file.architecture()
+        ));
+    }
     let mut functions: Vec<Function> = Vec::new();
     for sym in obj.elf.symbols.iter().filter(|s| s.size > 0) {
         if functions.last().is_some_and(|f| f.addr == sym.addr) {
@@ -81,9 +87,9 @@ pub fn inventory(path: &Path, style: Demangle, warnings: &mut Vec<String>) -> Re
         let Some(named) = obj.lookup(sym.addr, style) else {
             continue;
         };
-        let instrumented = match per_function {
-            true => code(&file, sym.addr, sym.size).is_some_and(|c| hooks.called_by(sym.addr, c)),
-            false => obj.elf.instrumented,
+        let instrumented = match &mut hooks {
+            Some(h) => h.called_by(sym.addr, sym.size),
+            None => obj.elf.instrumented,
         };
         functions.push(Function {
             addr: sym.addr,
@@ -99,93 +105,62 @@ pub fn inventory(path: &Path, style: Demangle, warnings: &mut Vec<String>) -> Re
     })
 }
 
-/// The bytes of the function at `addr` of `size` bytes, from the section
-/// that holds them.
-fn code<'d>(file: &object::File<'d>, addr: u64, size: u64) -> Option<&'d [u8]> {
-    let section = file
-        .sections()
-        .find(|s| s.address() <= addr && addr + size <= s.address() + s.size())?;
-    let data = section.data().ok()?;
-    let start = usize::try_from(addr - section.address()).ok()?;
-    data.get(start..start + usize::try_from(size).ok()?)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Where a call to the entry hook goes: its definition and PLT stubs, and
-/// the GOT slots an indirect call reads it from.
-#[derive(Debug, Default)]
-struct HookTargets {
-    /// Addresses a direct `call` to the hook lands on.
-    direct: HashSet<u64>,
-    /// GOT slots holding the hook's address.
-    slots: HashSet<u64>,
-}
-
-impl HookTargets {
-    fn of(file: &object::File<'_>) -> HookTargets {
-        let mut t = HookTargets::default();
-        for s in file.symbols().chain(file.dynamic_symbols()) {
-            if s.name() == Ok(ENTER_HOOK) && s.is_definition() && s.address() != 0 {
-                t.direct.insert(s.address());
-            }
+    /// An x86-64 program built with `-finstrument-functions`, where `plain`
+    /// is `no_instrument_function`; None without gcc.
+    fn program(dir: &Path) -> Option<std::path::PathBuf> {
+        let src = dir.join("a.c");
+        std::fs::write(
+            &src,
+            "__attribute__((no_instrument_function)) int plain(int x) { return x; }\n\
+             int f(int x) { return plain(x) + 1; }\nint main(void) { return f(0) - 1; }\n",
+        )
+        .expect("write a.c");
+        let exe = dir.join("a");
+        let built = std::process::Command::new("gcc")
+            .args(["-finstrument-functions", "-o"])
+            .arg(&exe)
+            .arg(&src)
+            .status();
+        if !built.is_ok_and(|s| s.success()) {
+            assert!(
+                std::env::var_os("CALLTRACE_REQUIRE_TOOLS").is_none(),
+                "gcc is needed"
+            );
+            return None;
         }
-        if let (Some(relocs), Some(dynsyms)) =
-            (file.dynamic_relocations(), file.dynamic_symbol_table())
-        {
-            for (offset, r) in relocs {
-                let RelocationTarget::Symbol(i) = r.target() else {
-                    continue;
-                };
-                if dynsyms
-                    .symbol_by_index(i)
-                    .is_ok_and(|s| s.name() == Ok(ENTER_HOOK))
-                {
-                    t.slots.insert(offset);
-                }
-            }
-        }
-        t.add_plt_stubs(file);
-        t
+        Some(exe)
     }
 
-    /// Adds the PLT entries (16 bytes each) whose `jmp *slot(%rip)`
-    /// (`ff 25 disp32`) reads a slot of the hook.
-    fn add_plt_stubs(&mut self, file: &object::File<'_>) {
-        for section in file.sections() {
-            let is_plt = section.name().is_ok_and(|n| n.starts_with(".plt"));
-            let Some(data) = is_plt.then(|| section.data().ok()).flatten() else {
-                continue;
-            };
-            let base = section.address();
-            for i in 0..data.len().saturating_sub(5) {
-                if data[i] == 0xff && data[i + 1] == 0x25 {
-                    let next = base + i as u64 + 6;
-                    if self.slots.contains(&rip_target(next, &data[i + 2..i + 6])) {
-                        self.direct.insert(base + (i as u64 & !15));
-                    }
-                }
-            }
-        }
+    fn instrumented(inv: &Inventory, name: &str) -> bool {
+        let f = inv.functions.iter().find(|f| f.info.name == name);
+        f.unwrap_or_else(|| panic!("no {name}")).instrumented
     }
 
-    /// Whether `code`, at `addr`, calls the hook.
-    fn called_by(&self, addr: u64, code: &[u8]) -> bool {
-        (0..code.len().saturating_sub(4)).any(|i| {
-            let at = addr + i as u64;
-            match code[i] {
-                0xe8 => self
-                    .direct
-                    .contains(&rip_target(at + 5, &code[i + 1..i + 5])),
-                0xff if code.get(i + 1) == Some(&0x15) && i + 6 <= code.len() => self
-                    .slots
-                    .contains(&rip_target(at + 6, &code[i + 2..i + 6])),
-                _ => false,
-            }
-        })
+    /// Decoded, `plain` is not instrumented; an object of an instruction
+    /// set that is not decoded (the same file marked as PowerPC) counts
+    /// every function as instrumented and says so.
+    #[test]
+    fn undecoded_instruction_sets_fall_back_to_the_object_with_a_warning() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let Some(exe) = program(dir.path()) else {
+            return;
+        };
+        let mut warnings = Vec::new();
+        let inv = inventory(&exe, Demangle::Full, &mut warnings).expect("inventory");
+        assert!(inv.per_function && warnings.is_empty(), "{warnings:?}");
+        assert!(instrumented(&inv, "f") && !instrumented(&inv, "plain"));
+        let mut bytes = std::fs::read(&exe).expect("read the program");
+        bytes[18..20].copy_from_slice(&21u16.to_le_bytes()); // e_machine = EM_PPC64
+        let ppc = dir.path().join("ppc");
+        std::fs::write(&ppc, bytes).expect("write the copy");
+        let inv = inventory(&ppc, Demangle::Full, &mut warnings).expect("inventory");
+        assert!(!inv.per_function);
+        assert!(instrumented(&inv, "f") && instrumented(&inv, "plain"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("not decoded"), "{warnings:?}");
     }
-}
-
-/// `next + disp32` (the target of a RIP-relative operand).
-fn rip_target(next: u64, disp: &[u8]) -> u64 {
-    let d = i32::from_le_bytes([disp[0], disp[1], disp[2], disp[3]]);
-    next.wrapping_add_signed(i64::from(d))
 }

@@ -15,6 +15,7 @@
 //! `xray_instr_map` (`xray`).
 
 mod bias;
+mod calls;
 mod demangle;
 mod distinct;
 mod elf;

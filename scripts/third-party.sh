@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints the directory of a third-party C source tree bundled in a crates.io
-# package, fetching it with cargo first (crates.io is the only network we need).
+# Prints the directory of a third-party C source tree bundled in a Rust
+# package, fetching it with cargo first (the Rust package registry is the only network we need).
 #   scripts/third-party.sh zlib     -> .../libz-sys-*/src/zlib
 #   scripts/third-party.sh zstd     -> .../zstd-sys-*/zstd/lib
 #   scripts/third-party.sh sqlite   -> .../libsqlite3-sys-*/sqlite3   (sqlite3.c, sqlite3.h)

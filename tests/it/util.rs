@@ -704,7 +704,7 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     found
 }
 
-/// The directory of a third-party C source tree bundled in a crates.io
+/// The directory of a third-party C source tree bundled in a Rust
 /// package (`scripts/third-party.sh zlib|zstd|sqlite|lua|xz`).
 #[track_caller]
 pub fn third_party(name: &str) -> PathBuf {

@@ -13,14 +13,17 @@
 //! (`distinct`). Symbolic and indented traces already carry names.
 
 mod bias;
+mod debugfile;
 mod demangle;
 mod distinct;
+mod dwarf;
 mod elf;
 mod executable;
 mod hooks;
 pub mod inventory;
 mod mapindex;
 mod mapped;
+mod object_file;
 mod objects;
 mod perfmap;
 mod source;
@@ -53,6 +56,10 @@ pub struct SymbolOptions {
     /// process's `/tmp/perf-PID.map`, when the trace records its PID and
     /// that file exists.
     pub perf_map: Option<PathBuf>,
+    /// Directories holding separate debug files (`.build-id/xx/rest.debug`
+    /// trees, or the directories of `.gnu_debuglink` targets), searched
+    /// before `/usr/lib/debug`. Default is none: `/usr/lib/debug` alone.
+    pub debug_dirs: Vec<PathBuf>,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -143,7 +150,7 @@ pub fn resolve(
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
-        let mut exe = executable::Executable::open(binary, meta, &addrs, &mut naming.stats)?;
+        let mut exe = executable::Executable::open(binary, opts, meta, &addrs, &mut naming.stats)?;
         with_perf_map(funcs, &mut exe, meta, opts, naming)?
     } else {
         let mut mapped = mapped::Mapped::new(funcs, meta, binary, opts);

@@ -72,23 +72,23 @@ impl Links {
                 .ok()
                 .flatten()
                 .map(|(name, crc)| (text(name), crc)),
-            sup: altlink.or_else(|| debug_sup(file)),
+            sup: altlink.or_else(|| {
+                debug_sup(file).and_then(|(is_sup, name, sum)| (!is_sup).then_some((name, sum)))
+            }),
         }
     }
 }
 
-/// DWARF 5's `.debug_sup` of a file that uses a supplementary file:
-/// version (2 bytes), `is_supplementary` (1), the file name (NUL
-/// terminated), the checksum's length (ULEB128) and the checksum.
-fn debug_sup(file: &object::File<'_>) -> Option<(String, Vec<u8>)> {
+/// DWARF 5's `.debug_sup`: version (2 bytes), `is_supplementary` (1),
+/// the file name (NUL terminated; empty in the supplementary file), the
+/// checksum's length (ULEB128) and the checksum, the same in the file
+/// that uses the supplementary file and in that file itself.
+fn debug_sup(file: &object::File<'_>) -> Option<(bool, String, Vec<u8>)> {
     let data = file
         .section_by_name(".debug_sup")?
         .uncompressed_data()
         .ok()?;
     let (&is_sup, rest) = data.get(2..)?.split_first()?;
-    if is_sup != 0 {
-        return None;
-    }
     let end = rest.iter().position(|&b| b == 0)?;
     let name = String::from_utf8_lossy(&rest[..end]).into_owned();
     let mut rest = &rest[end + 1..];
@@ -101,7 +101,8 @@ fn debug_sup(file: &object::File<'_>) -> Option<(String, Vec<u8>)> {
             break;
         }
     }
-    Some((name, rest.get(..len).unwrap_or_default().to_vec()))
+    let sum = rest.get(..len).unwrap_or_default().to_vec();
+    Some((is_sup != 0, name, sum))
 }
 
 /// Whether `file` holds DWARF of its own (a `.debug_info` with bytes).
@@ -202,7 +203,7 @@ pub(super) fn find_sup(
     }
     for candidate in candidates {
         let found = try_candidate(&candidate, &mut missing, |data| {
-            id.is_empty() || build_id_in(data).as_deref() == Some(id)
+            id.is_empty() || sup_id_in(data).as_deref() == Some(id)
         });
         if found.is_some() {
             return found.ok_or(missing);
@@ -258,6 +259,16 @@ fn debuglink_paths(path: &Path, name: &str, dirs: &[PathBuf]) -> Vec<PathBuf> {
 fn build_id_in(data: &[u8]) -> Option<Vec<u8>> {
     let file = object::File::parse(data).ok()?;
     file.build_id().ok().flatten().map(<[u8]>::to_vec)
+}
+
+/// What identifies the supplementary file whose bytes are `data`: its
+/// GNU build-id (`.gnu_debugaltlink`), else its `.debug_sup` checksum.
+fn sup_id_in(data: &[u8]) -> Option<Vec<u8>> {
+    let file = object::File::parse(data).ok()?;
+    match file.build_id().ok().flatten() {
+        Some(id) => Some(id.to_vec()),
+        None => debug_sup(&file).map(|(_, _, sum)| sum),
+    }
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

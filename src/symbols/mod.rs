@@ -1,8 +1,9 @@
 //! Naming the functions of a trace. Every address is attributed to the
 //! loaded object whose mapping holds it (the trace's `# map` records) and
-//! resolved with that object's DWARF through `addr2line` (name, source
-//! file, line), its ELF symbol table second, the hex address last
-//! (`objects`). A trace without mappings (pvtrace's format) is resolved
+//! resolved with that object's DWARF (name, source file, line; read by
+//! `dwarf` over addr2line's `Context`, from the object or a separate debug
+//! file that `debugfile` finds), its ELF symbol table second, the hex
+//! address last (`objects`, `object_file`). A trace without mappings (pvtrace's format) is resolved
 //! against the executable alone: runtime addresses of a PIE are shifted by
 //! the load bias, taken from the trace's `# base` header or inferred
 //! (`bias`), and addresses outside it stay hex. These two are symbol

@@ -138,14 +138,6 @@ impl Object {
         })
     }
 
-    /// The separate debug file the object's DWARF was read from, if any.
-    pub(super) fn debug_file(&self) -> Option<&Path> {
-        match &self.debug {
-            DebugFrom::Separate(p) => Some(p),
-            _ => None,
-        }
-    }
-
     /// Names the function at file address `probe`.
     pub(super) fn lookup(&self, probe: u64, style: Demangle) -> Option<Named> {
         self.asked.set(self.asked.get() + 1);
@@ -215,8 +207,12 @@ impl Object {
             DebugFrom::Own | DebugFrom::Separate(_)
                 if dwarf == 0 && symtab > 0 && self.elf.instrumented =>
             {
+                let info = match &self.debug {
+                    DebugFrom::Separate(p) => format!("debug file {}", p.display()),
+                    _ => "debug information".to_string(),
+                };
                 out.push(format!(
-                    "{name}'s debug information describes none of its traced functions: \
+                    "{name}'s {info} describes none of its traced functions: \
                      names come from the symbol table, without source files and lines"
                 ));
             }
@@ -277,7 +273,8 @@ fn dwarf_gaps(obj: &Object, d: &Dwarf) -> Vec<String> {
             None => format!("looked in: {}", sup.missing.tried_list()),
         };
         out.push(format!(
-            "{name}: dwz supplementary file {} not found ({why}): files and lines are missing; \
+            "{name}: dwz supplementary file {} not found ({why}): the debug information it holds is missing \
+             (types, and the names, files and lines of functions described only there); \
              pass --debug-dir or --search-path DIR holding it",
             sup.name
         ));

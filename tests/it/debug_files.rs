@@ -212,6 +212,11 @@ fn layouts_name_like_the_plain_build(program: &Program, dir: &Path) {
     let all = dir.join("all");
     let app = split_off(&plain, &all, &all.join("app.debug"), "--strip-all", true);
     same("strip-all + debuglink", &want, rows(&t, &app, &[]));
+    let coverage = |binary: &Path| {
+        let out = calltrace(["coverage"]).args([binary, &t]).run().success();
+        out.text()
+    };
+    assert_eq!(coverage(&app), coverage(&plain), "strip-all: coverage");
     // The debug file itself as BINARY.
     same(
         "debug file as BINARY",
@@ -260,29 +265,31 @@ fn layouts_name_like_the_plain_build(program: &Program, dir: &Path) {
 }
 
 /// A `dwz -m` supplementary file shared by two copies of the program
-/// resolves; missing, it is named.
-fn dwz_supplementary(program: &Program, dir: &Path) {
+/// (`.gnu_debugaltlink`, or DWARF 5's `.debug_sup` with `--dwarf-5`)
+/// resolves; missing, it is named; in a search directory, it is found.
+fn dwz_supplementary(program: &Program, dir: &Path, dwarf5: bool) {
     let plain = program.build.join("app");
     let t = plain.with_extension("trace");
     let (want, _) = rows(&t, &plain, &[]);
-    let d = dir.join("dwz");
+    let name = if dwarf5 { "dwz5" } else { "dwz" };
+    let (d, elsewhere) = (dir.join(name), dir.join(format!("{name}-moved")));
     std::fs::create_dir_all(&d).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::copy(&plain, d.join("app")).unwrap();
     std::fs::copy(&plain, d.join("app2")).unwrap();
-    run(Command::new("dwz")
-        .current_dir(&d)
-        .args(["-m", "common.debug", "app", "app2"]));
-    same("dwz supplementary", &want, rows(&t, &d.join("app"), &[]));
-    std::fs::rename(d.join("common.debug"), dir.join("common.debug")).unwrap();
+    let mut dwz = Command::new("dwz");
+    dwz.current_dir(&d);
+    if dwarf5 {
+        dwz.arg("--dwarf-5");
+    }
+    run(dwz.args(["-m", "common.debug", "app", "app2"]));
+    same(name, &want, rows(&t, &d.join("app"), &[]));
+    std::fs::rename(d.join("common.debug"), elsewhere.join("common.debug")).unwrap();
     let (_, stderr) = rows(&t, &d.join("app"), &[]);
     let warning = "dwz supplementary file common.debug not found (looked in: ";
-    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
-    let flag = ["--search-path", dir.to_str().unwrap()];
-    same(
-        "dwz supplementary by --search-path",
-        &want,
-        rows(&t, &d.join("app"), &flag),
-    );
+    assert_eq!(stderr.matches(warning).count(), 1, "{name}: {stderr}");
+    let flag = ["--search-path", elsewhere.to_str().unwrap()];
+    same(name, &want, rows(&t, &d.join("app"), &flag));
 }
 
 /// Builds that differ in the compiler's flags, each traced: compressed
@@ -347,7 +354,8 @@ fn all_layouts(program: Program, dir: &Path) {
     let plain = program.build.join("app");
     let (want, _) = rows(&plain.with_extension("trace"), &plain, &[]);
     if tools(&["dwz"]) {
-        dwz_supplementary(&program, dir);
+        dwz_supplementary(&program, dir, false);
+        dwz_supplementary(&program, dir, true);
     }
     compiled_layouts(&program, dir, &want);
 }

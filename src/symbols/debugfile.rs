@@ -5,7 +5,9 @@
 //! it, then under each debug directory plus the object's directory, its
 //! CRC32 checked); and the supplementary file that `dwz -m` shares between
 //! objects (`.gnu_debugaltlink`, DWARF 5 `.debug_sup`), checked by
-//! build-id. The debug directories are the `--debug-dir`s, then
+//! build-id. A stripped program without any of these may carry
+//! MiniDebugInfo (`.gnu_debugdata`), an xz-compressed symbol table:
+//! names, no files or lines. The debug directories are the `--debug-dir`s, then
 //! `/usr/lib/debug`. Every file read here is an input (`ingest::opened`)
 //! and is read once: the bytes found are handed on.
 
@@ -116,6 +118,18 @@ pub(super) fn has_dwarf(file: &object::File<'_>) -> bool {
 pub(super) fn is_debug_only(file: &object::File<'_>) -> bool {
     file.section_by_name(".text")
         .is_some_and(|s| s.kind() == SectionKind::UninitializedData)
+}
+
+/// The symbol table a stripped program carries as MiniDebugInfo: its
+/// `.gnu_debugdata` section, an xz-compressed ELF file holding the
+/// `.symtab` of the functions `.dynsym` lacks (Fedora's and others'
+/// distribution binaries). None when there is none or it does not
+/// decompress.
+pub(super) fn mini_debug_info(file: &object::File<'_>) -> Option<Vec<u8>> {
+    let packed = file.section_by_name(".gnu_debugdata")?.data().ok()?;
+    let mut out = Vec::new();
+    lzma_rs::xz_decompress(&mut std::io::Cursor::new(packed), &mut out).ok()?;
+    Some(out)
 }
 
 /// A file read whole.

@@ -30,6 +30,8 @@ pub(super) struct Object {
     path: PathBuf,
     /// Where its debug information came from.
     debug: DebugFrom,
+    /// Its names come from its MiniDebugInfo (`.gnu_debugdata`).
+    mini: bool,
     /// It is the traced executable.
     is_exe: bool,
     /// Functions named from DWARF, and from the symbol table alone.
@@ -102,7 +104,17 @@ impl Object {
             Some(f) => Some(parse(&f.path, &f.data)?),
             None => None,
         };
-        let mut elf = Elf::from_file(&file, debug_file.as_ref());
+        // Without a debug file, a stripped program's MiniDebugInfo (an
+        // xz-compressed symbol table) names its functions.
+        let mini_data = match (&debug_file, file.symbol_table()) {
+            (None, None) => debugfile::mini_debug_info(&file),
+            _ => None,
+        };
+        let mini = match &mini_data {
+            Some(d) => object::File::parse(&**d).ok(),
+            None => None,
+        };
+        let mut elf = Elf::from_file(&file, debug_file.as_ref().or(mini.as_ref()));
         if debugfile::is_debug_only(&file) {
             elf.guess_file_layout();
         }
@@ -132,6 +144,7 @@ impl Object {
             dwarf,
             path: path.to_path_buf(),
             debug: from,
+            mini: mini.is_some(),
             is_exe,
             named: Cell::new((0, 0)),
             asked: Cell::new(0),
@@ -196,9 +209,12 @@ impl Object {
         let name = self.path.display();
         let (dwarf, symtab) = self.named.get();
         let asked = self.asked.get() > 0;
-        let what = match self.elf.stripped {
-            true => "its functions keep addresses for names",
-            false => "names come from the symbol table, without source files and lines",
+        let what = match (self.elf.stripped, self.mini) {
+            (true, _) => "its functions keep addresses for names",
+            (false, true) => {
+                "names come from its MiniDebugInfo (.gnu_debugdata), without source files and lines"
+            }
+            (false, false) => "names come from the symbol table, without source files and lines",
         };
         match &self.debug {
             DebugFrom::Missing(m) if asked || self.is_exe => {
@@ -248,6 +264,11 @@ fn missing_debug_file(obj: &Object, links: &Links, m: &Missing, what: &str) -> O
         true => String::new(),
         false => format!(" (no debug file by build-id either: {})", m.tried_list()),
     };
+    if obj.mini {
+        return Some(format!(
+            "{name}: {what}: it has no debug file{ids}; pass --debug-dir DIR holding one"
+        ));
+    }
     if obj.elf.stripped {
         return obj.is_exe.then(|| {
             format!(

@@ -397,3 +397,74 @@ fn same_named_statics_stay_apart_when_names_come_from_a_debug_file() {
         .collect();
     assert_eq!(twice, ["twice [a.c]", "twice [b.c]"], "{names:?}");
 }
+
+/// A stripped program carrying MiniDebugInfo (built as Fedora builds it:
+/// the function symbols in an xz-compressed ELF file in
+/// `.gnu_debugdata`) has its functions' names, same-named statics still
+/// apart (by address: the table has no `FILE` symbols), and one warning
+/// that files and lines are missing.
+#[test]
+fn mini_debug_info_names_a_stripped_program() {
+    if !tools(&["objcopy", "strip", "nm", "xz"]) {
+        return;
+    }
+    let dir = fresh_dir("debug_files", "minidebuginfo");
+    let program = Program::c(&dir);
+    let plain = program.compile("app", &["-g"]);
+    let t = trace(&plain);
+    let (want, _) = rows(&t, &plain, &[]);
+    let d = dir.join("mini");
+    std::fs::create_dir_all(&d).unwrap();
+    let app = d.join("app");
+    std::fs::copy(&plain, &app).unwrap();
+    let nm = Command::new("nm")
+        .args(["--format=posix", "--defined-only"])
+        .arg(&app)
+        .output()
+        .unwrap();
+    let funcs: Vec<String> = String::from_utf8_lossy(&nm.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split(' ');
+            let (name, kind) = (f.next()?, f.next()?);
+            matches!(kind, "T" | "t").then(|| name.to_string())
+        })
+        .collect();
+    std::fs::write(d.join("funcs"), funcs.join("\n")).unwrap();
+    let (full, mini) = (d.join("full.debug"), d.join("mini"));
+    objcopy(&[
+        "--only-keep-debug".as_ref(),
+        app.as_os_str(),
+        full.as_os_str(),
+    ]);
+    let keep = format!("--keep-symbols={}", d.join("funcs").display());
+    objcopy(&[
+        "-S".as_ref(),
+        keep.as_ref(),
+        full.as_os_str(),
+        mini.as_os_str(),
+    ]);
+    run(Command::new("xz").arg(&mini));
+    run(Command::new("strip").arg("--strip-all").arg(&app));
+    let section = format!(".gnu_debugdata={}.xz", mini.display());
+    objcopy(&["--add-section".as_ref(), section.as_ref(), app.as_os_str()]);
+    let (got, stderr) = rows(&t, &app, &[]);
+    let bare = |n: &str| n.split(" [").next().unwrap_or(n).to_string();
+    let names = |rows: &[Row]| rows.iter().map(|r| bare(&r.0)).collect::<Vec<_>>();
+    assert_eq!(names(&got), names(&want), "{got:?}");
+    assert!(got.iter().all(|r| r.1.is_none()), "{got:?}");
+    let twice: Vec<&str> = got
+        .iter()
+        .map(|r| r.0.as_str())
+        .filter(|n| n.starts_with("twice"))
+        .collect();
+    assert_eq!(twice.len(), 2);
+    assert_ne!(twice[0], twice[1], "same-named statics stay apart");
+    assert_eq!(stderr.matches("warning: ").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "names come from its MiniDebugInfo (.gnu_debugdata), without source files and lines"
+        ),
+        "{stderr}"
+    );
+}

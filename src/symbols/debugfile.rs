@@ -148,13 +148,23 @@ pub(super) struct Missing {
     /// Files of the right name whose CRC32 (debuglink) or build-id
     /// (build-id path, supplementary file) is another build's.
     pub wrong: Vec<PathBuf>,
+    /// What each debuginfod server said (when `DEBUGINFOD_URLS` is set).
+    pub servers: Vec<String>,
 }
 
 impl Missing {
-    /// The paths looked at, for a message.
+    /// The paths looked at and what the debuginfod servers said, for a
+    /// message.
     pub(super) fn tried_list(&self) -> String {
         let shown: Vec<String> = self.tried.iter().map(|p| p.display().to_string()).collect();
-        shown.join(", ")
+        match self.servers.is_empty() {
+            true => shown.join(", "),
+            false => format!(
+                "{}; debuginfod: {}",
+                shown.join(", "),
+                self.servers.join("; ")
+            ),
+        }
     }
 }
 
@@ -190,7 +200,35 @@ pub(super) fn find_debug_file(
             }
         }
     }
-    Err(missing)
+    match links.build_id.as_deref().filter(|id| id.len() > 1) {
+        Some(id) => from_debuginfod(id, missing),
+        None => Err(missing),
+    }
+}
+
+/// The debug file of build-id `id` from the debuginfod client cache, else
+/// fetched from the servers into it; only when `DEBUGINFOD_URLS` is set.
+fn from_debuginfod(id: &[u8], mut missing: Missing) -> Result<Found, Missing> {
+    if super::debuginfod::servers().is_empty() {
+        return Err(missing);
+    }
+    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+    let fits = |data: &[u8]| build_id_in(data).as_deref() == Some(id);
+    if let Some(cached) = super::debuginfod::cached(&hex)
+        && let Some(found) = try_candidate(&cached, &mut missing, fits)
+    {
+        return Ok(found);
+    }
+    match super::debuginfod::fetch(&hex) {
+        Ok(path) => match try_candidate(&path, &mut missing, fits) {
+            Some(found) => Ok(found),
+            None => Err(missing),
+        },
+        Err(said) => {
+            missing.servers = said;
+            Err(missing)
+        }
+    }
 }
 
 /// The supplementary file `name` with build-id `id` (any when empty) of

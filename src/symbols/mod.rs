@@ -15,6 +15,7 @@
 
 mod bias;
 mod debugfile;
+mod debuginfod;
 mod demangle;
 mod distinct;
 mod dwarf;

@@ -468,3 +468,132 @@ fn mini_debug_info_names_a_stripped_program() {
         "{stderr}"
     );
 }
+
+/// A debuginfod server (elfutils' `debuginfod -F` over a directory of
+/// built programs), killed when dropped.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A port nothing listens on (bound, then released).
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// Whether the server at `port` serves `path` yet.
+fn serves(port: u16, path: &str) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = write!(s, "GET {path} HTTP/1.0\r\n\r\n");
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).is_ok() && head.ends_with(b"200")
+}
+
+/// `export --to json` of `trace` through `binary` with debuginfod's
+/// variables `env`: names, files and lines, and stderr.
+fn rows_with(trace: &Path, binary: &Path, env: &[(&str, &Path)]) -> (Vec<Row>, String) {
+    let mut cmd = Command::new(super::util::BIN);
+    cmd.args(["export", "--to", "json", "-o", "-", "--trace"])
+        .args([trace, binary])
+        .env_remove("DEBUGINFOD_URLS");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut rows = Vec::new();
+    walk(&json, &mut rows);
+    (rows, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// With `DEBUGINFOD_URLS` set, a stripped program's debug file comes from
+/// a real debuginfod server into elfutils' client cache, where the next
+/// run finds it; a server that does not answer is named; without the
+/// variable nothing is fetched.
+#[test]
+fn debuginfod_serves_the_debug_file_into_the_client_cache() {
+    if !tools(&["objcopy", "strip", "readelf", "debuginfod"]) {
+        return;
+    }
+    let dir = fresh_dir("debug_files", "debuginfod");
+    let program = Program::c(&dir);
+    let plain = program.compile("app", &["-g"]);
+    let t = trace(&plain);
+    let (want, _) = rows(&t, &plain, &[]);
+    let served = dir.join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    std::fs::copy(&plain, served.join("app")).unwrap();
+    let shipped = dir.join("shipped");
+    let gone = shipped.join("gone.debug");
+    let app = split_off(&plain, &shipped, &gone, "--strip-all", false);
+    std::fs::remove_file(&gone).unwrap();
+    let id = build_id(&plain);
+
+    let port = free_port();
+    let log = std::fs::File::create(dir.join("server.log")).unwrap();
+    let _server = Server(
+        Command::new("debuginfod")
+            .args(["-F", "-t", "0", "-g", "0", "-c", "1"])
+            .arg(format!("--port={port}"))
+            .arg(format!("--database={}", dir.join("db.sqlite").display()))
+            .arg(&served)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("start debuginfod"),
+    );
+    let path = format!("/buildid/{id}/debuginfo");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !serves(port, &path) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "debuginfod never served {path}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    let cache = dir.join("cache");
+    let url = format!("http://127.0.0.1:{port}");
+    let env = [
+        ("DEBUGINFOD_URLS", Path::new(&url)),
+        ("DEBUGINFOD_CACHE_PATH", &cache),
+    ];
+    same("debuginfod", &want, rows_with(&t, &app, &env));
+    let cached = cache.join(&id).join("debuginfo");
+    assert!(cached.is_file(), "cached as elfutils caches");
+
+    // The next run reads the cache, whatever the servers do.
+    let dead = format!("http://127.0.0.1:{}", free_port());
+    let env = [
+        ("DEBUGINFOD_URLS", Path::new(&dead)),
+        ("DEBUGINFOD_CACHE_PATH", &cache),
+        ("DEBUGINFOD_TIMEOUT", Path::new("5")),
+    ];
+    same("debuginfod cache", &want, rows_with(&t, &app, &env));
+    std::fs::remove_dir_all(&cache).unwrap();
+    let (got, stderr) = rows_with(&t, &app, &env);
+    assert!(got.iter().all(|r| r.1.is_none()), "{got:?}");
+    assert!(
+        stderr.contains(&format!("debuginfod: {dead} did not answer (")),
+        "{stderr}"
+    );
+    assert!(!cache.join(&id).join("debuginfo").exists());
+
+    // Without DEBUGINFOD_URLS, no server is asked.
+    let (_, stderr) = rows_with(&t, &app, &[("DEBUGINFOD_CACHE_PATH", &cache)]);
+    assert!(!stderr.contains("debuginfod: "), "{stderr}");
+    assert!(!cache.exists(), "nothing fetched");
+}

@@ -346,9 +346,17 @@ fn parse<'d>(path: &Path, data: &'d [u8]) -> Result<object::File<'d>> {
 }
 
 /// Whether the ELF file at `path` is a separate debug file (code
-/// sections without bytes) of the build `build_id`.
+/// sections without bytes) of the build `build_id`. Only its headers and
+/// notes are read (mapped, not read whole): the file is read once, later,
+/// by the object that uses it.
 pub(super) fn is_debug_file_of(path: &Path, build_id: Option<&str>) -> bool {
-    let Ok(data) = std::fs::read(path) else {
+    let Ok(f) = std::fs::File::open(path) else {
+        return false;
+    };
+    // SAFETY: the map is read-only and lives only for this check of a
+    // few header pages; an ELF file truncated in those few microseconds
+    // could fault, as for any reader of a mapped file.
+    let Ok(data) = (unsafe { memmap2::Mmap::map(&f) }) else {
         return false;
     };
     crate::ingest::opened::note(path);

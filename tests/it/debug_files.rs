@@ -597,3 +597,26 @@ fn debuginfod_serves_the_debug_file_into_the_client_cache() {
     assert!(!stderr.contains("debuginfod: "), "{stderr}");
     assert!(!cache.exists(), "nothing fetched");
 }
+
+/// The debug file as BINARY when the traced program itself is gone: the
+/// layout GNU ld gives the program is assumed, and names, files and
+/// lines are still the plain build's.
+#[test]
+fn the_debug_file_alone_names_a_trace_whose_program_is_gone() {
+    if !tools(&["objcopy"]) {
+        return;
+    }
+    let dir = fresh_dir("debug_files", "gone");
+    let program = Program::c(&dir);
+    let plain = program.compile("app", &["-g"]);
+    let t = trace(&plain);
+    let (want, _) = rows(&t, &plain, &[]);
+    let debug = dir.join("app.debug");
+    objcopy(&[
+        "--only-keep-debug".as_ref(),
+        plain.as_os_str(),
+        debug.as_os_str(),
+    ]);
+    std::fs::remove_file(&plain).unwrap();
+    same("debug file alone", &want, rows(&t, &debug, &[]));
+}

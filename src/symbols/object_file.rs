@@ -83,23 +83,7 @@ impl Object {
     ) -> Result<Object> {
         let data = read(path)?;
         let file = parse(path, &data)?;
-        let links = Links::of(&file);
-        let separate = match debug {
-            Some(d) => Some(Ok(debugfile::Found {
-                path: d.to_path_buf(),
-                data: read(d)?,
-            })),
-            None if debugfile::has_dwarf(&file) => None,
-            None => Some(debugfile::find_debug_file(path, &links, search)),
-        };
-        let (found, mut from) = match separate {
-            None => (None, DebugFrom::Own),
-            Some(Ok(f)) => {
-                let from = DebugFrom::Separate(f.path.clone());
-                (Some(f), from)
-            }
-            Some(Err(m)) => (None, DebugFrom::Missing(Box::new((links, m)))),
-        };
+        let (found, mut from) = debug_source(path, &file, debug, search)?;
         let debug_file = match &found {
             Some(f) => Some(parse(&f.path, &f.data)?),
             None => None,
@@ -110,10 +94,9 @@ impl Object {
             (None, None) => debugfile::mini_debug_info(&file),
             _ => None,
         };
-        let mini = match &mini_data {
-            Some(d) => object::File::parse(&**d).ok(),
-            None => None,
-        };
+        let mini = mini_data
+            .as_deref()
+            .and_then(|d| object::File::parse(d).ok());
         let mut elf = Elf::from_file(&file, debug_file.as_ref().or(mini.as_ref()));
         if debugfile::is_debug_only(&file) {
             elf.guess_file_layout();
@@ -122,21 +105,13 @@ impl Object {
             (Some(d), Some(f)) => (d, f.path.as_path()),
             _ => (&file, path),
         };
-        let dwarf = match debugfile::has_dwarf(dwarf_file) {
-            false => None,
-            true => {
-                let sup = Links::of(dwarf_file).sup;
-                match Dwarf::load(dwarf_file, dwarf_path, path, sup.as_ref(), search) {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        warnings.push(format!(
-                            "{}: cannot read debug information ({e}); names come from the ELF symbol table, without source files",
-                            dwarf_path.display()
-                        ));
-                        from = DebugFrom::Unreadable;
-                        None
-                    }
-                }
+        let dwarf = load_dwarf(dwarf_file, dwarf_path, path, search);
+        let dwarf = match dwarf {
+            Ok(d) => d,
+            Err(e) => {
+                warnings.push(e);
+                from = DebugFrom::Unreadable;
+                None
             }
         };
         Ok(Object {
@@ -239,6 +214,56 @@ impl Object {
         }
         out
     }
+}
+
+/// Where the DWARF of the object at `path` (parsed as `file`) is: the
+/// debug file `debug` when given, the object itself when it has DWARF,
+/// else the separate debug file `search` finds (with the bytes read), or
+/// where it was looked for.
+fn debug_source(
+    path: &Path,
+    file: &object::File<'_>,
+    debug: Option<&Path>,
+    search: &DebugSearch,
+) -> Result<(Option<debugfile::Found>, DebugFrom)> {
+    let links = Links::of(file);
+    let separate = match debug {
+        Some(d) => Ok(debugfile::Found {
+            path: d.to_path_buf(),
+            data: read(d)?,
+        }),
+        None if debugfile::has_dwarf(file) => return Ok((None, DebugFrom::Own)),
+        None => debugfile::find_debug_file(path, &links, search),
+    };
+    Ok(match separate {
+        Ok(f) => {
+            let from = DebugFrom::Separate(f.path.clone());
+            (Some(f), from)
+        }
+        Err(m) => (None, DebugFrom::Missing(Box::new((links, m)))),
+    })
+}
+
+/// The DWARF of `file`, read from `path` for the object at `object`
+/// (None when it has none), or the warning that it cannot be read.
+fn load_dwarf(
+    file: &object::File<'_>,
+    path: &Path,
+    object: &Path,
+    search: &DebugSearch,
+) -> std::result::Result<Option<Dwarf>, String> {
+    if !debugfile::has_dwarf(file) {
+        return Ok(None);
+    }
+    let sup = Links::of(file).sup;
+    Dwarf::load(file, path, object, sup.as_ref(), search)
+        .map(Some)
+        .map_err(|e| {
+            format!(
+                "{}: cannot read debug information ({e}); names come from the ELF symbol table, without source files",
+                path.display()
+            )
+        })
 }
 
 /// Why an object without DWARF has none: its `.gnu_debuglink` target not

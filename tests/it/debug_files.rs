@@ -620,3 +620,32 @@ fn the_debug_file_alone_names_a_trace_whose_program_is_gone() {
     std::fs::remove_file(&plain).unwrap();
     same("debug file alone", &want, rows(&t, &debug, &[]));
 }
+
+/// Debug files found on the way are inputs: `-o` naming one is refused
+/// and the file is left as it was.
+#[test]
+fn an_output_never_overwrites_a_debug_file_that_was_read() {
+    if !tools(&["objcopy", "strip"]) {
+        return;
+    }
+    let dir = fresh_dir("debug_files", "inputs");
+    let program = Program::c(&dir);
+    let plain = program.compile("app", &["-g"]);
+    let t = trace(&plain);
+    let beside = dir.join("beside");
+    let debug = beside.join("app.debug");
+    let app = split_off(&plain, &beside, &debug, "--strip-all", true);
+    let before = std::fs::read(&debug).unwrap();
+    let msg = calltrace(["graph", "--trace"])
+        .args([&t, &app])
+        .args(["-o"])
+        .args([&debug])
+        .run()
+        .failure();
+    assert!(msg.contains("refusing to overwrite an input"), "{msg}");
+    assert_eq!(
+        std::fs::read(&debug).unwrap(),
+        before,
+        "debug file untouched"
+    );
+}

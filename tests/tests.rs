@@ -16,6 +16,7 @@ mod it {
     mod compare;
     mod config_flags;
     mod coverage;
+    mod debug_files;
     mod defaults;
     mod diff;
     mod errors;

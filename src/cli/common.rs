@@ -114,6 +114,9 @@ pub struct SymbolArgs {
     /// Perf map (`START SIZE NAME` lines, as JIT compilers write) naming code outside the loaded objects; default: the traced process's /tmp/perf-PID.map, if there
     #[arg(long, value_name = "FILE")]
     pub perf_map: Option<PathBuf>,
+    /// Directory of separate debug files, searched before /usr/lib/debug: a `.build-id/xx/rest.debug` tree, or where a `.gnu_debuglink` target is, under the program's own directory (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub debug_dir: Vec<PathBuf>,
 }
 
 /// `--demangle` values.
@@ -139,6 +142,7 @@ impl SymbolArgs {
             },
             allow_mismatch: self.allow_mismatch,
             perf_map: self.perf_map,
+            debug_dirs: self.debug_dir,
         }
     }
 }

@@ -281,6 +281,7 @@ fn symbol_flags_reach_every_command() {
         demangle: Demangle::Simple,
         allow_mismatch: true,
         perf_map: Some(PathBuf::from("jit.map")),
+        debug_dirs: vec![PathBuf::from("dbg")],
     };
     let flags = [
         "--search-path",
@@ -292,6 +293,8 @@ fn symbol_flags_reach_every_command() {
         "--allow-mismatch",
         "--perf-map",
         "jit.map",
+        "--debug-dir",
+        "dbg",
     ];
     for cmd in ["graph", "tree", "abstract"] {
         let got = match parse(&[&[cmd][..], &flags[..]].concat()) {

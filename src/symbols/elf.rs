@@ -83,6 +83,13 @@ impl Elf {
                 path.display()
             ))
         })?;
+        Ok(Elf::from_file(&file, None))
+    }
+
+    /// The layout and symbols of `file`; when it has no `.symtab`
+    /// (stripped), the function symbols of `debug`'s (its separate debug
+    /// file), with `file`'s `.dynsym`.
+    pub(super) fn from_file(file: &object::File<'_>, debug: Option<&object::File<'_>>) -> Elf {
         let segments: Vec<Segment> = file
             .segments()
             .map(|s| {
@@ -95,24 +102,11 @@ impl Elf {
                 }
             })
             .collect();
-        // `.symtab` lists each compilation unit's local symbols after a
-        // `FILE` symbol that names its source file. After a `FILE` symbol
-        // with no name come the global symbols the link made local (hidden
-        // visibility, a version script's `local: *`): still one definition
-        // per name in the object, so global for telling functions apart.
-        let mut unit: Option<Arc<str>> = None;
-        let mut localized = false;
-        let mut symbols: Vec<Symbol> = Vec::new();
-        for s in file.symbols() {
-            if s.kind() == SymbolKind::File {
-                unit = s.name().ok().filter(|n| !n.is_empty()).map(Arc::from);
-                localized = unit.is_none();
-            } else if let Some(mut sym) = function(&s) {
-                sym.local &= !localized;
-                sym.unit = sym.local.then(|| unit.clone()).flatten();
-                symbols.push(sym);
-            }
-        }
+        let symtab = match (file.symbol_table(), debug) {
+            (None, Some(d)) if d.symbol_table().is_some() => d,
+            _ => file,
+        };
+        let mut symbols = table_functions(symtab);
         symbols.extend(file.dynamic_symbols().filter_map(|s| function(&s)));
         // At one address a global symbol comes first: a local one there is
         // an alias (GCC's `fib.localalias`, which calls within a -fPIC
@@ -122,11 +116,11 @@ impl Elf {
         func_starts.dedup();
         let build_id = file.build_id().ok().flatten().map(hex);
         let by_name = by_name(&symbols);
-        let instrumented = file
+        let instrumented = symtab
             .symbols()
             .chain(file.dynamic_symbols())
             .any(|s| s.name() == Ok("__cyg_profile_func_enter"));
-        Ok(Elf {
+        Elf {
             min_vaddr: segments.iter().map(|s| s.vaddr).min().unwrap_or(0),
             max_vaddr: segments
                 .iter()
@@ -137,10 +131,22 @@ impl Elf {
             segments,
             symbols,
             build_id,
-            stripped: file.symbol_table().is_none(),
+            stripped: symtab.symbol_table().is_none(),
             instrumented,
             by_name,
-        })
+        }
+    }
+
+    /// For a separate debug file read in place of its program (whose
+    /// loadable segments keep their addresses but not their bytes): the
+    /// file offsets GNU ld gives them, each segment's distance from the
+    /// first, so that mapped offsets still find their addresses.
+    pub(super) fn guess_file_layout(&mut self) {
+        let first = self.min_vaddr;
+        for s in self.segments.iter_mut().filter(|s| s.filesz == 0) {
+            s.offset = s.vaddr - first;
+            s.filesz = s.memsz;
+        }
     }
 
     /// The addresses of the other functions named `name` in this object
@@ -213,6 +219,30 @@ pub fn build_id_of(path: &Path) -> Option<String> {
     obj.build_id().ok().flatten().map(hex)
 }
 
+/// The function symbols of `file`'s `.symtab`, each local one with the
+/// unit it was compiled in.
+fn table_functions(file: &object::File<'_>) -> Vec<Symbol> {
+    // `.symtab` lists each compilation unit's local symbols after a
+    // `FILE` symbol that names its source file. After a `FILE` symbol
+    // with no name come the global symbols the link made local (hidden
+    // visibility, a version script's `local: *`): still one definition
+    // per name in the object, so global for telling functions apart.
+    let mut unit: Option<Arc<str>> = None;
+    let mut localized = false;
+    let mut symbols: Vec<Symbol> = Vec::new();
+    for s in file.symbols() {
+        if s.kind() == SymbolKind::File {
+            unit = s.name().ok().filter(|n| !n.is_empty()).map(Arc::from);
+            localized = unit.is_none();
+        } else if let Some(mut sym) = function(&s) {
+            sym.local &= !localized;
+            sym.unit = sym.local.then(|| unit.clone()).flatten();
+            symbols.push(sym);
+        }
+    }
+    symbols
+}
+
 /// The indexes of the symbols whose name other functions (at other
 /// addresses) have too, sorted by name and address, one per address.
 fn by_name(symbols: &[Symbol]) -> Vec<usize> {
@@ -239,7 +269,7 @@ fn function<'d>(s: &impl ObjectSymbol<'d>) -> Option<Symbol> {
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -5,10 +5,11 @@
 
 use std::path::Path;
 
+use super::debugfile::DebugSearch;
 use super::distinct::Identity;
 use super::objects::Object;
 use super::source::{Naming, Place, SymbolSource, name_one};
-use super::{FuncInfo, ResolveStats, bias, plain_info};
+use super::{FuncInfo, ResolveStats, SymbolOptions, bias, plain_info};
 use crate::error::{Error, Result};
 use crate::ingest::{FuncKey, TraceMeta};
 
@@ -22,15 +23,18 @@ pub(super) struct Executable {
 
 impl Executable {
     /// Opens `binary` and finds the bias under which the trace's addresses
-    /// `addrs` (sorted) land on its functions, recorded in `stats`.
+    /// `addrs` (sorted) land on its functions, recorded in `stats`; its
+    /// debug file is looked for as `opts` says.
     pub(super) fn open(
         binary: &Path,
+        opts: &SymbolOptions,
         meta: &TraceMeta,
         addrs: &[u64],
         stats: &mut ResolveStats,
     ) -> Result<Executable> {
         let mut warnings = Vec::new();
-        let obj = Object::open(binary, true, &mut warnings)?;
+        let search = DebugSearch::new(&opts.debug_dirs, &opts.search_path);
+        let obj = Object::open_with(binary, None, true, &search, &mut warnings)?;
         let (bias, bias_source) = bias::find(&obj.elf, addrs, meta.base)
             .ok_or_else(|| mismatch(binary, meta.base, meta.exe_path.as_deref()))?;
         stats.bias = bias;
@@ -72,7 +76,7 @@ impl SymbolSource for Executable {
 
     fn finish(&mut self, _ids: &[Option<Identity>], naming: &mut Naming) -> Result<()> {
         naming.stats.warnings.append(&mut self.warnings);
-        naming.stats.warnings.extend(self.obj.debug_warning());
+        naming.stats.warnings.extend(self.obj.debug_warnings());
         Ok(())
     }
 }

@@ -1,8 +1,9 @@
 //! Naming the functions of a trace. Every address is attributed to the
 //! loaded object whose mapping holds it (the trace's `# map` records) and
-//! resolved with that object's DWARF through `addr2line` (name, source
-//! file, line), its ELF symbol table second, the hex address last
-//! (`objects`). A trace without mappings (pvtrace's format) is resolved
+//! resolved with that object's DWARF (name, source file, line; read by
+//! `dwarf` over addr2line's `Context`, from the object or a separate debug
+//! file that `debugfile` finds), its ELF symbol table second, the hex
+//! address last (`objects`, `object_file`). A trace without mappings (pvtrace's format) is resolved
 //! against the executable alone: runtime addresses of a PIE are shifted by
 //! the load bias, taken from the trace's `# base` header or inferred
 //! (`bias`), and addresses outside it stay hex. These two are symbol
@@ -16,14 +17,18 @@
 
 mod bias;
 mod calls;
+mod debugfile;
+mod debuginfod;
 mod demangle;
 mod distinct;
+mod dwarf;
 mod elf;
 mod executable;
 mod hooks;
 pub mod inventory;
 mod mapindex;
 mod mapped;
+mod object_file;
 mod objects;
 mod perfmap;
 mod source;
@@ -57,6 +62,10 @@ pub struct SymbolOptions {
     /// process's `/tmp/perf-PID.map`, when the trace records its PID and
     /// that file exists.
     pub perf_map: Option<PathBuf>,
+    /// Directories holding separate debug files (`.build-id/xx/rest.debug`
+    /// trees, or the directories of `.gnu_debuglink` targets), searched
+    /// before `/usr/lib/debug`. Default is none: `/usr/lib/debug` alone.
+    pub debug_dirs: Vec<PathBuf>,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -151,7 +160,7 @@ pub fn resolve(
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
-        let mut exe = executable::Executable::open(binary, meta, &addrs, &mut naming.stats)?;
+        let mut exe = executable::Executable::open(binary, opts, meta, &addrs, &mut naming.stats)?;
         with_perf_map(funcs, &mut exe, meta, opts, naming)?
     } else {
         let mut mapped = mapped::Mapped::new(funcs, meta, binary, opts);

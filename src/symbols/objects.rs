@@ -1,188 +1,19 @@
 //! The loaded objects of a trace (executable, shared libraries), each
-//! found on disk, opened once when its first address needs it and kept.
-//! An object names an address from its DWARF (name, source file, line)
-//! and its ELF symbol table (linkage name), the symbol table alone when
-//! it has no or damaged debug information.
+//! found on disk (BINARY, a `--search-path` copy, the recorded path),
+//! opened once when its first address needs it and kept
+//! (`object_file`). BINARY may be the program's separate debug file: the
+//! program itself is then read for its layout and code.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use super::demangle::{Demangle, demangle};
-use super::elf::Elf;
-use super::{FuncInfo, SymbolOptions};
-use crate::error::{Error, Result};
-
-/// One opened object.
-pub(super) struct Object {
-    /// Its segments and symbols.
-    pub elf: Elf,
-    /// Its debug information, when readable.
-    dwarf: Option<addr2line::Loader>,
-    /// The file read.
-    path: PathBuf,
-    /// Functions named from DWARF, and from the symbol table alone.
-    named: Cell<(usize, usize)>,
-}
-
-/// How one address was named.
-pub(super) struct Named {
-    /// The name, source file and line.
-    pub info: FuncInfo,
-    /// Named from the symbol table because DWARF had nothing.
-    pub from_symtab: bool,
-    /// The function is local to its object (a `static`).
-    pub local: bool,
-    /// A local function's compilation unit (see [`super::elf::Symbol::unit`]).
-    pub unit: Option<Arc<str>>,
-}
-
-impl Object {
-    /// Opens `path`; unreadable debug information and a stripped
-    /// executable (`is_exe`) become warnings.
-    pub(super) fn open(path: &Path, is_exe: bool, warnings: &mut Vec<String>) -> Result<Object> {
-        let elf = Elf::open(path)?;
-        let dwarf = match addr2line::Loader::new(path) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                warnings.push(format!(
-                    "{}: cannot read debug information ({e}); names come from the ELF symbol table, without source files",
-                    path.display()
-                ));
-                None
-            }
-        };
-        if is_exe && elf.stripped {
-            warnings.push(format!(
-                "{} has no symbols (stripped?): its functions keep addresses for names",
-                path.display()
-            ));
-        }
-        Ok(Object {
-            elf,
-            dwarf,
-            path: path.to_path_buf(),
-            named: Cell::new((0, 0)),
-        })
-    }
-
-    /// The warning for an object whose debug information named none of
-    /// the functions looked up while its symbol table named some: built
-    /// without `-g`, file and line are missing from every output (the
-    /// tooltips, callgrind's `fl=`), which nothing else would tell.
-    /// (Unreadable debug information was warned about on opening.) Only
-    /// for objects built with `-finstrument-functions`: a system library
-    /// such as `libstdc++.so` that the user did not build is not theirs to
-    /// rebuild with `-g`.
-    pub(super) fn debug_warning(&self) -> Option<String> {
-        let (dwarf, symtab) = self.named.get();
-        let bare = self.dwarf.is_some() && dwarf == 0 && symtab > 0;
-        (bare && self.elf.instrumented).then(|| {
-            format!(
-                "{} has no debug information (built without -g?): names come from the symbol table, \
-                 without source files and lines (rebuild with -g to get them)",
-                self.path.display()
-            )
-        })
-    }
-
-    /// Names the function at file address `probe`.
-    pub(super) fn lookup(&self, probe: u64, style: Demangle) -> Option<Named> {
-        // The symbol that starts exactly at the entry address has the full
-        // linkage name; DWARF's name lacks the scope of functions without
-        // DW_AT_linkage_name (anonymous namespaces, lambdas), so DWARF gives
-        // the location and, failing a symbol, the name.
-        let exact = self.elf.symbol_at(probe);
-        let local = exact.is_none_or(|s| s.local);
-        let unit = exact.and_then(|s| s.unit.clone());
-        if let Some(mut info) = self
-            .dwarf
-            .as_ref()
-            .and_then(|d| dwarf_frame(d, probe, style))
-        {
-            if let Some(sym) = exact {
-                info.name = demangle(&sym.name, style);
-            }
-            let (dwarf, symtab) = self.named.get();
-            self.named.set((dwarf + 1, symtab));
-            return Some(Named {
-                info,
-                from_symtab: false,
-                local,
-                unit,
-            });
-        }
-        let sym = self.elf.symbol_containing(probe)?;
-        let (dwarf, symtab) = self.named.get();
-        self.named.set((dwarf, symtab + 1));
-        Some(Named {
-            info: FuncInfo {
-                name: demangle(&sym.name, style),
-                ..FuncInfo::default()
-            },
-            from_symtab: true,
-            local: sym.local,
-            unit: sym.unit.clone(),
-        })
-    }
-}
-
-/// The outermost DWARF frame at `probe` (entry addresses have exactly one).
-impl Object {
-    /// The file addresses of the other functions with the linkage name of
-    /// the function at `probe`: their display names are told apart from
-    /// its name whether or not the trace calls them, so that a function's
-    /// name does not depend on what a run happened to call.
-    pub(super) fn namesakes(&self, probe: u64) -> Vec<u64> {
-        match self.elf.symbol_at(probe) {
-            Some(s) => self.elf.namesakes(&s.name, probe).collect(),
-            None => Vec::new(),
-        }
-    }
-}
-
-fn dwarf_frame(loader: &addr2line::Loader, probe: u64, style: Demangle) -> Option<FuncInfo> {
-    let mut frames = loader.find_frames(probe).ok()?;
-    let mut last = None;
-    while let Ok(Some(frame)) = frames.next() {
-        last = Some(frame);
-    }
-    let frame = last?;
-    let name = demangle(&frame.function.as_ref()?.raw_name().ok()?, style);
-    let (file, line) = match frame.location {
-        Some(loc) => (loc.file.map(clean_path), loc.line),
-        None => (None, None),
-    };
-    Some(FuncInfo { name, file, line })
-}
+use super::SymbolOptions;
+use super::debugfile::DebugSearch;
+pub(super) use super::object_file::Object;
+use super::object_file::is_debug_file_of;
+use crate::error::Error;
 
 /// Where the objects of a trace are and which of them are open.
-/// `path` without `.` components and with `dir/..` pairs folded, so that
-/// one file has one spelling: brotli's nested `#include "./x.h"` gives
-/// DWARF paths like `enc/./././fast_log.h` and `enc/././././fast_log.h`.
-/// (Lexical: a symbolic link before a `..` is not followed.)
-fn clean_path(path: &str) -> String {
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
-                parts.pop();
-            }
-            ".." if absolute => {}
-            _ => parts.push(part),
-        }
-    }
-    let joined = parts.join("/");
-    match (absolute, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
-    }
-}
-
 pub(super) struct Objects<'a> {
     /// The executable given on the command line, read in place of the
     /// recorded executable.
@@ -191,6 +22,8 @@ pub(super) struct Objects<'a> {
     search_path: &'a [PathBuf],
     /// Name from an object of another build, with a warning.
     allow_mismatch: bool,
+    /// Where separate debug files are looked for.
+    debug: DebugSearch,
     /// Objects by recorded path; None when not found or unreadable.
     cache: HashMap<String, Option<Object>>,
     /// One line per object that was missing, differed or was damaged.
@@ -207,6 +40,7 @@ impl<'a> Objects<'a> {
             binary,
             search_path: &opts.search_path,
             allow_mismatch: opts.allow_mismatch,
+            debug: DebugSearch::new(&opts.debug_dirs, &opts.search_path),
             cache: HashMap::new(),
             warnings: Vec::new(),
             refused: None,
@@ -237,7 +71,15 @@ impl<'a> Objects<'a> {
             ));
             return None;
         };
-        let obj = match Object::open(&file, is_exe, &mut self.warnings) {
+        let (code, debug) = self.code_and_debug(file, recorded, build_id, is_exe);
+        let opened = Object::open_with(
+            &code,
+            debug.as_deref(),
+            is_exe,
+            &self.debug,
+            &mut self.warnings,
+        );
+        let obj = match opened {
             Ok(o) => o,
             Err(e) => {
                 self.warnings
@@ -248,7 +90,7 @@ impl<'a> Objects<'a> {
         if let (Some(want), Some(have)) = (build_id, obj.elf.build_id.as_deref())
             && want != have
         {
-            self.mismatch(&file, have, recorded, want);
+            self.mismatch(&code, have, recorded, want);
         }
         Some(obj)
     }
@@ -260,7 +102,7 @@ impl<'a> Objects<'a> {
         opened.sort_by(|a, b| a.0.cmp(b.0));
         opened
             .into_iter()
-            .filter_map(|(_, o)| o.as_ref()?.debug_warning())
+            .flat_map(|(_, o)| o.as_ref().map(Object::debug_warnings).unwrap_or_default())
             .collect()
     }
 
@@ -281,6 +123,33 @@ impl<'a> Objects<'a> {
                  point --search-path DIR at a directory holding the traced build, trace the program again, \
                  or pass --allow-mismatch to name them anyway"
             )));
+        }
+    }
+
+    /// The files to read for the object recorded as `recorded`, found as
+    /// `file`: itself, or when it is a separate debug file (BINARY given
+    /// as `app.debug`), the program of its build among the other
+    /// candidates (read for layout and code) and the debug file.
+    fn code_and_debug(
+        &self,
+        file: PathBuf,
+        recorded: &str,
+        build_id: Option<&str>,
+        is_exe: bool,
+    ) -> (PathBuf, Option<PathBuf>) {
+        if !is_exe || !is_debug_file_of(&file, build_id) {
+            return (file, None);
+        }
+        let code = candidates(recorded, self.search_path)
+            .into_iter()
+            .filter(|c| *c != file)
+            .find(|c| {
+                !is_debug_file_of(c, None)
+                    && (build_id.is_none() || super::elf::build_id_of(c).as_deref() == build_id)
+            });
+        match code {
+            Some(code) => (code, Some(file)),
+            None => (file, None),
         }
     }
 
@@ -337,6 +206,7 @@ pub(super) fn file_name(path: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::object_file::clean_path;
     use super::*;
 
     #[test]

@@ -10,6 +10,7 @@ mod it {
 
     mod abstraction;
     mod bench;
+    mod cancel;
     mod cli;
     mod compare;
     mod config_flags;

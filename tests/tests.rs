@@ -39,6 +39,7 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
+    mod runtime_clang;
     mod runtime_maps;
     mod runtime_progress;
     mod safety;

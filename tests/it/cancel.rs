@@ -82,9 +82,11 @@ fn build(name: &str) -> (PathBuf, PathBuf) {
 }
 
 /// What one traced run left: its trace's call counts and repairs.
-struct Run {
-    calls: BTreeMap<String, u64>,
-    repaired: u64,
+pub(super) struct Run {
+    /// Calls per function.
+    pub(super) calls: BTreeMap<String, u64>,
+    /// Frames the reader closed.
+    pub(super) repaired: u64,
 }
 
 /// Runs `exe` once, traced in `format` with `env`, under the watchdog;
@@ -108,7 +110,7 @@ fn run_once(dir: &Path, exe: &Path, format: &str, env: &[(&str, &str)], stdout: 
 
 /// `calltrace stats --csv` of a trace: calls per function, and the frames
 /// the reader closed (exits the program never made).
-fn read_back(exe: &Path, trace: &Path) -> Run {
+pub(super) fn read_back(exe: &Path, trace: &Path) -> Run {
     let csv = trace.with_extension("csv");
     let out = calltrace(["stats".as_ref(), exe.as_os_str()])
         .args(["--trace".as_ref(), trace.as_os_str(), "--csv".as_ref(), csv.as_os_str()])

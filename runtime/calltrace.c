@@ -2374,7 +2374,7 @@ static CT_NOINST int ct_init(void)
 {
     int s = __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE);
     int did_init = 0;
-    struct ct_nocancel nc;
+    struct ct_nocancel nc, outer;
     if (CT_LIKELY(s != 0))
         return s > 0;
 
@@ -2383,6 +2383,7 @@ static CT_NOINST int ct_init(void)
         return 0;
     }
     ct_err_note(); /* the stderr messages may go to */
+    ct_cancel_off(&outer); /* (ct_writer_start below, once) */
     ct_lock_take(&nc);
     if (ct_state == 0) {
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
@@ -2477,6 +2478,7 @@ static CT_NOINST int ct_init(void)
         pthread_atfork(ct_atfork_prepare, ct_atfork_parent, ct_atfork_child);
         ct_writer_start(); /* not yet if libc is not set up (.preinit_array) */
     }
+    ct_cancel_on(&outer);
     return __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) > 0;
 }
 

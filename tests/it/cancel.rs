@@ -61,12 +61,12 @@ impl Drop for LoadGuard {
     fn drop(&mut self) {
         let mut held = LOAD.lock().unwrap_or_else(|e| e.into_inner());
         held.0 -= 1;
-        if held.0 == 0 {
-            if let Some(load) = held.1.take() {
-                load.stop.store(true, Ordering::Relaxed);
-                for s in load.spinners {
-                    let _ = s.join();
-                }
+        if held.0 == 0
+            && let Some(load) = held.1.take()
+        {
+            load.stop.store(true, Ordering::Relaxed);
+            for s in load.spinners {
+                let _ = s.join();
             }
         }
     }
@@ -104,7 +104,11 @@ fn run_once(dir: &Path, exe: &Path, format: &str, env: &[(&str, &str)], stdout: 
     let what = format!("{} ({format} {env:?})", exe.display());
     assert!(out.status.success(), "{what}: {out:?}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), stdout, "{what}");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{what}: the runtime complained");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "{what}: the runtime complained"
+    );
     read_back(exe, &trace)
 }
 
@@ -113,7 +117,12 @@ fn run_once(dir: &Path, exe: &Path, format: &str, env: &[(&str, &str)], stdout: 
 pub(super) fn read_back(exe: &Path, trace: &Path) -> Run {
     let csv = trace.with_extension("csv");
     let out = calltrace(["stats".as_ref(), exe.as_os_str()])
-        .args(["--trace".as_ref(), trace.as_os_str(), "--csv".as_ref(), csv.as_os_str()])
+        .args([
+            "--trace".as_ref(),
+            trace.as_os_str(),
+            "--csv".as_ref(),
+            csv.as_os_str(),
+        ])
         .run()
         .success();
     let text = std::fs::read_to_string(&csv).expect("read the stats CSV");
@@ -139,12 +148,7 @@ pub(super) fn read_back(exe: &Path, trace: &Path) -> Run {
 
 /// Runs `exe` RUNS times in each format, the runs shared out among
 /// `settings`, under load, and checks each run with `check`.
-fn under_load(
-    name: &str,
-    settings: &[&[(&str, &str)]],
-    stdout: &str,
-    check: impl Fn(&Run, &str),
-) {
+fn under_load(name: &str, settings: &[&[(&str, &str)]], stdout: &str, check: impl Fn(&Run, &str)) {
     let (dir, exe) = build(name);
     let _load = load();
     for format in ["text", "binary"] {
@@ -169,7 +173,14 @@ fn threads_ended_by_pthread_exit_or_cancelled_in_pause_never_hang_the_program() 
             .collect();
         assert_eq!(
             counts,
-            [("a", 50), ("inner", 50 * 21), ("b", 50), ("blocked", 50), ("main", 1), ("after", 1)],
+            [
+                ("a", 50),
+                ("inner", 50 * 21),
+                ("b", 50),
+                ("blocked", 50),
+                ("main", 1),
+                ("after", 1)
+            ],
             "{what}"
         );
         // Neither pthread_exit() nor cancellation calls the exits of the

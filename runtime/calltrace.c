@@ -444,6 +444,7 @@ static CT_NOINST void ct_lock_give(const struct ct_nocancel *nc)
     pthread_mutex_unlock(&ct_lock);
     ct_cancel_on(nc);
 }
+
 static int ct_state;            /* 0 not started, 1 tracing, -1 disabled */
 static int ct_final;            /* final flush done: write events through */
 static int ct_fd = -1;

@@ -18,7 +18,8 @@
  * are in libc; tested with GCC 12 / glibc 2.36).  With older glibc add
  * -pthread.  -ldl is never needed; -lpthread is harmless.  g++ compiles this
  * file too (as C or C++), and -std=c99 ... gnu11, -O0 ... -O3, PIE (default)
- * and -no-pie, -static all work.  Link it once, into the executable.  (If a
+ * and -no-pie, -static all work; so does clang, at every -O and with
+ * _FORTIFY_SOURCE.  Link it once, into the executable.  (If a
  * shared library carries it too, the copy that the program's calls of the
  * hooks reach records, normally the executable's; the other stays idle.)
  * Keep -g so that calltrace can name the functions.
@@ -192,6 +193,17 @@
 #define _GNU_SOURCE 1
 #endif
 
+/* clang instruments the inline functions of system headers too, where gcc
+ * does not: gnu_dev_major() of <sys/sysmacros.h> at -O1 and up, the
+ * _FORTIFY_SOURCE wrappers of memcpy(), memmove() and memset() (clang
+ * names them memcpy.inline ...).  Inlined into the runtime they called the
+ * hooks from inside it: nested events, dropped before a thread had a
+ * buffer (a clang -O2 build said "events dropped (nested signal handlers
+ * interrupted the tracer): 4" where no signal ran) and recorded after.  So
+ * everything the headers define is no_instrument_function here. */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((no_instrument_function)), apply_to = function)
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -207,10 +219,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
 
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
 #define CT_HAVE_TSC 1
@@ -364,7 +378,73 @@ static __thread struct ct_tls ct_t __attribute__((tls_model("initial-exec"))) = 
 
 extern char **environ;
 
+/* ct_lock guards the thread list, the free list, the encode buffers (ct_gout,
+ * ct_wout) and every write to the trace file.
+ *
+ * The rule: ct_lock is never held across a cancellation point while the
+ * thread can be cancelled; cancellation is disabled while it is held.
+ * Holding it the runtime calls write(), pwrite(), open(), read(), poll()
+ * (all cancellation points), and a program may cancel any of its threads
+ * (pthread_cancel(): thread pools, servers shutting down) or let them be
+ * cancelled anywhere (PTHREAD_CANCEL_ASYNCHRONOUS).  A thread cancelled
+ * there left the runtime with the lock held, and every other thread (the
+ * next new thread, the writer, the final flush) waited for it for ever.  So
+ * the lock is taken only through ct_lock_take(), which first disables
+ * cancellation and makes it deferred (glibc's handler of a cancellation
+ * signal already sent looks at the type alone), and given back through
+ * ct_lock_give(), which restores both after unlocking: a cancellation
+ * requested meanwhile then acts at the program's next cancellation point,
+ * or at once if the thread had asynchronous cancellation on.  Work that
+ * spans more than one critical section, or takes ct_wm, or calls a
+ * cancellation point outside the lock, runs inside ct_cancel_off() and
+ * ct_cancel_on() as a whole (ct_thread_new, ct_checkpoint, ct_msg ...), so
+ * that no thread leaves the runtime half-way.  (pthread_exit() called by
+ * the program unwinds only its own frames: the hooks have returned by then.
+ * Exits of the frames it or a cancellation unwinds are never recorded; the
+ * reader closes them, counted as repairs.  A signal handler that leaves by
+ * pthread_exit() or siglongjmp() while it interrupted the runtime is not
+ * covered: see "Instrumented signal handlers" above.) */
 static pthread_mutex_t ct_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A thread's cancellation state and type, saved while the runtime runs
+ * without them (ct_cancel_off); on the caller's stack, so that a signal
+ * handler that enters the runtime meanwhile saves and restores its own. */
+struct ct_nocancel {
+    int state, type;
+};
+
+static CT_NOINST void ct_cancel_off(struct ct_nocancel *nc)
+{
+    /* The type first: a cancellation arriving between the two calls then
+     * waits, and one before them finds nothing taken yet. */
+    if (pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &nc->type) != 0)
+        nc->type = PTHREAD_CANCEL_DEFERRED;
+    if (pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &nc->state) != 0)
+        nc->state = PTHREAD_CANCEL_DISABLE;
+}
+
+/* Restore what ct_cancel_off saved.  A pending cancellation with the type
+ * asynchronous acts here, with nothing of the runtime's held. */
+static CT_NOINST void ct_cancel_on(const struct ct_nocancel *nc)
+{
+    int ignored;
+    pthread_setcancelstate(nc->state, &ignored);
+    pthread_setcanceltype(nc->type, &ignored);
+}
+
+/* Take ct_lock with cancellation off (see the rule above). */
+static CT_NOINST void ct_lock_take(struct ct_nocancel *nc)
+{
+    ct_cancel_off(nc);
+    pthread_mutex_lock(&ct_lock);
+}
+
+static CT_NOINST void ct_lock_give(const struct ct_nocancel *nc)
+{
+    pthread_mutex_unlock(&ct_lock);
+    ct_cancel_on(nc);
+}
+
 static int ct_state;            /* 0 not started, 1 tracing, -1 disabled */
 static int ct_final;            /* final flush done: write events through */
 static int ct_fd = -1;
@@ -566,6 +646,7 @@ static CT_NOINST void ct_msg(const char *a, const char *b)
     size_t n = 0;
     const char *parts[3];
     struct stat st;
+    struct ct_nocancel nc;
     int i;
     ct_err_note();
     if (ct_err_state < 0 || fstat(2, &st) != 0 || st.st_dev != ct_err_dev ||
@@ -580,9 +661,11 @@ static CT_NOINST void ct_msg(const char *a, const char *b)
             buf[n++] = *s++;
     }
     buf[n++] = '\n';
+    ct_cancel_off(&nc); /* (write() is a cancellation point) */
     if (write(2, buf, n) < 0) {
         /* nothing sensible to do */
     }
+    ct_cancel_on(&nc);
 }
 
 static const uint64_t ct_pow10[20] = {1ull,
@@ -1337,8 +1420,9 @@ static CT_NOINST int ct_writer_spin(uint32_t us)
 static CT_NOINST uint32_t ct_writer_pass(int fast)
 {
     struct ct_thread *t;
+    struct ct_nocancel nc;
     uint32_t most = 0;
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     if (!fast)
         ct_reap();
     for (t = ct_threads; t; t = t->next) {
@@ -1353,7 +1437,7 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
     }
     if (!fast)
         ct_stage_drain(); /* (before the writer sleeps) */
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     return most;
 }
 
@@ -1366,10 +1450,14 @@ static CT_NOINST uint32_t ct_writer_pass(int fast)
 static CT_NOINST void *ct_writer_main(void *arg)
 {
     long nap = 1000;
+    int unused;
     (void)arg;
     ct_t.gate++; /* this thread runs no traced code; be safe anyway */
     ct_t.own = 1; /* (what it calls is the runtime's: never recorded) */
     ct_t.quiet = 1; /* started with every signal blocked (ct_writer_start) */
+    /* Nobody can name this thread to cancel it; and it waits on ct_wcond
+     * (a cancellation point) holding ct_wm. */
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &unused);
     for (;;) {
         uint32_t most;
         if (nap)
@@ -1468,13 +1556,17 @@ static CT_NOINST void ct_help_locked(struct ct_thread *t)
  * what is left itself. */
 static CT_NOINST void ct_wait_room(struct ct_thread *t)
 {
+    struct ct_nocancel nc;
+    ct_cancel_off(&nc);
     if (pthread_mutex_trylock(&ct_lock) != 0) {
-        if (ct_may_poll() && ct_poll(ct_has_room, ct_owner_stuck, t, CT_WAIT_SPIN_US))
+        if (ct_may_poll() && ct_poll(ct_has_room, ct_owner_stuck, t, CT_WAIT_SPIN_US)) {
+            ct_cancel_on(&nc);
             return;
+        }
         pthread_mutex_lock(&ct_lock);
     }
     ct_help_locked(t);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
 }
 
 /* Reserve the trace file's blocks for the ring slots that t's next
@@ -1491,6 +1583,7 @@ static CT_NOINST __attribute__((noinline)) void ct_reserve(struct ct_thread *t, 
 {
     uint64_t want = (uint64_t)len + 2 * CT_STEP + CT_SIDE, to, slot;
     struct ct_sigs sigs;
+    struct ct_nocancel nc;
     int err = 0;
     if (want <= t->reserved)
         return;
@@ -1514,12 +1607,12 @@ static CT_NOINST __attribute__((noinline)) void ct_reserve(struct ct_thread *t, 
         t->reserved = (uint32_t)to;
         return;
     }
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     if (!ct_write_error) {
         ct_write_error = 1;
         ct_msg("no room for the trace file's event buffers, tracing stopped: ", strerror(err));
     }
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     ct_t.self = NULL; /* later events: ct_record_slow, which drops them */
     ct_t.dead = 1;
     ct_t.gate |= CT_GATE_SLOW;
@@ -1530,6 +1623,7 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
 {
     uint32_t len = t->len;
     int final = __atomic_load_n(&ct_final, __ATOMIC_SEQ_CST);
+    struct ct_nocancel nc;
     if (CT_UNLIKELY(t->reserved < CT_EVENTS))
         ct_reserve(t, len);
     __atomic_store_n(&t->pub, len, __ATOMIC_RELEASE);
@@ -1538,9 +1632,9 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
         ct_t.gate |= CT_GATE_SIDE;
     if (final || !__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE)) {
         if (final || len - t->flushed > CT_ROOM) {
-            pthread_mutex_lock(&ct_lock);
+            ct_lock_take(&nc);
             ct_flush_locked(t);
-            pthread_mutex_unlock(&ct_lock);
+            ct_lock_give(&nc);
         }
     } else {
         uint32_t used = len - __atomic_load_n(&t->flushed, __ATOMIC_ACQUIRE);
@@ -1557,11 +1651,15 @@ static CT_NOINST void ct_check_in(struct ct_thread *t)
 
 /* The owner checks in (len reached limit): make sure the next CT_STEP
  * events fit in the ring.  After the final flush every event is written
- * at once. */
+ * at once.  Cancellation waits meanwhile: the check-in takes ct_wm
+ * (ct_wake) and ct_lock, and may reserve file blocks. */
 static CT_NOINST __attribute__((noinline)) void ct_checkpoint(struct ct_thread *t)
 {
     uint64_t start = ct_now();
+    struct ct_nocancel nc;
+    ct_cancel_off(&nc);
     ct_check_in(t);
+    ct_cancel_on(&nc);
     /* Take the check-in's time out of this thread's later events. */
     if (!ct_keep_waits)
         ct_t.waited += ct_now() - start;
@@ -1575,14 +1673,15 @@ static CT_NOINST void ct_write_one(uint64_t addr, uint64_t tk)
     char tidtxt[32];
     unsigned char buf[128];
     uint32_t tidlen, used;
+    struct ct_nocancel nc;
     size_t nb;
     tidlen = ct_tidtxt(tidtxt, ct_t.tid);
     ct_block_seq(buf, 0, 0);
     nb = ct_encode(ct_untimed ? (const void *)&e8 : (const void *)&e, 1, ct_t.tid, tidtxt, tidlen,
                    ct_mult(), &ct_t.last, buf, sizeof buf, &used, NULL);
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     ct_write_events(buf, nb, used);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1777,11 +1876,12 @@ static CT_NOINST int ct_map_find(uint64_t addr, uint64_t *lo, uint64_t *span)
  * costs one scan only while it keeps being called. */
 static CT_NOINST __attribute__((noinline)) void ct_map_miss(uint64_t addr)
 {
+    struct ct_nocancel nc;
     if (ct_map_find(addr, &ct_t.lo, &ct_t.span))
         return;
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     ct_scan_maps();
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     if (!ct_map_find(addr, &ct_t.lo, &ct_t.span)) {
         ct_t.lo = addr;
         ct_t.span = 1;
@@ -1915,13 +2015,27 @@ static CT_NOINST int ct_maps_line_is(const char *l, size_t n, unsigned long maj,
     return in != 0 && in == ino && ma == maj && mi == min;
 }
 
+/* major(dev) and minor(dev), Linux's encoding (glibc's and musl's), without
+ * the inline functions of <sys/sysmacros.h> (see the includes). */
+static CT_NOINST unsigned long ct_major(dev_t dev)
+{
+    uint64_t d = (uint64_t)dev;
+    return (unsigned long)(((d >> 32) & 0xfffff000u) | ((d >> 8) & 0xfffu));
+}
+
+static CT_NOINST unsigned long ct_minor(dev_t dev)
+{
+    uint64_t d = (uint64_t)dev;
+    return (unsigned long)(((d >> 12) & 0xffffff00u) | (d & 0xffu));
+}
+
 /* Whether the file (dev, ino) is mapped into this process: the program, a
  * library, a file it mmap()ed.  Emptying such a file kills the process
  * (SIGBUS); writing into it corrupts it.  0 when /proc cannot tell. */
 static CT_NOINST int ct_mapped(dev_t dev, ino_t ino)
 {
     static char buf[8192]; /* ct_lock held */
-    unsigned long maj = major(dev), min = minor(dev);
+    unsigned long maj = ct_major(dev), min = ct_minor(dev);
     size_t len = 0, start;
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0, skip = 0;
     char *nl;
@@ -2261,6 +2375,7 @@ static CT_NOINST int ct_init(void)
 {
     int s = __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE);
     int did_init = 0;
+    struct ct_nocancel nc, outer;
     if (CT_LIKELY(s != 0))
         return s > 0;
 
@@ -2269,7 +2384,8 @@ static CT_NOINST int ct_init(void)
         return 0;
     }
     ct_err_note(); /* the stderr messages may go to */
-    pthread_mutex_lock(&ct_lock);
+    ct_cancel_off(&outer); /* (ct_writer_start below, once) */
+    ct_lock_take(&nc);
     if (ct_state == 0) {
         const char *fmt = ct_getenv("CALLTRACE_FORMAT");
         const char *out = ct_getenv("CALLTRACE_OUT");
@@ -2358,11 +2474,12 @@ static CT_NOINST int ct_init(void)
             __atomic_store_n(&ct_state, -1, __ATOMIC_RELEASE);
         }
     }
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     if (did_init) { /* outside ct_lock: the fork handlers take it */
         pthread_atfork(ct_atfork_prepare, ct_atfork_parent, ct_atfork_child);
         ct_writer_start(); /* not yet if libc is not set up (.preinit_array) */
     }
+    ct_cancel_on(&outer);
     return __atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) > 0;
 }
 
@@ -2459,21 +2576,27 @@ static CT_NOINST void ct_fast_path(struct ct_thread *t)
 #endif
 }
 
-/* Give the calling thread a buffer.  Returns NULL if out of memory. */
+/* Give the calling thread a buffer.  Returns NULL if out of memory.
+ * Cancellation waits throughout: a buffer taken off the free list is in
+ * no list until it is linked. */
 static CT_NOINST struct ct_thread *ct_thread_new(void)
 {
     struct ct_thread *t;
+    struct ct_nocancel nc, outer;
 
-    pthread_mutex_lock(&ct_lock);
+    ct_cancel_off(&outer);
+    ct_lock_take(&nc);
     ct_reap(); /* (without a writer nobody else frees exited threads' buffers) */
     t = ct_free;
     if (t)
         ct_free = t->next;
     else
         t = ct_region_new();
-    pthread_mutex_unlock(&ct_lock);
-    if (!t)
+    ct_lock_give(&nc);
+    if (!t) {
+        ct_cancel_on(&outer);
         return NULL;
+    }
     t->len = 0;
     t->pub = 0;
     t->cpu = -1;
@@ -2486,7 +2609,7 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
     t->tid = ct_t.tid;
     t->tidlen = ct_tidtxt(t->tidtxt, t->tid);
 
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     t->limit = __atomic_load_n(&ct_final, __ATOMIC_RELAXED) ? 0 : CT_STEP;
     t->prev = NULL;
     t->next = ct_threads;
@@ -2494,9 +2617,10 @@ static CT_NOINST struct ct_thread *ct_thread_new(void)
         ct_threads->prev = t;
     ct_threads = t;
     __atomic_store_n(&ct_nthreads, ct_nthreads + 1, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
 
     pthread_setspecific(ct_key, t); /* so that ct_thread_exit runs */
+    ct_cancel_on(&outer);
     return t;
 }
 
@@ -2813,14 +2937,15 @@ static CT_NOINST void ct_write_named(unsigned tag, uint64_t tid, uint32_t id, ui
 CT_HOOK uint32_t ct_method_register(const char *name, const char *file, int line)
 {
     uint32_t id;
+    struct ct_nocancel nc;
     ct_t.gate++;
     CT_BARRIER();
     ct_init();
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     id = ct_nmethods++;
     if (ct_fd >= 0)
         ct_write_named(CT_TAG_METHOD, 0, id, line > 0 ? (uint32_t)line : 0, name, file);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     CT_BARRIER();
     ct_t.gate--;
     return id;
@@ -2838,14 +2963,15 @@ CT_HOOK void ct_exit(uint32_t id)
 
 CT_HOOK void ct_thread_name(const char *name)
 {
+    struct ct_nocancel nc;
     ct_t.gate++;
     CT_BARRIER();
     if (ct_init()) {
         if (ct_t.tid == 0)
             ct_t.tid = ct_gettid();
-        pthread_mutex_lock(&ct_lock);
+        ct_lock_take(&nc);
         ct_write_named(CT_TAG_THREAD, ct_t.tid, 0, 0, name, NULL);
-        pthread_mutex_unlock(&ct_lock);
+        ct_lock_give(&nc);
     }
     CT_BARRIER();
     ct_t.gate--;
@@ -2866,17 +2992,18 @@ CT_HOOK void ct_thread_end(void)
 CT_HOOK void calltrace_flush(void)
 {
     struct ct_thread *t;
+    struct ct_nocancel nc;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
         return;
     ct_t.gate++;
     CT_BARRIER();
     if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     ct_stage_drain();
     for (t = ct_threads; t; t = t->next)
         ct_flush_locked(t);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     CT_BARRIER();
     ct_t.gate--;
 }
@@ -2962,6 +3089,7 @@ static CT_NOINST int ct_maps_unloaded(void)
 __attribute__((weak)) CT_HOOK int dlclose(void *handle) CT_NOEXCEPT
 {
     static ct_dlclose_fn real;
+    struct ct_nocancel nc;
     int r;
     if (!real && dlsym)
         real = (ct_dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
@@ -2974,10 +3102,10 @@ __attribute__((weak)) CT_HOOK int dlclose(void *handle) CT_NOEXCEPT
     CT_BARRIER();
     if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     if (ct_fd >= 0 && ct_maps_unloaded())
         ct_t.span = 0; /* this thread's next entry looks its mapping up */
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     CT_BARRIER();
     ct_t.gate--;
     return r;
@@ -2991,10 +3119,12 @@ static CT_NOINST void ct_flush_before_death(void)
 {
     struct ct_thread *t;
     struct timespec until;
+    struct ct_nocancel nc;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0 || (ct_t.gate & CT_GATE_BUSY) || getpid() != ct_pid)
         return;
     ct_t.gate++;
     CT_BARRIER();
+    ct_cancel_off(&nc); /* (ct_lock is taken below without ct_lock_take) */
     if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
     clock_gettime(CLOCK_REALTIME, &until);
@@ -3014,6 +3144,7 @@ static CT_NOINST void ct_flush_before_death(void)
             }
         }
     }
+    ct_cancel_on(&nc);
     CT_BARRIER();
     ct_t.gate--;
 }
@@ -3059,8 +3190,10 @@ __attribute__((weak, noreturn)) CT_HOOK void abort(void)
 static CT_NOINST void ct_thread_release(struct ct_thread *t)
 {
     sigset_t all, old;
+    struct ct_nocancel nc, outer;
     ct_t.gate++;
     CT_BARRIER();
+    ct_cancel_off(&outer); /* (the buffer is in no list for a moment) */
     sigfillset(&all);
     /* Signal handlers that run while the ring is written leave their events
      * in the side buffer: write those too, until a write finds none.  The
@@ -3069,25 +3202,26 @@ static CT_NOINST void ct_thread_release(struct ct_thread *t)
     for (;;) {
         if (CT_SIDE_PENDING(t))
             ct_drain_side(t);
-        pthread_mutex_lock(&ct_lock);
+        ct_lock_take(&nc);
         ct_flush_locked(t);
         pthread_sigmask(SIG_BLOCK, &all, &old);
         if (!CT_SIDE_PENDING(t))
             break;
         pthread_sigmask(SIG_SETMASK, &old, NULL);
-        pthread_mutex_unlock(&ct_lock);
+        ct_lock_give(&nc);
     }
     ct_unlink(t);
     t->next = ct_free;
     ct_free = t;
     ct_t.last = t->last_time;
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     ct_t.self = NULL;
     ct_t.gate |= CT_GATE_SLOW;
     ct_t.dead = 1; /* later events of this thread are written through */
     CT_BARRIER();
     ct_t.gate--;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    ct_cancel_on(&outer);
 }
 
 /* The thread-exit destructor: keep the thread's buffer until the thread is
@@ -3102,27 +3236,29 @@ static CT_NOINST void ct_thread_release(struct ct_thread *t)
 static CT_NOINST void ct_thread_exit(void *arg)
 {
     struct ct_thread *t = (struct ct_thread *)arg;
+    struct ct_nocancel nc;
     ct_t.gate++;
     CT_BARRIER();
     if (CT_SIDE_PENDING(t))
         ct_drain_side(t);
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     if (!__atomic_load_n(&ct_writer_on, __ATOMIC_ACQUIRE))
         ct_flush_locked(t); /* (else the writer does, outside this thread's time) */
     __atomic_store_n(&t->exiting, 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     CT_BARRIER();
     ct_t.gate--;
 }
 
 __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 {
+    struct ct_nocancel nc;
     ct_t.gate++;
     CT_BARRIER();
     if (ct_init()) {
-        pthread_mutex_lock(&ct_lock);
+        ct_lock_take(&nc);
         ct_export_taken(); /* if tracing started before the environment existed */
-        pthread_mutex_unlock(&ct_lock);
+        ct_lock_give(&nc);
         ct_writer_start();
     }
     CT_BARRIER();
@@ -3133,14 +3269,16 @@ __attribute__((constructor(101))) static CT_NOINST void ct_ctor(void)
 __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
 {
     struct ct_thread *t;
+    struct ct_nocancel nc, outer;
     uint64_t dropped;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) <= 0)
         return;
     ct_t.gate++;
     CT_BARRIER();
+    ct_cancel_off(&outer); /* (ct_wm below) */
     if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
         ct_drain_side(ct_t.self);
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&nc);
     __atomic_store_n(&ct_final, 1, __ATOMIC_RELEASE);
     ct_reap(); /* (their side buffers: no event of theirs moves them now) */
     ct_stage_drain();
@@ -3165,7 +3303,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
         *ct_dec(num, dropped) = 0;
         ct_msg("events dropped (nested signal handlers interrupted the tracer): ", (char *)num);
     }
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&nc);
     /* Events of signal handlers that ran during the final flush: every
      * event is written through now. */
     if (ct_t.self && CT_SIDE_PENDING(ct_t.self))
@@ -3174,6 +3312,7 @@ __attribute__((destructor(101))) static CT_NOINST void ct_dtor(void)
     pthread_mutex_lock(&ct_wm);
     pthread_cond_broadcast(&ct_wcond);
     pthread_mutex_unlock(&ct_wm);
+    ct_cancel_on(&outer);
     CT_BARRIER();
     ct_t.gate--;
 }
@@ -3224,11 +3363,15 @@ static CT_NOINST void ct_fork_snapshot_free(void)
     ct_fork_nstates = 0;
 }
 
+/* The forking thread's cancellation state, from prepare to parent or child
+ * (ct_lock serializes forks). */
+static struct ct_nocancel ct_fork_nc;
+
 static CT_NOINST void ct_atfork_prepare(void)
 {
     ct_t.gate++;
     CT_BARRIER();
-    pthread_mutex_lock(&ct_lock);
+    ct_lock_take(&ct_fork_nc);
     /* Write this thread's events, which brings its open frames up to date
      * for the child; and the stage, which the child must not write. */
     ct_stage_drain();
@@ -3242,7 +3385,7 @@ static CT_NOINST void ct_atfork_parent(void)
 {
     ct_fork_snapshot_free();
     pthread_mutex_unlock(&ct_wm);
-    pthread_mutex_unlock(&ct_lock);
+    ct_lock_give(&ct_fork_nc);
     CT_BARRIER();
     ct_t.gate--;
 }
@@ -3319,6 +3462,7 @@ static CT_NOINST void ct_atfork_child(void)
         ct_t.dead = 1;
     if (__atomic_load_n(&ct_state, __ATOMIC_ACQUIRE) > 0)
         ct_writer_start();
+    ct_cancel_on(&ct_fork_nc); /* (the lock was made anew, not given back) */
     CT_BARRIER();
     ct_t.gate--;
 }

@@ -11,6 +11,7 @@ mod it {
     mod abstraction;
     mod arch;
     mod bench;
+    mod cancel;
     mod clang;
     mod cli;
     mod compare;
@@ -41,6 +42,7 @@ mod it {
     mod roundtrip;
     mod rules;
     mod runtime;
+    mod runtime_clang;
     mod runtime_maps;
     mod runtime_progress;
     mod safety;

@@ -14,6 +14,7 @@ mod it {
     mod compare;
     mod config_flags;
     mod coverage;
+    mod dataset_files;
     mod defaults;
     mod diff;
     mod errors;

@@ -58,6 +58,9 @@ impl Exporter for Parquet {
     }
     fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        for name in self.files() {
+            check_replaceable(&dir.join(name))?;
+        }
         let tables = Tables::new(t, run);
         let mut staged = vec![
             stage(dir, "runs.parquet", runs(t, run))?,
@@ -100,8 +103,35 @@ fn stage_calls(
     .map_err(|e| failed.take().unwrap_or(e))
 }
 
-/// Removes `path` if it exists.
+/// Refuses a dataset file that cannot simply be replaced: one the run
+/// read (the program may be named `calls.parquet`: removing a stale call
+/// table must not delete it), or one that is not a regular file. A symlink
+/// would otherwise be written through, replacing a file outside the
+/// dataset; a FIFO or device would be written in place.
+fn check_replaceable(path: &Path) -> Result<()> {
+    if let Some(input) = crate::ingest::opened::input_at(path) {
+        return Err(Error::Input(format!(
+            "{} is the same file as the input {}; refusing to replace an input",
+            path.display(),
+            input.display()
+        )));
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => Err(Error::Input(format!(
+            "{}: is {}, not a regular file; a dataset's files are replaced, never written through: remove it or choose another -o DIR",
+            path.display(),
+            match m.file_type().is_symlink() {
+                true => "a symbolic link",
+                false => "not a plain file",
+            }
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Removes `path` if it exists (checked by [`check_replaceable`]).
 fn remove_stale(path: &Path) -> Result<()> {
+    check_replaceable(path)?;
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(Error::io(path, e)),
         _ => Ok(()),

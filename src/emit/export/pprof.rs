@@ -199,6 +199,7 @@ pub(super) fn profile(t: &Exported<'_>) -> Profile {
         t,
         strings: Strings::new(),
         location_of: vec![0; t.funcs.len()],
+        thread_index: thread_index(t.meta),
         p: Profile::default(),
     };
     b.header();
@@ -215,7 +216,19 @@ struct Builder<'a, 't> {
     strings: Strings,
     /// Location (and function) id per function id, 0 until used.
     location_of: Vec<u64>,
+    /// Index in the trace's thread list of each thread id (its first).
+    thread_index: rustc_hash::FxHashMap<u64, usize>,
     p: Profile,
+}
+
+/// The index of each thread id in `meta.threads` (a search per sample was
+/// quadratic in threads).
+fn thread_index(meta: &crate::ingest::TraceMeta) -> rustc_hash::FxHashMap<u64, usize> {
+    let mut index = rustc_hash::FxHashMap::default();
+    for (i, &tid) in meta.threads.iter().enumerate() {
+        index.entry(tid).or_insert(i);
+    }
+    index
 }
 
 impl Builder<'_, '_> {
@@ -315,11 +328,10 @@ impl Builder<'_, '_> {
     fn thread_label(&mut self, tid: Option<u64>) -> i64 {
         let meta = self.t.meta;
         let tid = tid.unwrap_or(0);
-        let named = meta
-            .threads
-            .iter()
-            .position(|&t| t == tid)
-            .and_then(|i| meta.thread_names.get(i))
+        let named = self
+            .thread_index
+            .get(&tid)
+            .and_then(|&i| meta.thread_names.get(i))
             .filter(|n| !n.is_empty());
         match named {
             Some(name) => self.strings.get(name),

@@ -18,6 +18,14 @@
 //! holds the open frames and the interned-name table only. A tree
 //! (indented traces, abstracted trees) is laid out like `--to chrome`:
 //! calls one after another inside their caller.
+//!
+//! Thread ids are 32-bit in Perfetto: a trace's thread whose id does not
+//! fit gets an id of its own ([`threads`]) and a track named after its
+//! real id. An exit timed before its entry (timestamps going backwards)
+//! ends its slice where it began, a call of length 0, as `--to chrome`
+//! clamps its duration.
+
+mod threads;
 
 use std::io::{self, Write};
 
@@ -136,6 +144,8 @@ pub(super) struct EventName {
 pub(super) struct TrackDescriptor {
     #[prost(uint64, optional, tag = "1")]
     pub uuid: Option<u64>,
+    #[prost(string, optional, tag = "2")]
+    pub name: Option<String>,
     #[prost(message, optional, tag = "3")]
     pub process: Option<ProcessDescriptor>,
     #[prost(message, optional, tag = "4")]
@@ -158,6 +168,8 @@ pub(super) struct ThreadDescriptor {
     pub pid: Option<i32>,
     #[prost(int32, optional, tag = "2")]
     pub tid: Option<i32>,
+    #[prost(string, optional, tag = "5")]
+    pub thread_name: Option<String>,
 }
 
 const SEQUENCE: u32 = 1;
@@ -187,9 +199,14 @@ struct Writer<'a> {
     /// Interned id per function, 0 until its name was sent.
     iid: Vec<u64>,
     next_iid: u64,
-    /// Thread ids with a track, in order of first event (track uuid
-    /// `THREAD_UUIDS + index`).
-    tracks: Vec<u64>,
+    /// The track uuid of each thread id with a track, numbered in order
+    /// of first event from `THREAD_UUIDS`.
+    tracks: rustc_hash::FxHashMap<u64, u64>,
+    /// The thread (and its track) of the last event: nearly always the
+    /// next one's.
+    last: Option<(u64, u64)>,
+    /// Perfetto's 32-bit ids of the trace's threads.
+    ids: threads::Ids,
     pid: u64,
     buf: Vec<u8>,
     error: Option<io::Error>,
@@ -210,7 +227,9 @@ impl<'a> PerfettoSink<'a> {
             names,
             iid: vec![0; names.len()],
             next_iid: 1,
-            tracks: Vec::new(),
+            tracks: Default::default(),
+            last: None,
+            ids: threads::Ids::new(threads),
             pid,
             buf: Vec::with_capacity(256),
             error: None,
@@ -261,11 +280,12 @@ impl Writer<'_> {
             timestamp: Some(0),
             ..packet()
         });
+        let pid = self.ids.get(self.pid);
         self.write(&TracePacket {
             track_descriptor: Some(TrackDescriptor {
                 uuid: Some(PROCESS_UUID),
                 process: Some(ProcessDescriptor {
-                    pid: Some(self.pid as i32),
+                    pid: Some(pid),
                 }),
                 ..TrackDescriptor::default()
             }),
@@ -275,19 +295,34 @@ impl Writer<'_> {
 
     /// The track of thread `tid`, described on first use.
     fn track(&mut self, tid: u64) -> u64 {
-        // Few threads, and the last one used is nearly always asked again.
-        if let Some(i) = self.tracks.iter().rposition(|&t| t == tid) {
-            return THREAD_UUIDS + i as u64;
+        if let Some((last, uuid)) = self.last
+            && last == tid
+        {
+            return uuid;
         }
+        let uuid = match self.tracks.get(&tid) {
+            Some(&uuid) => uuid,
+            None => self.describe(tid),
+        };
+        self.last = Some((tid, uuid));
+        uuid
+    }
+
+    /// A new track for thread `tid`.
+    fn describe(&mut self, tid: u64) -> u64 {
         let uuid = THREAD_UUIDS + self.tracks.len() as u64;
-        self.tracks.push(tid);
+        self.tracks.insert(tid, uuid);
+        let name = self.ids.name(tid);
+        let (pid, id) = (self.ids.get(self.pid), self.ids.get(tid));
         self.write(&TracePacket {
             track_descriptor: Some(TrackDescriptor {
                 uuid: Some(uuid),
+                name: name.clone(),
                 parent_uuid: Some(PROCESS_UUID),
                 thread: Some(ThreadDescriptor {
-                    pid: Some(self.pid as i32),
-                    tid: Some(tid as i32),
+                    pid: Some(pid),
+                    tid: Some(id),
+                    thread_name: name,
                 }),
                 ..TrackDescriptor::default()
             }),
@@ -346,8 +381,9 @@ impl CallWriter for Writer<'_> {
     fn enter(&mut self, func: FuncId, tid: u64, time: u64) {
         self.slice(TYPE_SLICE_BEGIN, Some(func), tid, time);
     }
-    fn leave(&mut self, _func: FuncId, tid: u64, _start: u64, end: u64) {
-        self.slice(TYPE_SLICE_END, None, tid, end);
+    fn leave(&mut self, _func: FuncId, tid: u64, start: u64, end: u64) {
+        // An exit timed before its entry ends the slice where it began.
+        self.slice(TYPE_SLICE_END, None, tid, end.max(start));
     }
 }
 
@@ -464,5 +500,54 @@ mod tests {
                 (false, "", 10)
             ]
         );
+    }
+
+    /// `text` streamed from its events, as `export` writes it.
+    fn streamed(text: &str) -> Vec<u8> {
+        use super::super::testing::built;
+        let (b, names) = built(text, crate::calltree::View::Calls);
+        let input = crate::ingest::Input::from_bytes("t", text.as_bytes().to_vec());
+        let format = crate::ingest::guess::detect(&input, None).unwrap();
+        let mut funcs = b.funcs.clone();
+        let mut out = Vec::new();
+        let mut sink = Perfetto
+            .stream_sink(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
+            .unwrap();
+        format
+            .parse(&input, &Default::default(), &mut funcs, &mut *sink)
+            .unwrap();
+        sink.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn an_exit_timed_before_its_entry_ends_its_slice_where_it_began() {
+        let s = slices(&streamed("E main 0\nE f 10\nX f 5\nX main 20\n"));
+        let short: Vec<_> = s.iter().map(|x| (x.0, x.1.as_str(), x.3)).collect();
+        assert_eq!(
+            short,
+            [(true, "main", 0), (true, "f", 10), (false, "", 10), (false, "", 20)]
+        );
+    }
+
+    #[test]
+    fn threads_whose_ids_do_not_fit_32_bits_keep_tracks_of_their_own() {
+        let text = "E a 0 5\nX a 1 5\nE b 2 4294967301\nX b 3 4294967301\nE c 4 2147483648\nX c 5 2147483648\n";
+        let trace = Trace::decode(&streamed(text)[..]).unwrap();
+        let tracks: Vec<_> = trace
+            .packet
+            .iter()
+            .filter_map(|p| p.track_descriptor.as_ref()?.thread.clone())
+            .map(|t| (t.tid.unwrap(), t.thread_name))
+            .collect();
+        assert_eq!(tracks.len(), 3, "{tracks:?}");
+        assert_eq!(tracks[0], (5, None));
+        let tids: std::collections::BTreeSet<i32> = tracks.iter().map(|t| t.0).collect();
+        assert_eq!(tids.len(), 3, "distinct: {tracks:?}");
+        assert!(tids.iter().all(|&t| t >= 0), "{tracks:?}");
+        assert_eq!(tracks[1].1.as_deref(), Some("thread 4294967301"));
+        assert_eq!(tracks[2].1.as_deref(), Some("thread 2147483648"));
+        let pid = trace.packet[1].track_descriptor.as_ref().unwrap();
+        assert_eq!(pid.process.as_ref().unwrap().pid, Some(5));
     }
 }

@@ -19,6 +19,7 @@ mod it {
     mod diff;
     mod errors;
     mod export;
+    mod export_edges;
     mod filters;
     mod formats;
     mod fuzz;

@@ -289,6 +289,9 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         show: &[],
         linkage: None,
     };
+    if let Some(warning) = exporter.check(&t)? {
+        super::print_warning(&warning);
+    }
     write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
     Ok(Outcome {
         warnings: Vec::new(),

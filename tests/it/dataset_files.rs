@@ -7,7 +7,8 @@ use std::process::Command;
 
 use super::util::*;
 
-const SMALL_C: &str = "static int twice(int x) { return 2 * x; }\nint main(void) { return twice(1) - 2; }\n";
+const SMALL_C: &str =
+    "static int twice(int x) { return 2 * x; }\nint main(void) { return twice(1) - 2; }\n";
 
 /// Runs `exe` in its directory, recording a text trace `TRACE`.
 fn record(exe: &Path, trace: &Path) {

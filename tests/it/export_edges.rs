@@ -34,3 +34,66 @@ fn every_export_says_a_cut_off_last_line_is_one() {
         assert_eq!(listing(dir.path()), ["cut.txt"], "{extra:?}");
     }
 }
+
+/// A symbolic trace: `f` recursing `n` deep under `main`.
+fn recursion(n: usize) -> String {
+    let mut s = String::from("E main 0\n");
+    for i in 1..=n {
+        s += &format!("E f {i}\n");
+    }
+    for i in 1..=n {
+        s += &format!("X f {}\n", n + i);
+    }
+    s + &format!("X main {}\n", 2 * n + 1)
+}
+
+/// pprof's samples and parquet's `path` column repeat each calling
+/// context's whole path: a 40,000-deep recursion (a 0.8 MB trace) makes
+/// 800 million frames. Under a 1 GB address-space limit both aborted
+/// (parquet leaving two `.tmp` files); they are refused, naming the bound
+/// and the flag that folds the recursion, and with that flag they fit.
+#[test]
+fn a_deep_recursion_is_refused_by_pprof_and_parquet_within_a_memory_limit() {
+    let Some(prlimit) = tool("prlimit") else {
+        return;
+    };
+    let (dir, trace) = temp_file("deep.trace", recursion(40_000));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let run = |to: &str, extra: &[&str]| {
+        let out = out_dir.join(format!("x.{to}"));
+        let output = output_within(
+            std::process::Command::new(&prlimit)
+                .arg("--as=1073741824")
+                .arg(BIN)
+                .args(["export", "-q", "--to", to, "-o"])
+                .arg(&out)
+                .arg("--trace")
+                .arg(&trace)
+                .args(extra),
+            120,
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code(), stderr, out)
+    };
+    for to in ["pprof", "parquet"] {
+        let (code, stderr, out) = run(to, &[]);
+        assert_eq!(code, Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains("800.1 million frames")
+                && stderr.contains("134.2 million")
+                && stderr.contains("--fold-recursion"),
+            "{to}: {stderr}"
+        );
+        assert!(!out.exists(), "{to}: nothing written");
+        let tmp = |l: Vec<String>| l.into_iter().filter(|f| f.ends_with(".tmp")).count();
+        assert_eq!(tmp(listing(&out_dir)), 0, "{to}: {:?}", listing(&out_dir));
+        let (code, stderr, out) = run(to, &["--fold-recursion"]);
+        assert_eq!(code, Some(0), "{to}: {stderr}");
+        assert!(out.exists(), "{to}");
+        assert_eq!(tmp(listing(&out_dir)), 0, "{to}: {:?}", listing(&out_dir));
+        if out.is_dir() {
+            assert_eq!(tmp(listing(&out)), 0, "{to}: {:?}", listing(&out));
+        }
+    }
+}

@@ -169,6 +169,53 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
     sink.finish()
 }
 
+/// The most frames a format that repeats each calling context's whole
+/// path (pprof's samples, parquet's `path` column) writes: 2^27, about
+/// 134 million, a 16,000-deep recursion. Memory holds one context's path
+/// at a time, but the output and the time to write it grow with the
+/// square of the depth.
+const MAX_FRAMES: u64 = 1 << 27;
+
+/// The frames of every calling context's path, thread and root nodes left
+/// out: what [`MAX_FRAMES`] bounds.
+fn path_frames(t: &Exported<'_>) -> u64 {
+    let (tree, funcs) = (t.tree, t.funcs);
+    let parents = tree.parents();
+    let mut frames = vec![0u64; tree.len()];
+    let mut sum = 0u64;
+    for n in 1..tree.len() {
+        let own = u64::from(!funcs.is_synthetic(tree.func(n as crate::calltree::NodeId)));
+        frames[n] = frames[parents[n] as usize] + own;
+        sum = sum.saturating_add(frames[n] * own);
+    }
+    sum
+}
+
+/// Refuses a tree whose calling contexts' paths hold more than
+/// [`MAX_FRAMES`] frames (a deep recursion), naming the bound and the
+/// flag that lowers it; `what` names the paths (`pprof's samples`).
+fn check_frames(t: &Exported<'_>, what: &str) -> crate::error::Result<()> {
+    check_frames_within(t, what, MAX_FRAMES)
+}
+
+/// [`check_frames`] with the bound `max`.
+fn check_frames_within(t: &Exported<'_>, what: &str, max: u64) -> crate::error::Result<()> {
+    let frames = path_frames(t);
+    if frames <= max {
+        return Ok(());
+    }
+    let depth = t.tree.depths().iter().max().copied().unwrap_or(0);
+    let million = |n: u64| n as f64 / 1e6;
+    Err(crate::error::Error::usage(
+        "--fold-recursion",
+        format!(
+            "{what} would hold {:.1} million frames (every calling context repeats its whole path; the tree is {depth} levels deep), more than the {:.1} million written at most: give --fold-recursion to fold the recursion, or --min-total or --threshold to keep fewer contexts",
+            million(frames),
+            million(max)
+        ),
+    ))
+}
+
 /// Every export format, in `--help` order.
 pub fn exporters() -> [&'static dyn Exporter; 9] {
     [
@@ -259,6 +306,45 @@ mod tests {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));
         }
         assert!(by_name("svg").is_none());
+    }
+
+    #[test]
+    fn path_frames_count_each_contexts_whole_path_and_bound_it() {
+        use crate::calltree::View;
+        // Contexts main, main;f, main;f;g, main;g: 1 + 2 + 3 + 2 frames.
+        let (b, names) = testing::built(testing::TRACE, View::Contexts);
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            title: "t",
+            max_depth: None,
+            command: "./app",
+            meta: &b.meta,
+            show: &[],
+            linkage: None,
+        };
+        assert_eq!(path_frames(&t), 8);
+        assert!(check_frames_within(&t, "x", 8).is_ok());
+        let e = check_frames_within(&t, "the samples", 7).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("--fold-recursion: the samples would hold 0.0 million frames"),
+            "{e}"
+        );
+        // Thread nodes are not frames.
+        let (b, names) = testing::built(
+            "E main 0 1\nE f 1 1\nX f 2 1\nX main 3 1\nE w 0 2\nX w 1 2\n",
+            View::Contexts,
+        );
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            meta: &b.meta,
+            ..t
+        };
+        assert_eq!(path_frames(&t), 4);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! renamed into place only when all of them were written.
 
 mod calls;
+mod contexts;
 mod ids;
 
 use std::io::{self, Write};
@@ -53,6 +54,10 @@ impl Exporter for Parquet {
             CALLS,
         ]
     }
+    fn check(&self, t: &Exported<'_>) -> Result<Option<String>> {
+        super::check_frames(t, "the contexts' path column")?;
+        Ok(None)
+    }
     fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Err(io::Error::other("--to parquet writes a directory"))
     }
@@ -65,7 +70,9 @@ impl Exporter for Parquet {
         let mut staged = vec![
             stage(dir, "runs.parquet", runs(t, run))?,
             stage(dir, "functions.parquet", functions(t, run, &tables))?,
-            stage(dir, "contexts.parquet", contexts(t, run, &tables))?,
+            stage_with(&dir.join("contexts.parquet"), |out| {
+                contexts::write(out, t, run, &tables)
+            })?,
         ];
         match run.replay {
             Some(replay) => staged.push(stage_calls(t, run, dir, replay)?),
@@ -377,107 +384,6 @@ fn build_id_of<'a>(t: &'a Exported<'_>, run: &'a Run<'_>, f: FuncId) -> Option<&
             .then_some(run.build_id)
             .flatten(),
     }
-}
-
-/// One calling context.
-struct Context {
-    id: i64,
-    parent: Option<i64>,
-    depth: i64,
-    thread: i64,
-    function: i64,
-    node: NodeId,
-    path: Vec<i64>,
-}
-
-/// Every calling context of the tree in preorder, thread nodes left out
-/// (their children are the roots of their thread).
-fn context_rows(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> Vec<Context> {
-    let tree = t.tree;
-    let parents = tree.parents();
-    let first_thread = run.meta.threads.first().copied().unwrap_or(0);
-    // Per node: index of its context row, or the thread it opens.
-    let mut row_of: Vec<Option<usize>> = vec![None; tree.len()];
-    let mut thread_of: Vec<i64> = vec![i64_of(first_thread); tree.len()];
-    let mut rows: Vec<Context> = Vec::new();
-    for n in 1..tree.len() as NodeId {
-        let parent = parents[n as usize];
-        thread_of[n as usize] = thread_of[parent as usize];
-        let f = tree.func(n);
-        if let FuncKey::Thread(tid) = t.funcs.key(f) {
-            thread_of[n as usize] = i64_of(*tid);
-            continue;
-        }
-        let Some(function) = tables.function_ids[f as usize] else {
-            continue;
-        };
-        let up = row_of[parent as usize].map(|r| &rows[r]);
-        let mut path = up.map(|c| c.path.clone()).unwrap_or_default();
-        path.push(function);
-        let parent_id = up.map(|c| c.id);
-        let c = Context {
-            id: ids::context_id(parent_id.unwrap_or(0), function),
-            parent: parent_id,
-            depth: path.len() as i64,
-            thread: thread_of[n as usize],
-            function,
-            node: n,
-            path,
-        };
-        row_of[n as usize] = Some(rows.len());
-        rows.push(c);
-    }
-    rows
-}
-
-/// `contexts.parquet`: one row per calling context per thread.
-fn contexts(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> RecordBatch {
-    let rows = context_rows(t, run, tables);
-    let (tree, int) = (t.tree, DataType::Int64);
-    let col = |get: &dyn Fn(&Context) -> Option<i64>| ints(rows.iter().map(get));
-    let mut paths = ListBuilder::new(Int64Builder::new()).with_field(Arc::new(Field::new(
-        "element",
-        DataType::Int64,
-        false,
-    )));
-    for c in &rows {
-        paths.values().append_slice(&c.path);
-        paths.append(true);
-    }
-    let path_type = DataType::List(Arc::new(Field::new("element", DataType::Int64, false)));
-    batch(vec![
-        (
-            field("run_id", DataType::Utf8, false),
-            strings(rows.iter().map(|_| Some(run.id))),
-        ),
-        (
-            field("context_id", int.clone(), false),
-            col(&|c| Some(c.id)),
-        ),
-        (field("parent_id", int.clone(), true), col(&|c| c.parent)),
-        (field("depth", int.clone(), false), col(&|c| Some(c.depth))),
-        (
-            field("thread", int.clone(), false),
-            col(&|c| Some(c.thread)),
-        ),
-        (
-            field("function_id", int.clone(), false),
-            col(&|c| Some(c.function)),
-        ),
-        (
-            field("calls", int.clone(), false),
-            col(&|c| Some(i64_of(tree.calls(c.node)))),
-        ),
-        (
-            field("self", int.clone(), false),
-            col(&|c| Some(i64_of(tree.self_time(c.node)))),
-        ),
-        (
-            field("total", int, false),
-            col(&|c| Some(i64_of(tree.total(c.node)))),
-        ),
-        (field("path", path_type, false), Arc::new(paths.finish())),
-    ])
 }
 
 #[cfg(test)]

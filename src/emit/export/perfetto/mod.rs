@@ -284,9 +284,7 @@ impl Writer<'_> {
         self.write(&TracePacket {
             track_descriptor: Some(TrackDescriptor {
                 uuid: Some(PROCESS_UUID),
-                process: Some(ProcessDescriptor {
-                    pid: Some(pid),
-                }),
+                process: Some(ProcessDescriptor { pid: Some(pid) }),
                 ..TrackDescriptor::default()
             }),
             ..packet()
@@ -526,7 +524,12 @@ mod tests {
         let short: Vec<_> = s.iter().map(|x| (x.0, x.1.as_str(), x.3)).collect();
         assert_eq!(
             short,
-            [(true, "main", 0), (true, "f", 10), (false, "", 10), (false, "", 20)]
+            [
+                (true, "main", 0),
+                (true, "f", 10),
+                (false, "", 10),
+                (false, "", 20)
+            ]
         );
     }
 

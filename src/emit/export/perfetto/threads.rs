@@ -100,6 +100,9 @@ mod tests {
         let late = ids.get(i32::MAX as u64);
         assert_ne!(late, i32::MAX);
         assert!(late >= 0);
-        assert_eq!(ids.name(i32::MAX as u64).as_deref(), Some("thread 2147483647"));
+        assert_eq!(
+            ids.name(i32::MAX as u64).as_deref(),
+            Some("thread 2147483647")
+        );
     }
 }

@@ -97,3 +97,53 @@ fn a_deep_recursion_is_refused_by_pprof_and_parquet_within_a_memory_limit() {
         }
     }
 }
+
+/// A timeline export (chrome, perfetto) of a small trace can be huge (a
+/// 200 KB input made 1.9 GB of Chrome JSON): past 1 GiB it warns and says
+/// how to export a part, and still writes the file. The bound is lowered
+/// for the test by `CALLTRACE_TEST_HUGE_OUTPUT`, so nothing writes a
+/// gigabyte; without it these small outputs get no warning.
+#[test]
+fn a_huge_timeline_export_warns_and_suggests_cutting_the_trace() {
+    let (dir, trace) = temp_file(
+        "t.trace",
+        "E main 1 1\nE f 2 1\nX f 3 1\nX main 4 1\nE w 2 2\nX w 5 2\n",
+    );
+    for (to, extra) in [
+        ("chrome", &[][..]),
+        ("perfetto", &[]),
+        ("chrome", &["--threshold", "50%"]),
+        ("perfetto", &["--view", "contexts"]),
+    ] {
+        let out = dir.path().join(format!("out.{to}"));
+        let run = |limit: Option<&str>| {
+            let mut cmd = std::process::Command::new(BIN);
+            cmd.args(["export", "--to", to, "-o"])
+                .arg(&out)
+                .arg("--trace")
+                .arg(&trace)
+                .args(extra);
+            if let Some(limit) = limit {
+                cmd.env("CALLTRACE_TEST_HUGE_OUTPUT", limit);
+            }
+            let o = output_within(&mut cmd, 60);
+            assert!(o.status.success(), "{to} {extra:?}: {o:?}");
+            String::from_utf8_lossy(&o.stderr).into_owned()
+        };
+        let quiet = run(None);
+        assert!(!quiet.contains("warning"), "{to} {extra:?}: {quiet}");
+        let size = std::fs::metadata(&out).unwrap().len();
+        let stderr = run(Some("100"));
+        let want = format!(
+            "calltrace: warning: --to {to} wrote {size} bytes (one event per call), more than viewers open with ease: give --time-range or --tid to export a part of the trace\n"
+        );
+        assert!(stderr.contains(&want), "{to} {extra:?}: {stderr}");
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().len(),
+            size,
+            "still written"
+        );
+        let under = run(Some(&size.to_string()));
+        assert!(!under.contains("warning"), "{to} {extra:?}: {under}");
+    }
+}

@@ -105,6 +105,13 @@ pub trait Exporter: Sync {
     fn check(&self, _t: &Exported<'_>) -> crate::error::Result<Option<String>> {
         Ok(None)
     }
+    /// Whether the output is a timeline of every call (chrome, perfetto),
+    /// which grows with the calls, not the tree: `export` warns when it
+    /// passes 1 GiB and suggests cutting the trace (`--time-range`,
+    /// `--tid`). False by default.
+    fn timeline(&self) -> bool {
+        false
+    }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
     /// The files a format that writes a directory (`-o DIR`) puts there,

@@ -19,7 +19,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::builder::{Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;

@@ -57,6 +57,9 @@ impl Exporter for Perfetto {
     fn streams(&self) -> bool {
         true
     }
+    fn timeline(&self) -> bool {
+        true
+    }
     fn stream_sink<'a>(
         &self,
         names: &'a [FuncInfo],

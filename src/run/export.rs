@@ -40,7 +40,7 @@ pub struct ExportOptions {
     /// last frame weighing its subtree. Default is None, no limit.
     pub(crate) max_depth: Option<u32>,
     /// `--run-id`: the run's id in a dataset export (parquet). Default is
-    /// None: the trace's file stem.
+    /// None: the name of the `-o` directory.
     pub(crate) run_id: Option<String>,
     /// `--show`: per-call numbers of each node (json only). Default is none.
     pub(crate) show: Vec<Stat>,
@@ -126,7 +126,9 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             super::print_warning(&warning);
         }
         if !exporter.files().is_empty() {
-            return write_dir(exporter, opts, loaded, &t, None);
+            let warnings = write_dir(exporter, opts, loaded, &t, None)?;
+            super::warn_now(&warnings);
+            return Ok(());
         }
         let bytes = write_counted(&opts.output, |out| exporter.write(&t, out))?;
         warn_if_huge(exporter, bytes);
@@ -296,7 +298,7 @@ fn write_dir(
     loaded: &pipeline::Loaded,
     t: &Exported<'_>,
     replay: Option<&export::Replay<'_>>,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let meta = &loaded.built.meta;
     // Read with linkage names (`linkage_input`); shown as --demangle says.
     let shown = shown(&loaded.names, opts.input.symbols.demangle);
@@ -367,7 +369,8 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
     if let Some(warning) = exporter.check(&t)? {
         super::print_warning(&warning);
     }
-    write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    let warnings = write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    super::warn_now(&warnings);
     Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
@@ -382,17 +385,19 @@ fn linkage_input(input: &InputOptions) -> InputOptions {
     input
 }
 
-/// `--run-id`, else the trace's file stem (its pattern name).
+/// `--run-id`, else the name of the `-o` directory: in the documented
+/// layout (`DATASET/RUN`, one directory per run) no two runs share it,
+/// where the trace's file stem was `trace` for every run of the runtime's
+/// default `trace.txt`, and one run for two `r2.bin` in `ds/base` and
+/// `ds/slow`.
 fn run_id(opts: &ExportOptions) -> String {
-    let stem = || {
-        opts.input
-            .trace
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+    let named = |p: &std::path::Path| p.file_name().map(|s| s.to_string_lossy().into_owned());
+    let dir = || {
+        named(&opts.output).or_else(|| opts.output.canonicalize().ok().as_deref().and_then(named))
     };
     opts.run_id
         .clone()
-        .or_else(stem)
+        .or_else(dir)
         .unwrap_or_else(|| "-".to_string())
 }
 

@@ -62,7 +62,8 @@ pub struct Exported<'a> {
 /// What a dataset format ([`Exporter::files`]) records about the run
 /// besides its tree.
 pub struct Run<'a> {
-    /// The run's id: the trace's file stem unless `--run-id` gives one.
+    /// The run's id: the name of the `-o` directory unless `--run-id`
+    /// gives one.
     pub id: &'a str,
     /// What the trace's format reported (threads, mappings).
     pub meta: &'a TraceMeta,
@@ -121,8 +122,14 @@ pub trait Exporter: Sync {
         &[]
     }
     /// Writes the tree as the files of [`Exporter::files`] in `dir`
-    /// (created if missing). Called only for a format with files.
-    fn write_dir(&self, _t: &Exported<'_>, _run: &Run<'_>, dir: &Path) -> crate::error::Result<()> {
+    /// (created if missing); warnings about the dataset it joined. Called
+    /// only for a format with files.
+    fn write_dir(
+        &self,
+        _t: &Exported<'_>,
+        _run: &Run<'_>,
+        dir: &Path,
+    ) -> crate::error::Result<Vec<String>> {
         Err(crate::error::Error::usage(
             "--output",
             format!(

@@ -13,6 +13,7 @@
 
 mod calls;
 mod contexts;
+mod dataset;
 mod ids;
 
 use std::io::{self, Write};
@@ -61,7 +62,7 @@ impl Exporter for Parquet {
     fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Err(io::Error::other("--to parquet writes a directory"))
     }
-    fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<()> {
+    fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<Vec<String>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         for name in self.files() {
             check_replaceable(&dir.join(name))?;
@@ -79,7 +80,10 @@ impl Exporter for Parquet {
             // Calls of an earlier export would not be this run's.
             None => remove_stale(&dir.join(CALLS))?,
         }
-        staged.into_iter().try_for_each(Staged::commit)
+        staged.into_iter().try_for_each(Staged::commit)?;
+        Ok(dataset::shared_id_warning(dir, run.id)
+            .into_iter()
+            .collect())
     }
 }
 

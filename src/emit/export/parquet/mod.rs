@@ -122,7 +122,7 @@ fn stage_calls(
 fn check_replaceable(path: &Path) -> Result<()> {
     if let Some(input) = crate::ingest::opened::input_at(path) {
         return Err(Error::Input(format!(
-            "{} is the same file as the input {}; refusing to replace an input",
+            "{} is the same file as the input {}; refusing to overwrite an input",
             path.display(),
             input.display()
         )));

@@ -163,11 +163,21 @@ fn python_with_duckdb() -> Option<PathBuf> {
 /// `scripts/sql-run.py --engine duckdb` on `ds` with `args`: (exit code,
 /// stderr, the result directory).
 fn sql_run(py: &Path, ds: &Path, args: &[&str]) -> (Option<i32>, String, tempfile::TempDir) {
+    sql_run_in("duckdb", py, ds, args)
+}
+
+/// [`sql_run`] with `engine`.
+fn sql_run_in(
+    engine: &str,
+    py: &Path,
+    ds: &Path,
+    args: &[&str],
+) -> (Option<i32>, String, tempfile::TempDir) {
     let out = tempfile::tempdir().unwrap();
     let done = output_within(
         Command::new(py)
             .arg(root().join("scripts/sql-run.py"))
-            .args(["--engine", "duckdb", "--dataset"])
+            .args(["--engine", engine, "--dataset"])
             .arg(ds)
             .arg("--out")
             .arg(out.path())
@@ -229,4 +239,34 @@ fn sql_run_refuses_a_run_that_is_not_in_the_dataset_and_diff_names_the_paths() {
         stderr.contains("2 runs of") && stderr.contains("share the run id 'slow'"),
         "{stderr}"
     );
+}
+
+/// Spark refuses the same way (its rows are `Row`s, not tuples). Spark in
+/// local mode needs pyspark and a Java runtime.
+#[test]
+fn sql_run_with_spark_refuses_a_run_that_is_not_in_the_dataset() {
+    let Some(py) = python_with_duckdb() else {
+        return;
+    };
+    let spark = Command::new(&py)
+        .args(["-c", "import pyspark"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        spark || std::env::var("CALLTRACE_REQUIRE_TOOLS").as_deref() != Ok("1"),
+        "python module `pyspark` is required (CALLTRACE_REQUIRE_TOOLS=1)"
+    );
+    if !spark || tool("java").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ds = two_runs(dir.path());
+    let (code, stderr, out) = sql_run_in("spark", &py, &ds, &["--base", "base", "--new", "r2"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--new 'r2' names no run of")
+            && stderr.contains("its runs are: base, slow"),
+        "{stderr}"
+    );
+    assert!(!out.path().join("diff.csv").exists());
 }

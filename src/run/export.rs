@@ -436,6 +436,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_run_is_named_after_its_output_directory_unless_given_an_id() {
+        let with = |output: &str, id: Option<&str>| {
+            run_id(&ExportOptions {
+                output: PathBuf::from(output),
+                run_id: id.map(String::from),
+                ..ExportOptions::default()
+            })
+        };
+        assert_eq!(with("ds/fax", None), "fax");
+        assert_eq!(with("ds/fax/", None), "fax");
+        assert_eq!(with("ds/fax", Some("r7")), "r7");
+        let here = std::env::current_dir().unwrap();
+        let name = here.file_name().unwrap().to_string_lossy();
+        assert_eq!(with(".", None), name);
+    }
+
+    #[test]
     fn sizes_are_shown_in_the_largest_unit_they_reach() {
         assert_eq!(size(900), "900 bytes");
         assert_eq!(size(12 << 10), "12.0 KiB");

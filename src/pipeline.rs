@@ -80,11 +80,10 @@ pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     check_binary(opts.binary.as_deref())?;
     let input = open_trace(opts)?;
     let format = Format::pick(&input, opts)?;
-    let mut built = progress::follow(&input, opts.quiet, "reading", || {
+    let mut built = read_pass(&input, opts, "reading", || {
         let builder = calltree::Builder::for_view(view, opts.per_call);
         calltree::build_with(&input, format.get(), &opts.parse, builder)
-    })
-    .map_err(|e| cut_off_hint(e, &input))?;
+    })?;
     let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
     one_node_per_name(&mut built, &names, view);
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
@@ -109,12 +108,11 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
-    let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+    let meta = read_pass(&input, opts, "pass 1/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut earliest)
-    })
-    .map_err(|e| cut_off_hint(e, &input))?;
+    })?;
     let (mut names, resolve, resolvable) = name(opts, &funcs, &meta)?;
     let slice = slice_of(opts, &funcs, &names, &meta, earliest.0)?;
     input.rewind();
@@ -124,12 +122,11 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
         builder.set_origin(t);
     }
     let mut sink = SliceSink::new(&slice, &mut builder).dense_threads();
-    let mut meta = progress::follow(&input, opts.quiet, "pass 2/2", || {
+    let mut meta = read_pass(&input, opts, "pass 2/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut sink)
-    })
-    .map_err(|e| cut_off_hint(e, &input))?;
+    })?;
     let stats = sink.finish();
     check_slice(opts, &stats, &meta)?;
     keep_threads(&mut meta, &stats.threads);
@@ -301,6 +298,18 @@ fn open_trace(opts: &InputOptions) -> Result<Input> {
     })
 }
 
+/// One read of the trace (`work`), every front door's (`load`,
+/// `load_sliced`, `scan`, `parse_again`): with the progress bar, and an
+/// error at a cut-off last line saying so ([`cut_off_hint`]).
+fn read_pass<T>(
+    input: &Input,
+    opts: &InputOptions,
+    label: &str,
+    work: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    progress::follow(input, opts.quiet, label, work).map_err(|e| cut_off_hint(e, input))
+}
+
 /// A bad last line of a text trace that has no line end is a line the
 /// program was killed in the middle of writing (the runtime's text trace
 /// survives `_exit` and `abort`, not `SIGKILL`): the error says so, and how
@@ -460,7 +469,7 @@ pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned> {
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
-    let meta = progress::follow(&input, opts.quiet, "pass 1/2", || {
+    let meta = read_pass(&input, opts, "pass 1/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut earliest)
@@ -489,7 +498,7 @@ impl Scanned {
     pub(crate) fn parse_again(&self, opts: &InputOptions, sink: &mut dyn Sink) -> Result<()> {
         let mut funcs = self.funcs.clone();
         self.input.rewind();
-        progress::follow(&self.input, opts.quiet, "pass 2/2", || {
+        read_pass(&self.input, opts, "pass 2/2", || {
             self.format
                 .get()
                 .parse(&self.input, &opts.parse, &mut funcs, sink)

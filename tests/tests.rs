@@ -17,11 +17,13 @@ mod it {
     mod compare;
     mod config_flags;
     mod coverage;
+    mod dataset_files;
     mod debug_files;
     mod defaults;
     mod diff;
     mod errors;
     mod export;
+    mod export_edges;
     mod filters;
     mod formats;
     mod fuzz;

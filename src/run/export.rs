@@ -8,6 +8,7 @@
 //! `--view`, so its memory does not grow with the trace (except from a
 //! pipe, which is held in memory for the second pass).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use super::Outcome;
@@ -39,7 +40,7 @@ pub struct ExportOptions {
     /// last frame weighing its subtree. Default is None, no limit.
     pub(crate) max_depth: Option<u32>,
     /// `--run-id`: the run's id in a dataset export (parquet). Default is
-    /// None: the trace's file stem.
+    /// None: the name of the `-o` directory.
     pub(crate) run_id: Option<String>,
     /// `--show`: per-call numbers of each node (json only). Default is none.
     pub(crate) show: Vec<Stat>,
@@ -125,9 +126,12 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             super::print_warning(&warning);
         }
         if !exporter.files().is_empty() {
-            return write_dir(exporter, opts, loaded, &t, None);
+            let warnings = write_dir(exporter, opts, loaded, &t, None)?;
+            super::warn_now(&warnings);
+            return Ok(());
         }
-        write_atomic_with(&opts.output, |out| exporter.write(&t, out))?;
+        let bytes = write_counted(&opts.output, |out| exporter.write(&t, out))?;
+        warn_if_huge(exporter, bytes);
         Ok(())
     };
     if abstracting {
@@ -160,7 +164,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
     let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
     let slice = pipeline::slice_of(&opts.input, funcs, names, meta, scanned.start)?;
     let mut failed = None;
-    write_atomic_with(&opts.output, |out| {
+    let bytes = write_counted(&opts.output, |out| {
         let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
         else {
             return Err(std::io::Error::other(format!(
@@ -175,10 +179,83 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
         sink.finish()
     })
     .map_err(|e| failed.take().unwrap_or(e))?;
+    warn_if_huge(exporter, bytes);
     Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
     })
+}
+
+/// Writes `path` as [`write_atomic_with`] does; the bytes written.
+fn write_counted(
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<u64> {
+    let mut bytes = 0;
+    write_atomic_with(path, |out| {
+        let mut counted = Counted { out, bytes: 0 };
+        let result = fill(&mut counted);
+        bytes = counted.bytes;
+        result
+    })?;
+    Ok(bytes)
+}
+
+/// A writer counting the bytes that go through it.
+struct Counted<'a> {
+    out: &'a mut dyn Write,
+    bytes: u64,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// A timeline output ([`Exporter::timeline`]) bigger than this gets a
+/// warning: 1 GiB (a 200 KB trace made a 1.9 GB Chrome trace, which no
+/// viewer opens).
+const HUGE_TIMELINE: u64 = 1 << 30;
+
+/// The size past which a timeline export warns: [`HUGE_TIMELINE`], or
+/// for tests only, the bytes in `CALLTRACE_TEST_HUGE_OUTPUT` (so a test
+/// need not write a gigabyte).
+fn huge_timeline() -> u64 {
+    std::env::var("CALLTRACE_TEST_HUGE_OUTPUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(HUGE_TIMELINE)
+}
+
+/// Warns when a timeline export wrote more than [`huge_timeline`] bytes
+/// (the output is kept).
+fn warn_if_huge(exporter: &dyn Exporter, bytes: u64) {
+    if exporter.timeline() && bytes > huge_timeline() {
+        super::print_warning(&huge_warning(exporter.name(), bytes));
+    }
+}
+
+/// The warning about a `bytes`-long timeline export `--to name`.
+fn huge_warning(name: &str, bytes: u64) -> String {
+    format!(
+        "--to {name} wrote {} (one event per call), more than viewers open with ease: give --time-range or --tid to export a part of the trace",
+        size(bytes)
+    )
+}
+
+/// `bytes` for people: `1.9 GiB`, `12.0 KiB`, `900 bytes`.
+fn size(bytes: u64) -> String {
+    let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    match units.iter().find(|&&(u, _)| bytes >= u) {
+        Some(&(u, name)) => format!("{:.1} {name}", bytes as f64 / u as f64),
+        None => format!("{bytes} bytes"),
+    }
 }
 
 /// The second pass over `scanned`'s events into `sink`, through the
@@ -221,7 +298,7 @@ fn write_dir(
     loaded: &pipeline::Loaded,
     t: &Exported<'_>,
     replay: Option<&export::Replay<'_>>,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let meta = &loaded.built.meta;
     // Read with linkage names (`linkage_input`); shown as --demangle says.
     let shown = shown(&loaded.names, opts.input.symbols.demangle);
@@ -289,7 +366,11 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         show: &[],
         linkage: None,
     };
-    write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    if let Some(warning) = exporter.check(&t)? {
+        super::print_warning(&warning);
+    }
+    let warnings = write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
+    super::warn_now(&warnings);
     Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
@@ -304,17 +385,19 @@ fn linkage_input(input: &InputOptions) -> InputOptions {
     input
 }
 
-/// `--run-id`, else the trace's file stem (its pattern name).
+/// `--run-id`, else the name of the `-o` directory: in the documented
+/// layout (`DATASET/RUN`, one directory per run) no two runs share it,
+/// where the trace's file stem was `trace` for every run of the runtime's
+/// default `trace.txt`, and one run for two `r2.bin` in `ds/base` and
+/// `ds/slow`.
 fn run_id(opts: &ExportOptions) -> String {
-    let stem = || {
-        opts.input
-            .trace
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+    let named = |p: &std::path::Path| p.file_name().map(|s| s.to_string_lossy().into_owned());
+    let dir = || {
+        named(&opts.output).or_else(|| opts.output.canonicalize().ok().as_deref().and_then(named))
     };
     opts.run_id
         .clone()
-        .or_else(stem)
+        .or_else(dir)
         .unwrap_or_else(|| "-".to_string())
 }
 
@@ -345,5 +428,37 @@ fn wrote(opts: &ExportOptions) -> Vec<String> {
     match opts.output.as_os_str() == "-" {
         true => Vec::new(),
         false => vec![format!("wrote {} ({})", opts.output.display(), opts.to)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_named_after_its_output_directory_unless_given_an_id() {
+        let with = |output: &str, id: Option<&str>| {
+            run_id(&ExportOptions {
+                output: PathBuf::from(output),
+                run_id: id.map(String::from),
+                ..ExportOptions::default()
+            })
+        };
+        assert_eq!(with("ds/fax", None), "fax");
+        assert_eq!(with("ds/fax/", None), "fax");
+        assert_eq!(with("ds/fax", Some("r7")), "r7");
+        let here = std::env::current_dir().unwrap();
+        let name = here.file_name().unwrap().to_string_lossy();
+        assert_eq!(with(".", None), name);
+    }
+
+    #[test]
+    fn sizes_are_shown_in_the_largest_unit_they_reach() {
+        assert_eq!(size(900), "900 bytes");
+        assert_eq!(size(12 << 10), "12.0 KiB");
+        assert_eq!(size(1_932_735_283), "1.8 GiB");
+        let w = huge_warning("chrome", 2 << 30);
+        assert!(w.starts_with("--to chrome wrote 2.0 GiB"), "{w}");
+        assert!(w.contains("--time-range or --tid"), "{w}");
     }
 }

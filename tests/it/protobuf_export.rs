@@ -524,3 +524,53 @@ fn the_pprof_tool_reads_the_export_with_the_trees_totals() {
         "{main}"
     );
 }
+
+/// Thread ids that do not fit Perfetto's 32 bits, and an exit timed
+/// before its entry, read with the perfetto package's own protos: three
+/// tracks with three non-negative tids (4294967301 was cast to 5 and
+/// merged with thread 5, 2147483648 turned negative), the substitutes
+/// named after the real ids, and no slice ending before it began.
+#[test]
+fn perfetto_keeps_64_bit_threads_apart_and_clamps_backward_exits() {
+    let Some(python) = python_with("perfetto.protos.perfetto.trace.perfetto_trace_pb2") else {
+        return;
+    };
+    let text = "E a 0 5\nE b 10 5\nX b 4 5\nX a 20 5\nE c 1 4294967301\nX c 2 4294967301\nE d 3 2147483648\nX d 4 2147483648\n";
+    let (dir, trace) = temp_file("wide.trace", text);
+    let out = dir.path().join("wide.pftrace");
+    export_to("", &trace, "perfetto", &out);
+    let v = decode(&python, DECODE_PERFETTO_TRACKS, &[&out]);
+    assert_eq!(
+        v["tracks"],
+        serde_json::json!([
+            [5, "", ""],
+            [2147483647, "thread 4294967301", "thread 4294967301"],
+            [2147483646, "thread 2147483648", "thread 2147483648"]
+        ])
+    );
+    assert_eq!(v["backward"], 0, "no slice ends before it begins");
+    assert_eq!(v["slices"], 4);
+}
+
+/// The thread tracks (tid, track name, thread name) of a Perfetto trace,
+/// the slices and the ends timed before their begin.
+const DECODE_PERFETTO_TRACKS: &str = r#"
+import json, sys
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+t = pb.Trace()
+t.ParseFromString(open(sys.argv[1], "rb").read())
+tracks, stacks, slices, backward = [], {}, 0, 0
+for p in t.packet:
+    d = p.track_descriptor
+    if p.HasField("track_descriptor") and d.HasField("thread"):
+        tracks.append([d.thread.tid, d.name, d.thread.thread_name])
+    if not p.HasField("track_event"):
+        continue
+    e, stack = p.track_event, stacks.setdefault(p.track_event.track_uuid, [])
+    if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+        stack.append(p.timestamp)
+        slices += 1
+    elif p.timestamp < stack.pop():
+        backward += 1
+print(json.dumps({"tracks": tracks, "backward": backward, "slices": slices}))
+"#;

@@ -37,6 +37,9 @@ impl Exporter for Chrome {
     fn streams(&self) -> bool {
         true
     }
+    fn timeline(&self) -> bool {
+        true
+    }
     fn stream_sink<'a>(
         &self,
         names: &'a [FuncInfo],

@@ -62,7 +62,8 @@ pub struct Exported<'a> {
 /// What a dataset format ([`Exporter::files`]) records about the run
 /// besides its tree.
 pub struct Run<'a> {
-    /// The run's id: the trace's file stem unless `--run-id` gives one.
+    /// The run's id: the name of the `-o` directory unless `--run-id`
+    /// gives one.
     pub id: &'a str,
     /// What the trace's format reported (threads, mappings).
     pub meta: &'a TraceMeta,
@@ -105,6 +106,13 @@ pub trait Exporter: Sync {
     fn check(&self, _t: &Exported<'_>) -> crate::error::Result<Option<String>> {
         Ok(None)
     }
+    /// Whether the output is a timeline of every call (chrome, perfetto),
+    /// which grows with the calls, not the tree: `export` warns when it
+    /// passes 1 GiB and suggests cutting the trace (`--time-range`,
+    /// `--tid`). False by default.
+    fn timeline(&self) -> bool {
+        false
+    }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
     /// The files a format that writes a directory (`-o DIR`) puts there,
@@ -114,8 +122,14 @@ pub trait Exporter: Sync {
         &[]
     }
     /// Writes the tree as the files of [`Exporter::files`] in `dir`
-    /// (created if missing). Called only for a format with files.
-    fn write_dir(&self, _t: &Exported<'_>, _run: &Run<'_>, dir: &Path) -> crate::error::Result<()> {
+    /// (created if missing); warnings about the dataset it joined. Called
+    /// only for a format with files.
+    fn write_dir(
+        &self,
+        _t: &Exported<'_>,
+        _run: &Run<'_>,
+        dir: &Path,
+    ) -> crate::error::Result<Vec<String>> {
         Err(crate::error::Error::usage(
             "--output",
             format!(
@@ -167,6 +181,53 @@ fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()
         });
     }
     sink.finish()
+}
+
+/// The most frames a format that repeats each calling context's whole
+/// path (pprof's samples, parquet's `path` column) writes: 2^27, about
+/// 134 million, a 16,000-deep recursion. Memory holds one context's path
+/// at a time, but the output and the time to write it grow with the
+/// square of the depth.
+const MAX_FRAMES: u64 = 1 << 27;
+
+/// The frames of every calling context's path, thread and root nodes left
+/// out: what [`MAX_FRAMES`] bounds.
+fn path_frames(t: &Exported<'_>) -> u64 {
+    let (tree, funcs) = (t.tree, t.funcs);
+    let parents = tree.parents();
+    let mut frames = vec![0u64; tree.len()];
+    let mut sum = 0u64;
+    for n in 1..tree.len() {
+        let own = u64::from(!funcs.is_synthetic(tree.func(n as crate::calltree::NodeId)));
+        frames[n] = frames[parents[n] as usize] + own;
+        sum = sum.saturating_add(frames[n] * own);
+    }
+    sum
+}
+
+/// Refuses a tree whose calling contexts' paths hold more than
+/// [`MAX_FRAMES`] frames (a deep recursion), naming the bound and the
+/// flag that lowers it; `what` names the paths (`pprof's samples`).
+fn check_frames(t: &Exported<'_>, what: &str) -> crate::error::Result<()> {
+    check_frames_within(t, what, MAX_FRAMES)
+}
+
+/// [`check_frames`] with the bound `max`.
+fn check_frames_within(t: &Exported<'_>, what: &str, max: u64) -> crate::error::Result<()> {
+    let frames = path_frames(t);
+    if frames <= max {
+        return Ok(());
+    }
+    let depth = t.tree.depths().iter().max().copied().unwrap_or(0);
+    let million = |n: u64| n as f64 / 1e6;
+    Err(crate::error::Error::usage(
+        "--fold-recursion",
+        format!(
+            "{what} would hold {:.1} million frames (every calling context repeats its whole path; the tree is {depth} levels deep), more than the {:.1} million written at most: give --fold-recursion to fold the recursion, or --min-total or --threshold to keep fewer contexts",
+            million(frames),
+            million(max)
+        ),
+    ))
 }
 
 /// Every export format, in `--help` order.
@@ -259,6 +320,45 @@ mod tests {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));
         }
         assert!(by_name("svg").is_none());
+    }
+
+    #[test]
+    fn path_frames_count_each_contexts_whole_path_and_bound_it() {
+        use crate::calltree::View;
+        // Contexts main, main;f, main;f;g, main;g: 1 + 2 + 3 + 2 frames.
+        let (b, names) = testing::built(testing::TRACE, View::Contexts);
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            title: "t",
+            max_depth: None,
+            command: "./app",
+            meta: &b.meta,
+            show: &[],
+            linkage: None,
+        };
+        assert_eq!(path_frames(&t), 8);
+        assert!(check_frames_within(&t, "x", 8).is_ok());
+        let e = check_frames_within(&t, "the samples", 7).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("--fold-recursion: the samples would hold 0.0 million frames"),
+            "{e}"
+        );
+        // Thread nodes are not frames.
+        let (b, names) = testing::built(
+            "E main 0 1\nE f 1 1\nX f 2 1\nX main 3 1\nE w 0 2\nX w 1 2\n",
+            View::Contexts,
+        );
+        let t = Exported {
+            tree: &b.tree,
+            funcs: &b.funcs,
+            names: &names,
+            meta: &b.meta,
+            ..t
+        };
+        assert_eq!(path_frames(&t), 4);
     }
 
     #[test]

@@ -19,6 +19,12 @@
 //! spells it (a C++ function's mangled linkage name, `_ZN2ns5twiceIiEET_S1_`),
 //! `Function.name` the one `--demangle` shows.
 //! Names need no escaping: protobuf strings are length-prefixed.
+//!
+//! Samples are encoded into the gzip stream as they are made (the other
+//! fields follow them: protobuf fields may come in any order), so memory
+//! holds one sample's path, never every path: a sample repeats its whole
+//! calling context, and a 40,000-deep recursion's paths hold 800 million
+//! frames. Past [`super::MAX_FRAMES`] the export is refused.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -44,10 +50,21 @@ impl Exporter for Pprof {
     fn wants_linkage_names(&self) -> bool {
         true
     }
+    fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        super::check_frames(t, "the pprof samples")?;
+        Ok(None)
+    }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let bytes = profile(t).encode_to_vec();
         let mut gz = GzEncoder::new(io::BufWriter::new(out), Compression::default());
-        gz.write_all(&bytes)?;
+        let mut buf = Vec::new();
+        let rest = build(t, &mut |sample| {
+            buf.clear();
+            prost::encoding::message::encode(2, sample, &mut buf);
+            gz.write_all(&buf)
+        })?;
+        buf.clear();
+        rest.encode_raw(&mut buf);
+        gz.write_all(&buf)?;
         gz.finish()?.flush()
     }
 }
@@ -193,19 +210,37 @@ impl Strings {
     }
 }
 
-/// The profile of `t`.
+/// The profile of `t`, samples included.
+#[cfg(test)]
 pub(super) fn profile(t: &Exported<'_>) -> Profile {
+    let mut samples = Vec::new();
+    let mut p = build(t, &mut |s| {
+        samples.push(s.clone());
+        Ok(())
+    })
+    .expect("collecting samples cannot fail");
+    p.sample = samples;
+    p
+}
+
+/// The profile of `t` without its samples, each of which goes to `sample`
+/// as it is made.
+fn build(
+    t: &Exported<'_>,
+    sample: &mut dyn FnMut(&Sample) -> io::Result<()>,
+) -> io::Result<Profile> {
     let mut b = Builder {
         t,
         strings: Strings::new(),
         location_of: vec![0; t.funcs.len()],
+        thread_index: thread_index(t.meta),
         p: Profile::default(),
     };
     b.header();
     b.mappings();
-    b.samples();
+    b.samples(sample)?;
     b.p.string_table = std::mem::take(&mut b.strings.table);
-    b.p
+    Ok(b.p)
 }
 
 /// Builds a [`Profile`]; function and location ids are `1..` in order of
@@ -215,7 +250,19 @@ struct Builder<'a, 't> {
     strings: Strings,
     /// Location (and function) id per function id, 0 until used.
     location_of: Vec<u64>,
+    /// Index in the trace's thread list of each thread id (its first).
+    thread_index: rustc_hash::FxHashMap<u64, usize>,
     p: Profile,
+}
+
+/// The index of each thread id in `meta.threads` (a search per sample was
+/// quadratic in threads).
+fn thread_index(meta: &crate::ingest::TraceMeta) -> rustc_hash::FxHashMap<u64, usize> {
+    let mut index = rustc_hash::FxHashMap::default();
+    for (i, &tid) in meta.threads.iter().enumerate() {
+        index.entry(tid).or_insert(i);
+    }
+    index
 }
 
 impl Builder<'_, '_> {
@@ -274,17 +321,18 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// One sample per non-synthetic node, in preorder.
-    fn samples(&mut self) {
+    /// One sample per non-synthetic node, in preorder, each given to `out`.
+    fn samples(&mut self, out: &mut dyn FnMut(&Sample) -> io::Result<()>) -> io::Result<()> {
         let tree = self.t.tree;
         let parents = tree.parents();
         let thread_key = self.strings.get("thread");
         let main_thread = self.thread_label(self.t.meta.threads.first().copied());
+        let mut stack = Vec::new();
         for n in 1..tree.len() as NodeId {
             if self.t.funcs.is_synthetic(tree.func(n)) {
                 continue;
             }
-            let mut stack = Vec::new();
+            stack.clear();
             let mut thread = main_thread;
             let mut at = n;
             while at != 0 {
@@ -299,15 +347,18 @@ impl Builder<'_, '_> {
             let value = [tree.calls(n), tree.self_time(n)]
                 .map(|v| v.min(i64::MAX as u64) as i64)
                 .to_vec();
-            self.p.sample.push(Sample {
-                location_id: stack,
+            let sample = Sample {
+                location_id: std::mem::take(&mut stack),
                 value,
                 label: vec![Label {
                     key: thread_key,
                     str: thread,
                 }],
-            });
+            };
+            out(&sample)?;
+            stack = sample.location_id;
         }
+        Ok(())
     }
 
     /// The label of thread `tid`: its name when the trace gives one, else
@@ -315,11 +366,10 @@ impl Builder<'_, '_> {
     fn thread_label(&mut self, tid: Option<u64>) -> i64 {
         let meta = self.t.meta;
         let tid = tid.unwrap_or(0);
-        let named = meta
-            .threads
-            .iter()
-            .position(|&t| t == tid)
-            .and_then(|i| meta.thread_names.get(i))
+        let named = self
+            .thread_index
+            .get(&tid)
+            .and_then(|&i| meta.thread_names.get(i))
             .filter(|n| !n.is_empty());
         match named {
             Some(name) => self.strings.get(name),

@@ -12,13 +12,15 @@
 //! renamed into place only when all of them were written.
 
 mod calls;
+mod contexts;
+mod dataset;
 mod ids;
 
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::builder::{Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
@@ -53,23 +55,35 @@ impl Exporter for Parquet {
             CALLS,
         ]
     }
+    fn check(&self, t: &Exported<'_>) -> Result<Option<String>> {
+        super::check_frames(t, "the contexts' path column")?;
+        Ok(None)
+    }
     fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Err(io::Error::other("--to parquet writes a directory"))
     }
-    fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<()> {
+    fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<Vec<String>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        for name in self.files() {
+            check_replaceable(&dir.join(name))?;
+        }
         let tables = Tables::new(t, run);
         let mut staged = vec![
             stage(dir, "runs.parquet", runs(t, run))?,
             stage(dir, "functions.parquet", functions(t, run, &tables))?,
-            stage(dir, "contexts.parquet", contexts(t, run, &tables))?,
+            stage_with(&dir.join("contexts.parquet"), |out| {
+                contexts::write(out, t, run, &tables)
+            })?,
         ];
         match run.replay {
             Some(replay) => staged.push(stage_calls(t, run, dir, replay)?),
             // Calls of an earlier export would not be this run's.
             None => remove_stale(&dir.join(CALLS))?,
         }
-        staged.into_iter().try_for_each(Staged::commit)
+        staged.into_iter().try_for_each(Staged::commit)?;
+        Ok(dataset::shared_id_warning(dir, run.id)
+            .into_iter()
+            .collect())
     }
 }
 
@@ -100,8 +114,35 @@ fn stage_calls(
     .map_err(|e| failed.take().unwrap_or(e))
 }
 
-/// Removes `path` if it exists.
+/// Refuses a dataset file that cannot simply be replaced: one the run
+/// read (the program may be named `calls.parquet`: removing a stale call
+/// table must not delete it), or one that is not a regular file. A symlink
+/// would otherwise be written through, replacing a file outside the
+/// dataset; a FIFO or device would be written in place.
+fn check_replaceable(path: &Path) -> Result<()> {
+    if let Some(input) = crate::ingest::opened::input_at(path) {
+        return Err(Error::Input(format!(
+            "{} is the same file as the input {}; refusing to overwrite an input",
+            path.display(),
+            input.display()
+        )));
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => Err(Error::Input(format!(
+            "{}: is {}, not a regular file; a dataset's files are replaced, never written through: remove it or choose another -o DIR",
+            path.display(),
+            match m.file_type().is_symlink() {
+                true => "a symbolic link",
+                false => "not a plain file",
+            }
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Removes `path` if it exists (checked by [`check_replaceable`]).
 fn remove_stale(path: &Path) -> Result<()> {
+    check_replaceable(path)?;
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(Error::io(path, e)),
         _ => Ok(()),
@@ -347,107 +388,6 @@ fn build_id_of<'a>(t: &'a Exported<'_>, run: &'a Run<'_>, f: FuncId) -> Option<&
             .then_some(run.build_id)
             .flatten(),
     }
-}
-
-/// One calling context.
-struct Context {
-    id: i64,
-    parent: Option<i64>,
-    depth: i64,
-    thread: i64,
-    function: i64,
-    node: NodeId,
-    path: Vec<i64>,
-}
-
-/// Every calling context of the tree in preorder, thread nodes left out
-/// (their children are the roots of their thread).
-fn context_rows(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> Vec<Context> {
-    let tree = t.tree;
-    let parents = tree.parents();
-    let first_thread = run.meta.threads.first().copied().unwrap_or(0);
-    // Per node: index of its context row, or the thread it opens.
-    let mut row_of: Vec<Option<usize>> = vec![None; tree.len()];
-    let mut thread_of: Vec<i64> = vec![i64_of(first_thread); tree.len()];
-    let mut rows: Vec<Context> = Vec::new();
-    for n in 1..tree.len() as NodeId {
-        let parent = parents[n as usize];
-        thread_of[n as usize] = thread_of[parent as usize];
-        let f = tree.func(n);
-        if let FuncKey::Thread(tid) = t.funcs.key(f) {
-            thread_of[n as usize] = i64_of(*tid);
-            continue;
-        }
-        let Some(function) = tables.function_ids[f as usize] else {
-            continue;
-        };
-        let up = row_of[parent as usize].map(|r| &rows[r]);
-        let mut path = up.map(|c| c.path.clone()).unwrap_or_default();
-        path.push(function);
-        let parent_id = up.map(|c| c.id);
-        let c = Context {
-            id: ids::context_id(parent_id.unwrap_or(0), function),
-            parent: parent_id,
-            depth: path.len() as i64,
-            thread: thread_of[n as usize],
-            function,
-            node: n,
-            path,
-        };
-        row_of[n as usize] = Some(rows.len());
-        rows.push(c);
-    }
-    rows
-}
-
-/// `contexts.parquet`: one row per calling context per thread.
-fn contexts(t: &Exported<'_>, run: &Run<'_>, tables: &Tables) -> RecordBatch {
-    let rows = context_rows(t, run, tables);
-    let (tree, int) = (t.tree, DataType::Int64);
-    let col = |get: &dyn Fn(&Context) -> Option<i64>| ints(rows.iter().map(get));
-    let mut paths = ListBuilder::new(Int64Builder::new()).with_field(Arc::new(Field::new(
-        "element",
-        DataType::Int64,
-        false,
-    )));
-    for c in &rows {
-        paths.values().append_slice(&c.path);
-        paths.append(true);
-    }
-    let path_type = DataType::List(Arc::new(Field::new("element", DataType::Int64, false)));
-    batch(vec![
-        (
-            field("run_id", DataType::Utf8, false),
-            strings(rows.iter().map(|_| Some(run.id))),
-        ),
-        (
-            field("context_id", int.clone(), false),
-            col(&|c| Some(c.id)),
-        ),
-        (field("parent_id", int.clone(), true), col(&|c| c.parent)),
-        (field("depth", int.clone(), false), col(&|c| Some(c.depth))),
-        (
-            field("thread", int.clone(), false),
-            col(&|c| Some(c.thread)),
-        ),
-        (
-            field("function_id", int.clone(), false),
-            col(&|c| Some(c.function)),
-        ),
-        (
-            field("calls", int.clone(), false),
-            col(&|c| Some(i64_of(tree.calls(c.node)))),
-        ),
-        (
-            field("self", int.clone(), false),
-            col(&|c| Some(i64_of(tree.self_time(c.node)))),
-        ),
-        (
-            field("total", int, false),
-            col(&|c| Some(i64_of(tree.total(c.node)))),
-        ),
-        (field("path", path_type, false), Arc::new(paths.finish())),
-    ])
 }
 
 #[cfg(test)]

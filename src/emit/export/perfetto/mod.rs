@@ -18,6 +18,14 @@
 //! holds the open frames and the interned-name table only. A tree
 //! (indented traces, abstracted trees) is laid out like `--to chrome`:
 //! calls one after another inside their caller.
+//!
+//! Thread ids are 32-bit in Perfetto: a trace's thread whose id does not
+//! fit gets an id of its own ([`threads`]) and a track named after its
+//! real id. An exit timed before its entry (timestamps going backwards)
+//! ends its slice where it began, a call of length 0, as `--to chrome`
+//! clamps its duration.
+
+mod threads;
 
 use std::io::{self, Write};
 
@@ -47,6 +55,9 @@ impl Exporter for Perfetto {
         super::stream_tree(t.tree, Box::new(sink))
     }
     fn streams(&self) -> bool {
+        true
+    }
+    fn timeline(&self) -> bool {
         true
     }
     fn stream_sink<'a>(
@@ -136,6 +147,8 @@ pub(super) struct EventName {
 pub(super) struct TrackDescriptor {
     #[prost(uint64, optional, tag = "1")]
     pub uuid: Option<u64>,
+    #[prost(string, optional, tag = "2")]
+    pub name: Option<String>,
     #[prost(message, optional, tag = "3")]
     pub process: Option<ProcessDescriptor>,
     #[prost(message, optional, tag = "4")]
@@ -158,6 +171,8 @@ pub(super) struct ThreadDescriptor {
     pub pid: Option<i32>,
     #[prost(int32, optional, tag = "2")]
     pub tid: Option<i32>,
+    #[prost(string, optional, tag = "5")]
+    pub thread_name: Option<String>,
 }
 
 const SEQUENCE: u32 = 1;
@@ -187,9 +202,14 @@ struct Writer<'a> {
     /// Interned id per function, 0 until its name was sent.
     iid: Vec<u64>,
     next_iid: u64,
-    /// Thread ids with a track, in order of first event (track uuid
-    /// `THREAD_UUIDS + index`).
-    tracks: Vec<u64>,
+    /// The track uuid of each thread id with a track, numbered in order
+    /// of first event from `THREAD_UUIDS`.
+    tracks: rustc_hash::FxHashMap<u64, u64>,
+    /// The thread (and its track) of the last event: nearly always the
+    /// next one's.
+    last: Option<(u64, u64)>,
+    /// Perfetto's 32-bit ids of the trace's threads.
+    ids: threads::Ids,
     pid: u64,
     buf: Vec<u8>,
     error: Option<io::Error>,
@@ -210,7 +230,9 @@ impl<'a> PerfettoSink<'a> {
             names,
             iid: vec![0; names.len()],
             next_iid: 1,
-            tracks: Vec::new(),
+            tracks: Default::default(),
+            last: None,
+            ids: threads::Ids::new(threads),
             pid,
             buf: Vec::with_capacity(256),
             error: None,
@@ -261,12 +283,11 @@ impl Writer<'_> {
             timestamp: Some(0),
             ..packet()
         });
+        let pid = self.ids.get(self.pid);
         self.write(&TracePacket {
             track_descriptor: Some(TrackDescriptor {
                 uuid: Some(PROCESS_UUID),
-                process: Some(ProcessDescriptor {
-                    pid: Some(self.pid as i32),
-                }),
+                process: Some(ProcessDescriptor { pid: Some(pid) }),
                 ..TrackDescriptor::default()
             }),
             ..packet()
@@ -275,19 +296,34 @@ impl Writer<'_> {
 
     /// The track of thread `tid`, described on first use.
     fn track(&mut self, tid: u64) -> u64 {
-        // Few threads, and the last one used is nearly always asked again.
-        if let Some(i) = self.tracks.iter().rposition(|&t| t == tid) {
-            return THREAD_UUIDS + i as u64;
+        if let Some((last, uuid)) = self.last
+            && last == tid
+        {
+            return uuid;
         }
+        let uuid = match self.tracks.get(&tid) {
+            Some(&uuid) => uuid,
+            None => self.describe(tid),
+        };
+        self.last = Some((tid, uuid));
+        uuid
+    }
+
+    /// A new track for thread `tid`.
+    fn describe(&mut self, tid: u64) -> u64 {
         let uuid = THREAD_UUIDS + self.tracks.len() as u64;
-        self.tracks.push(tid);
+        self.tracks.insert(tid, uuid);
+        let name = self.ids.name(tid);
+        let (pid, id) = (self.ids.get(self.pid), self.ids.get(tid));
         self.write(&TracePacket {
             track_descriptor: Some(TrackDescriptor {
                 uuid: Some(uuid),
+                name: name.clone(),
                 parent_uuid: Some(PROCESS_UUID),
                 thread: Some(ThreadDescriptor {
-                    pid: Some(self.pid as i32),
-                    tid: Some(tid as i32),
+                    pid: Some(pid),
+                    tid: Some(id),
+                    thread_name: name,
                 }),
                 ..TrackDescriptor::default()
             }),
@@ -346,8 +382,9 @@ impl CallWriter for Writer<'_> {
     fn enter(&mut self, func: FuncId, tid: u64, time: u64) {
         self.slice(TYPE_SLICE_BEGIN, Some(func), tid, time);
     }
-    fn leave(&mut self, _func: FuncId, tid: u64, _start: u64, end: u64) {
-        self.slice(TYPE_SLICE_END, None, tid, end);
+    fn leave(&mut self, _func: FuncId, tid: u64, start: u64, end: u64) {
+        // An exit timed before its entry ends the slice where it began.
+        self.slice(TYPE_SLICE_END, None, tid, end.max(start));
     }
 }
 
@@ -382,87 +419,4 @@ impl StreamSink for PerfettoSink<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::testing::{TRACE, export};
-    use super::*;
-
-    /// The `Trace` message: packets, field 1.
-    #[derive(Clone, PartialEq, Message)]
-    struct Trace {
-        #[prost(message, repeated, tag = "1")]
-        packet: Vec<TracePacket>,
-    }
-
-    /// (begin?, name or "", tid, time) of every slice event.
-    fn slices(bytes: &[u8]) -> Vec<(bool, String, u64, u64)> {
-        let trace = Trace::decode(bytes).unwrap();
-        let mut names = std::collections::HashMap::new();
-        let mut tids = std::collections::HashMap::new();
-        let mut out = Vec::new();
-        for p in &trace.packet {
-            assert_eq!(p.trusted_packet_sequence_id, Some(SEQUENCE));
-            if let Some(d) = &p.track_descriptor
-                && let Some(t) = &d.thread
-            {
-                tids.insert(d.uuid.unwrap(), t.tid.unwrap() as u64);
-            }
-            for n in p.interned_data.iter().flat_map(|i| &i.event_names) {
-                names.insert(n.iid.unwrap(), n.name.clone().unwrap());
-            }
-            if let Some(e) = &p.track_event {
-                let name = e.name_iid.map_or(String::new(), |i| names[&i].clone());
-                let tid = tids[&e.track_uuid.unwrap()];
-                out.push((
-                    e.r#type == Some(TYPE_SLICE_BEGIN),
-                    name,
-                    tid,
-                    p.timestamp.unwrap(),
-                ));
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn calls_are_begin_end_pairs_with_names_sent_once() {
-        let bytes = export(&Perfetto, TRACE);
-        let s = slices(&bytes);
-        assert_eq!(s.len(), 12, "a begin and an end per call");
-        assert_eq!(s[0], (true, "main".to_string(), 0, 0));
-        assert_eq!(s[1], (true, "f".to_string(), 0, 0), "laid out inside main");
-        assert_eq!(s[11], (false, String::new(), 0, 40));
-        let trace = Trace::decode(&bytes[..]).unwrap();
-        let sent: usize = trace
-            .packet
-            .iter()
-            .flat_map(|p| &p.interned_data)
-            .map(|i| i.event_names.len())
-            .sum();
-        assert_eq!(sent, 3, "each of main, f, g once");
-        assert_eq!(
-            trace.packet[0].sequence_flags,
-            Some(SEQ_INCREMENTAL_STATE_CLEARED)
-        );
-        assert!(trace.packet[0].clock_snapshot.is_some());
-    }
-
-    #[test]
-    fn a_tree_becomes_nested_slices() {
-        let s = slices(&export(
-            &Perfetto,
-            "main (1 / 10)\n  f (2 / 4)\n  g (5 / 5)\n",
-        ));
-        let short: Vec<_> = s.iter().map(|x| (x.0, x.1.as_str(), x.3)).collect();
-        assert_eq!(
-            short,
-            [
-                (true, "main", 0),
-                (true, "f", 0),
-                (false, "", 4),
-                (true, "g", 4),
-                (false, "", 9),
-                (false, "", 10)
-            ]
-        );
-    }
-}
+mod tests;

@@ -418,10 +418,13 @@ pub(super) fn encoding_problem(head: &[u8]) -> Option<&'static str> {
              (e.g. `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`)",
         );
     }
+    // Without a byte-order mark, UTF-16 shows as text characters beside
+    // zero bytes; binary headers (an XRay log's `01 00 01 00`) are not text.
+    let text = |b: u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
     let utf16 = head.starts_with(b"\xFF\xFE")
         || head.starts_with(b"\xFE\xFF")
-        || (head.len() >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0)
-        || (head.len() >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0);
+        || (head.len() >= 4 && text(head[0]) && head[1] == 0 && text(head[2]) && head[3] == 0)
+        || (head.len() >= 4 && head[0] == 0 && text(head[1]) && head[2] == 0 && text(head[3]));
     utf16.then_some(
         "is UTF-16 text; convert it to UTF-8 without a byte-order mark \
          (e.g. `iconv -f UTF-16 -t UTF-8`)",
@@ -586,6 +589,12 @@ mod tests {
         );
         assert_eq!(libc::WEXITSTATUS(status), 2);
         assert!(err.contains("truncated while it was being read"), "{err}");
+    }
+
+    #[test]
+    fn binary_headers_with_zero_bytes_are_not_utf16() {
+        // An XRay flight-data-recorder log: version 1, type 1.
+        assert_eq!(encoding_problem(b"\x01\x00\x01\x00\x03\x00\x00\x00"), None);
     }
 
     #[test]

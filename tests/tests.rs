@@ -13,6 +13,7 @@ mod it {
     mod cli;
     mod compare;
     mod config_flags;
+    mod context_paths;
     mod coverage;
     mod defaults;
     mod diff;

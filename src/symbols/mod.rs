@@ -90,16 +90,6 @@ pub struct ResolveStats {
     pub warnings: Vec<String>,
 }
 
-/// The name of function `f` as one step of a `main;a;b` path: `;` (the
-/// separator) shown as `:`, so a path splits back into its names; `#f`
-/// for an id without a name.
-pub(crate) fn name_in_path(names: &[FuncInfo], f: crate::ingest::FuncId) -> String {
-    match names.get(f as usize) {
-        Some(i) => i.name.replace(';', ":"),
-        None => format!("#{f}"),
-    }
-}
-
 /// Names every function of `funcs` without a binary: names as given,
 /// addresses as hex, synthetic nodes as `(root)` and `[thread N]`.
 pub fn names_without_binary(funcs: &FuncTable) -> Vec<FuncInfo> {

@@ -17,6 +17,7 @@ mod it {
     mod coverage;
     mod defaults;
     mod diff;
+    mod diff_noise;
     mod errors;
     mod export;
     mod filters;

@@ -224,7 +224,8 @@ impl Diff {
     }
 
     /// Rows not `same` whose self weight grew by more than `share` of the
-    /// base total: what `--fail-above` gates on.
+    /// base total: what `--fail-above` gates on. `untested` rows count: a
+    /// gate does not pass because one run a side could not test a change.
     pub fn grown_above(&self, share: f64) -> Vec<&Row> {
         let limit = share * self.base_total as f64;
         self.rows

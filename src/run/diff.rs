@@ -238,11 +238,15 @@ fn gate(d: &Diff, share: f64) -> Option<String> {
     let grown = d.grown_above(share);
     let worst = grown.first()?;
     let pct = |v: i128| 100.0 * v as f64 / d.base_total.max(1) as f64;
+    let untested = match d.timed() && !d.time_tested() {
+        true => "; with one run on a side, changes in time are untested and still count here",
+        false => "",
+    };
     Some(format!(
-        "{} grew by more than --fail-above {}% of the base total; the most: {} (+{:.1}%, {})",
-        emit::format::counted(grown.len(), "function", "functions"),
+        "{} grew by more than --fail-above {}% of the base total; the most: {} (+{:.1}%, {}){untested}",
+        emit::format::counted(grown.len(), "row", "rows"),
         share * 100.0,
-        worst.key.name,
+        d.path(worst),
         pct(worst.delta_self()),
         worst.change.label()
     ))

@@ -15,6 +15,7 @@ mod it {
     mod config_flags;
     mod context_paths;
     mod coverage;
+    mod coverage_names;
     mod defaults;
     mod diff;
     mod diff_noise;

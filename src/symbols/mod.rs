@@ -14,7 +14,7 @@
 
 mod bias;
 mod demangle;
-mod distinct;
+pub(crate) mod distinct;
 mod elf;
 mod executable;
 mod hooks;

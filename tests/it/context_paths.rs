@@ -225,3 +225,23 @@ fn a_deep_recursion_stays_within_memory_in_stats_and_diff() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(column(&read_csv(&csv), "path"), ["main"]);
 }
+
+/// A symbolic trace: `f` recursing `n` deep under `main`.
+fn recursion(n: usize) -> String {
+    let mut s = String::from("E main 0\n");
+    for i in 1..=n {
+        s += &format!("E f {i}\n");
+    }
+    for i in 1..=n {
+        s += &format!("X f {}\n", n + i);
+    }
+    s + &format!("X main {}\n", 2 * n + 1)
+}
+
+/// Regression: `stats --by context` built every context's path string,
+/// whose lengths add up to the square of the depth.
+#[test]
+fn stats_by_context_is_linear_in_the_depth_of_a_recursion() {
+    let cmds: &[super::scaling::Cmd] = &[&["stats", "--by", "context"], &["stats"]];
+    super::scaling::assert_linear("depth (a recursion)", cmds, recursion, 16_000);
+}

@@ -192,6 +192,17 @@ impl Diff {
         }
     }
 
+    /// What the table shows for a row: [`Diff::path`], with the middle of
+    /// a deep context's path left out (`main;f;…(39990 more)…;f;f`).
+    pub fn shown_path(&self, r: &Row) -> String {
+        match r.context {
+            Some(c) => self.contexts.shown_path(c, crate::stats::SHOWN_NAMES, |l| {
+                self.names[l as usize].as_str()
+            }),
+            None => r.key.name.clone(),
+        }
+    }
+
     /// The bytes of every row's [`Diff::path`] (0 by function), without
     /// writing them.
     pub fn path_bytes(&self) -> u64 {

@@ -94,7 +94,7 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     let shown = match &opts.histogram {
         Some(name) => {
             let r = row(&rows, name, opts)?;
-            emit::stats::histogram(r, &rows.path(r), opts.self_time, opts.time_unit)
+            emit::stats::histogram(r, &rows.shown(r), opts.self_time, opts.time_unit)
         }
         None => {
             let meta = &loaded.built.meta;

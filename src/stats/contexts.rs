@@ -82,6 +82,31 @@ impl Contexts {
         parts.join(";")
     }
 
+    /// `id`'s path as a table shows it: [`Contexts::path`], or for a path
+    /// of more than `2 * keep + 1` names its first and last `keep` names
+    /// around `…(N more)…`, so that a deep recursion's rows fit a screen.
+    pub(crate) fn shown_path<'n>(
+        &self,
+        id: ContextId,
+        keep: usize,
+        name: impl Fn(u32) -> &'n str,
+    ) -> String {
+        let labels = self.labels(id);
+        if labels.len() <= 2 * keep + 1 {
+            return self.path(id, name);
+        }
+        let part = |ls: &[u32]| -> String {
+            let names: Vec<Cow<'_, str>> = ls.iter().map(|&l| escape_in_path(name(l))).collect();
+            names.join(";")
+        };
+        let hidden = labels.len() - 2 * keep;
+        format!(
+            "{};…({hidden} more)…;{}",
+            part(&labels[..keep]),
+            part(&labels[labels.len() - keep..])
+        )
+    }
+
     /// The length in bytes of every context's printed path, in one pass
     /// (parents come before their children).
     pub(crate) fn path_lengths(&self, name_len: impl Fn(u32) -> u64) -> Vec<u64> {
@@ -178,5 +203,10 @@ mod tests {
         assert_eq!(split_path(&path), names);
         let lens = c.path_lengths(|l| escaped_len(names[l as usize]));
         assert_eq!(lens[last as usize], path.len() as u64);
+        assert_eq!(c.shown_path(last, 2, |l| names[l as usize]), path);
+        assert_eq!(
+            c.shown_path(last, 1, |l| names[l as usize]),
+            "main;…(2 more)…;a:b"
+        );
     }
 }

@@ -41,6 +41,9 @@ pub(crate) enum Sort {
     Calls,
 }
 
+/// Names a table shows at each end of a deeper context's path.
+pub(crate) const SHOWN_NAMES: usize = 8;
+
 /// One function's or context's statistics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -90,6 +93,18 @@ impl Rows {
         match r.context {
             Some(c) => Cow::Owned(self.contexts.path(c, |l| self.labels[l as usize].as_str())),
             None => Cow::Owned(r.name.clone()),
+        }
+    }
+
+    /// What the table shows for a row: [`Rows::path`], with the middle
+    /// of a deep context's path left out (`main;f;…(39990 more)…;f;f`).
+    pub fn shown<'a>(&'a self, r: &'a Row) -> Cow<'a, str> {
+        match r.context {
+            Some(c) => Cow::Owned(
+                self.contexts
+                    .shown_path(c, SHOWN_NAMES, |l| self.labels[l as usize].as_str()),
+            ),
+            None => Cow::Borrowed(&r.name),
         }
     }
 

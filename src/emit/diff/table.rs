@@ -42,7 +42,7 @@ pub fn table(d: &Diff, top: usize, shown: TimeUnit) -> Vec<u8> {
             format!("{} → {}", q(r.base.self_weight), q(r.new.self_weight)),
             format!("{} → {}", r.base.calls, r.new.calls),
             r.change.label().to_string(),
-            escape_controls(&d.path(r)).into_owned(),
+            escape_controls(&d.shown_path(r)).into_owned(),
         ]);
     }
     write_columns(&mut out, &lines);

@@ -72,7 +72,7 @@ pub fn table(
             q(d.quantile(0.99)),
             q(d.max),
             format!("{} +{}", thread(d.max_at.thread), q(d.max_at.start)),
-            escape_controls(&all.path(r)).into_owned(),
+            escape_controls(&all.shown(r)).into_owned(),
         ]);
     }
     write_columns(&mut out, &lines);

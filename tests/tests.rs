@@ -16,11 +16,14 @@ mod it {
     mod cli;
     mod compare;
     mod config_flags;
+    mod context_paths;
     mod coverage;
+    mod coverage_names;
     mod dataset_files;
     mod debug_files;
     mod defaults;
     mod diff;
+    mod diff_noise;
     mod errors;
     mod export;
     mod export_edges;

@@ -14,8 +14,9 @@ use crate::calltree::hot;
 use crate::error::{Error, Result};
 use crate::ingest::{FuncKey, Mapping};
 use crate::pipeline::Loaded;
+use crate::symbols::distinct::{Identity, disambiguate};
 use crate::symbols::inventory::{Inventory, inventory};
-use crate::symbols::{Demangle, FuncInfo, locate};
+use crate::symbols::{Demangle, Elf, FuncInfo, locate};
 
 /// What became of a function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,13 +60,19 @@ impl Entry {
     }
 }
 
-/// Every function of the listed objects, sorted by source file, line and name.
+/// Every function of the listed objects, sorted by source file, line and
+/// name. Functions of one name are told apart as every other output tells
+/// them apart (`mf_ptr [lz_encoder_mf.c]`, see `symbols::distinct`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// The patterns' names.
     pub patterns: Vec<String>,
     /// The objects whose functions are listed.
     pub objects: Vec<PathBuf>,
+    /// Those of them without a symbol table (stripped): only their
+    /// exported functions are listed, and the calls to the entry hook
+    /// cannot be found.
+    pub stripped: Vec<PathBuf>,
     /// The functions.
     pub entries: Vec<Entry>,
 }
@@ -264,14 +271,20 @@ impl Collector {
     pub(crate) fn finish(self) -> Coverage {
         let n = self.patterns.len();
         let mut entries = Vec::new();
+        let mut ids = Vec::new();
         let mut objects = Vec::new();
+        let mut stripped = Vec::new();
         for (o, (path, inv)) in self.objects.into_iter().enumerate() {
             if inv.functions.is_empty() {
                 continue;
             }
             let object = objects.len();
+            if inv.elf.stripped {
+                stripped.push(path.clone());
+            }
             objects.push(path);
             for (i, f) in inv.functions.into_iter().enumerate() {
+                ids.push(Some(identity(&inv.elf, object, f.addr)));
                 let mut calls = self.calls.get(&(o, i)).cloned().unwrap_or_default();
                 calls.resize(n, 0);
                 let status = if calls.iter().any(|&c| c > 0) {
@@ -289,6 +302,14 @@ impl Collector {
                 });
             }
         }
+        let mut infos: Vec<FuncInfo> = entries
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.info))
+            .collect();
+        disambiguate(&mut infos, &ids);
+        for (e, info) in entries.iter_mut().zip(infos) {
+            e.info = info;
+        }
         entries.sort_by(|a, b| {
             let key = |e: &Entry| {
                 (
@@ -303,8 +324,24 @@ impl Collector {
         Coverage {
             patterns: self.patterns,
             objects,
+            stripped,
             entries,
         }
+    }
+}
+
+/// What makes the function at `addr` of `elf` (the `object`-th listed)
+/// itself, as the trace's functions are told apart: its first symbol
+/// there (a global one first) says whether it is local and its unit.
+fn identity(elf: &Elf, object: usize, addr: u64) -> Identity {
+    let first = elf.symbols.partition_point(|s| s.addr < addr);
+    let sym = elf.symbols.get(first).filter(|s| s.addr == addr);
+    Identity {
+        object,
+        addr,
+        runtime: addr,
+        local: sym.is_some_and(|s| s.local),
+        unit: sym.and_then(|s| s.unit.clone()),
     }
 }
 

@@ -2,7 +2,6 @@
 //! sides in one graph, pruned like `graph` prunes, on the larger side.
 
 use super::{Diff, Profile, Row, median};
-use crate::diff::profile::Key;
 
 /// How the union graph is pruned, as `graph` prunes. Default keeps
 /// functions with at least 0.5% and edges with at least 0.1% of the
@@ -63,15 +62,15 @@ pub(crate) fn union<'d>(d: &'d Diff, base: &[Profile], new: &[Profile], prune: P
         .iter()
         .filter(|r| keep(r.base.total.max(r.new.total)))
         .collect();
-    let index = |k: &Key| nodes.iter().position(|r| &r.key == k);
-    let mut keys: Vec<&(Key, Key)> = base
+    let index = |id: u32| nodes.iter().position(|r| r.id == id);
+    let mut keys: Vec<&(u32, u32)> = base
         .iter()
         .chain(new)
         .flat_map(|p| p.edges.keys())
         .collect();
     keys.sort();
     keys.dedup();
-    let side = |runs: &[Profile], k: &(Key, Key)| {
+    let side = |runs: &[Profile], k: &(u32, u32)| {
         let w = |p: &Profile| p.edges.get(k).copied().unwrap_or_default();
         (
             median(runs.iter().map(|p| w(p).calls)),
@@ -81,7 +80,7 @@ pub(crate) fn union<'d>(d: &'d Diff, base: &[Profile], new: &[Profile], prune: P
     let edges = keys
         .into_iter()
         .filter_map(|k| {
-            let (from, to) = (index(&k.0)?, index(&k.1)?);
+            let (from, to) = (index(k.0)?, index(k.1)?);
             let (b, n) = (side(base, k), side(new, k));
             (b.1.max(n.1) as f64 >= prune.min_edge * whole).then_some(Edge {
                 from,

@@ -15,18 +15,22 @@
 //! p = 2/252 ≈ 0.008 under no change), and the medians must differ by
 //! more than the wider of the two ranges, on a log scale (the noise of a
 //! time grows with it), so that the descheduled time a loaded machine adds
-//! to a few runs cannot make a change. Call counts of
-//! a deterministic program are exact, so any difference in them counts.
+//! to a few runs cannot make a change. With one run on a side a change in
+//! time cannot be told from noise: a row whose time alone changed is
+//! [`Change::Untested`], not a finding. Call counts of a deterministic
+//! program are exact, so any difference in them counts.
 
 pub(crate) mod graph;
 pub(crate) mod profile;
 
 use std::collections::BTreeSet;
 
+use crate::stats::contexts::{ContextId, Contexts, escaped_len};
+
 pub(crate) use graph::{Prune, Union, union};
 #[cfg(test)]
 pub(crate) use profile::EdgeWeight;
-pub(crate) use profile::{By, Key, Profile, Stats};
+pub(crate) use profile::{By, Catalog, Key, Profile, Stats};
 
 use crate::ingest::Unit;
 
@@ -56,11 +60,20 @@ pub enum Change {
     SlowerPerCall,
     /// Mostly because each call takes less time.
     FasterPerCall,
+    /// Only its time changed, by at least `--min-change`, with one run on
+    /// a side: a change that cannot be told from noise.
+    Untested,
     /// No change beyond `--min-change` and the noise of repeated runs.
     Same,
 }
 
 impl Change {
+    /// Whether the row is a finding: not `same`, and not a change in time
+    /// that could not be tested against noise.
+    pub fn is_finding(self) -> bool {
+        !matches!(self, Change::Same | Change::Untested)
+    }
+
     /// The label in every output.
     pub fn label(self) -> &'static str {
         match self {
@@ -70,6 +83,7 @@ impl Change {
             Change::FewerCalls => "fewer calls",
             Change::SlowerPerCall => "slower per call",
             Change::FasterPerCall => "faster per call",
+            Change::Untested => "untested",
             Change::Same => "same",
         }
     }
@@ -102,8 +116,13 @@ impl Default for DiffOptions {
 /// One row: a function or context on both sides (medians over runs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// The matching key: name (or path) and source file name.
+    /// The function's key: its name and source file name.
     pub key: Key,
+    /// The calling context, by context: an id in [`Diff`]'s contexts,
+    /// whose path [`Diff::path`] writes.
+    pub context: Option<ContextId>,
+    /// Its id in the [`Catalog`]: the key's, or the context's.
+    pub(crate) id: u32,
     /// The source file as the debug information names it (new side first).
     pub file: Option<String>,
     /// Base side's weights (scaled by `--normalize total`).
@@ -125,9 +144,9 @@ impl Row {
         self.new.total as i128 - self.base.total as i128
     }
 
-    /// The function's name: the key's name, or a path's last name.
+    /// The function's name, exactly.
     pub fn function(&self) -> &str {
-        self.key.name.rsplit(';').next().unwrap_or(&self.key.name)
+        &self.key.name
     }
 }
 
@@ -146,6 +165,9 @@ pub struct Diff {
     pub runs: (usize, usize),
     /// The rows.
     pub rows: Vec<Row>,
+    /// The contexts of the rows (by context) with their functions' names.
+    contexts: Contexts,
+    names: Vec<String>,
 }
 
 impl Diff {
@@ -154,8 +176,67 @@ impl Diff {
         self.unit != Unit::Calls
     }
 
+    /// Whether changes in time were tested against the noise of repeated
+    /// runs: timed, with two or more runs on each side.
+    pub fn time_tested(&self) -> bool {
+        self.timed() && self.runs.0 >= 2 && self.runs.1 >= 2
+    }
+
+    /// What a row is called: a context's path (its names from the top
+    /// joined by `;`, a `;` or `\` inside a name escaped with `\`), or the
+    /// function's name.
+    pub fn path(&self, r: &Row) -> String {
+        match r.context {
+            Some(c) => self.contexts.path(c, |l| self.names[l as usize].as_str()),
+            None => r.key.name.clone(),
+        }
+    }
+
+    /// What the table shows for a row: [`Diff::path`], with the middle of
+    /// a deep context's path left out (`main;f;…(39990 more)…;f;f`).
+    pub fn shown_path(&self, r: &Row) -> String {
+        match r.context {
+            Some(c) => self.contexts.shown_path(c, crate::stats::SHOWN_NAMES, |l| {
+                self.names[l as usize].as_str()
+            }),
+            None => r.key.name.clone(),
+        }
+    }
+
+    /// The bytes of every row's [`Diff::path`] (0 by function), without
+    /// writing them.
+    pub fn path_bytes(&self) -> u64 {
+        let lens = self.path_lengths();
+        self.rows
+            .iter()
+            .filter_map(|r| r.context.map(|c| lens[c as usize]))
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Each context's path length in bytes.
+    pub(crate) fn path_lengths(&self) -> Vec<u64> {
+        self.contexts
+            .path_lengths(|l| escaped_len(&self.names[l as usize]))
+    }
+
+    /// The deepest context's depth (0 by function).
+    pub fn depth(&self) -> u32 {
+        self.contexts.depths().into_iter().max().unwrap_or(0)
+    }
+
+    /// The contexts the rows refer to (empty by function).
+    pub(crate) fn contexts(&self) -> &Contexts {
+        &self.contexts
+    }
+
+    /// The name a context's label stands for.
+    pub(crate) fn label_name(&self, label: u32) -> &str {
+        &self.names[label as usize]
+    }
+
     /// Rows not `same` whose self weight grew by more than `share` of the
-    /// base total: what `--fail-above` gates on.
+    /// base total: what `--fail-above` gates on. `untested` rows count: a
+    /// gate does not pass because one run a side could not test a change.
     pub fn grown_above(&self, share: f64) -> Vec<&Row> {
         let limit = share * self.base_total as f64;
         self.rows
@@ -165,9 +246,9 @@ impl Diff {
     }
 }
 
-/// Compares the runs of two sides. Every run of a side must count the
-/// same thing; a side with untimed runs makes the diff count calls only.
-pub(crate) fn diff(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Diff {
+/// Compares the runs of two sides, whose names are in `cat`. Every run
+/// must count the same thing (`run::diff` refuses runs that do not).
+pub(crate) fn diff(base: &[Profile], new: &[Profile], cat: &Catalog, opts: &DiffOptions) -> Diff {
     let timed = base.iter().chain(new).all(|p| p.unit != Unit::Calls);
     let unit = if timed {
         new.first().map_or(Unit::Nanos, |p| p.unit)
@@ -181,19 +262,33 @@ pub(crate) fn diff(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Dif
         _ => 1.0,
     };
     let base_total = scaled(raw_base_total, scale);
-    let keys: BTreeSet<&Key> = base.iter().chain(new).flat_map(|p| p.rows.keys()).collect();
+    let by = new.iter().chain(base).next().map_or(By::Function, |p| p.by);
+    let ids: BTreeSet<u32> = base
+        .iter()
+        .chain(new)
+        .flat_map(|p| p.rows.keys().copied())
+        .collect();
     let cx = Context {
         timed,
+        tested: base.len() >= 2 && new.len() >= 2,
         scale,
         min: opts.min_change * base_total as f64,
     };
-    let mut rows: Vec<Row> = keys.into_iter().map(|k| cx.row(k, base, new)).collect();
+    let mut rows: Vec<Row> = ids
+        .into_iter()
+        .map(|id| cx.row(id, cat, by, base, new))
+        .collect();
     rows.sort_by(|a, b| {
         b.delta_self()
             .abs()
             .cmp(&a.delta_self().abs())
             .then_with(|| a.key.cmp(&b.key))
+            .then(a.context.cmp(&b.context))
     });
+    let (contexts, names) = match by {
+        By::Function => (Contexts::default(), Vec::new()),
+        By::Context => (cat.contexts.clone(), cat.names()),
+    };
     Diff {
         unit,
         decimals: new.first().map_or(0, |p| p.decimals),
@@ -201,12 +296,16 @@ pub(crate) fn diff(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Dif
         new_total,
         runs: (base.len(), new.len()),
         rows,
+        contexts,
+        names,
     }
 }
 
 /// What every row's comparison needs.
 struct Context {
     timed: bool,
+    /// Two or more runs on each side: time changes can be tested.
+    tested: bool,
     /// Factor the base side's weights are multiplied by.
     scale: f64,
     /// The smallest change in self weight that counts.
@@ -214,19 +313,22 @@ struct Context {
 }
 
 impl Context {
-    fn row(&self, key: &Key, base: &[Profile], new: &[Profile]) -> Row {
-        let b: Vec<Stats> = base
-            .iter()
-            .map(|p| self.stats(p, key, self.scale))
-            .collect();
-        let n: Vec<Stats> = new.iter().map(|p| self.stats(p, key, 1.0)).collect();
+    fn row(&self, id: u32, cat: &Catalog, by: By, base: &[Profile], new: &[Profile]) -> Row {
+        let b: Vec<Stats> = base.iter().map(|p| self.stats(p, id, self.scale)).collect();
+        let n: Vec<Stats> = new.iter().map(|p| self.stats(p, id, 1.0)).collect();
         let (bm, nm) = (medians(&b), medians(&n));
+        let key_id = match by {
+            By::Function => id,
+            By::Context => cat.contexts.label(id),
+        };
         let file = new
             .iter()
             .chain(base)
-            .find_map(|p| p.files.get(key).cloned());
+            .find_map(|p| p.files.get(&key_id).cloned());
         Row {
-            key: key.clone(),
+            key: cat.key(key_id).clone(),
+            context: (by == By::Context).then_some(id),
+            id,
             file,
             base: bm,
             new: nm,
@@ -234,8 +336,8 @@ impl Context {
         }
     }
 
-    fn stats(&self, p: &Profile, key: &Key, scale: f64) -> Stats {
-        let s = p.rows.get(key).copied().unwrap_or_default();
+    fn stats(&self, p: &Profile, id: u32, scale: f64) -> Stats {
+        let s = p.rows.get(&id).copied().unwrap_or_default();
         if !self.timed {
             // Untimed: the weights are counts, compared as they are.
             return s;
@@ -261,6 +363,14 @@ impl Context {
             }
         };
         let counts_differ = bm.calls != nm.calls;
+        if self.timed && !self.tested {
+            // One run on a side: only the counts are exact.
+            return match (counts_differ, self.beyond_min(bm, nm)) {
+                (true, _) => by_calls(),
+                (false, true) => Change::Untested,
+                (false, false) => Change::Same,
+            };
+        }
         if !self.timed || !self.time_changed(b, n, bm, nm) {
             return if counts_differ {
                 by_calls()
@@ -283,12 +393,8 @@ impl Context {
     /// medians differ by more than the wider range, on a log scale (the
     /// noise of a time grows with it).
     fn time_changed(&self, b: &[Stats], n: &[Stats], bm: Stats, nm: Stats) -> bool {
-        let delta = nm.self_weight as f64 - bm.self_weight as f64;
-        if delta.abs() < self.min || delta == 0.0 {
+        if !self.beyond_min(bm, nm) {
             return false;
-        }
-        if b.len() < 2 || n.len() < 2 {
-            return true;
         }
         let ln = |v: u64| (v as f64).ln_1p();
         let range = |s: &[Stats]| {
@@ -299,6 +405,14 @@ impl Context {
         let apart = n_lo > b_hi || n_hi < b_lo;
         let wider = (ln(b_hi) - ln(b_lo)).max(ln(n_hi) - ln(n_lo));
         apart && (ln(nm.self_weight) - ln(bm.self_weight)).abs() > wider
+    }
+}
+
+impl Context {
+    /// Whether self time changed by at least `--min-change`.
+    fn beyond_min(&self, bm: Stats, nm: Stats) -> bool {
+        let delta = nm.self_weight as f64 - bm.self_weight as f64;
+        delta != 0.0 && delta.abs() >= self.min
     }
 }
 

@@ -75,6 +75,9 @@ pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
         let paths: Vec<PathBuf> = patterns.iter().map(|p| p.path.clone()).collect();
         return Err(nothing_listed(&paths));
     }
+    if opts.fail_under.is_some() {
+        measured_something(&cov)?;
+    }
     let modules = match &opts.modules {
         Some(arg) => Some(modules_of(&cov, arg)?),
         None => None,
@@ -110,6 +113,48 @@ pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
             notes,
         }),
     }
+}
+
+/// Refuses a `--fail-under` gate over no instrumented function: it
+/// measured nothing, so it can neither pass nor fail on a share.
+fn measured_something(cov: &Coverage) -> Result<()> {
+    let totals = cov.totals();
+    if totals.instrumented > 0 {
+        return Ok(());
+    }
+    let objects: Vec<String> = cov
+        .objects
+        .iter()
+        .map(|o| o.display().to_string())
+        .collect();
+    let why = match cov.stripped.is_empty() {
+        true => {
+            "their code calls no entry hook (built without -finstrument-functions?)".to_string()
+        }
+        false => {
+            let names: Vec<String> = cov
+                .stripped
+                .iter()
+                .map(|o| o.display().to_string())
+                .collect();
+            format!(
+                "{} {} stripped: without a symbol table its functions' calls to the entry hook cannot be found; give the unstripped build (same build-id) as BINARY or in --search-path DIR",
+                names.join(", "),
+                match names.len() {
+                    1 => "is",
+                    _ => "are",
+                }
+            )
+        }
+    };
+    Err(Error::usage(
+        "--fail-under",
+        format!(
+            "the gate measured nothing: none of the {} functions listed in {} is instrumented, so no share of them was called: {why}",
+            cov.entries.len(),
+            objects.join(", "),
+        ),
+    ))
 }
 
 /// The module of every entry, as `--modules ARG` assigns them.

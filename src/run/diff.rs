@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::Outcome;
 use super::files::{CommandFiles, Files};
 use crate::calltree::View;
-use crate::diff::{self, By, Diff, DiffOptions, Profile};
+use crate::diff::{self, By, Catalog, Diff, DiffOptions, Profile};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::error::{Error, Result};
@@ -74,16 +74,21 @@ impl Default for DiffCommand {
 
 /// Runs `calltrace diff`.
 pub fn run(opts: &DiffCommand) -> Result<Outcome> {
-    let base = load_side(opts, &opts.base)?;
-    let new = load_side(opts, &opts.new)?;
-    let d = diff::diff(base.rows(opts.by), new.rows(opts.by), &opts.diff);
+    let mut cat = Catalog::default();
+    let base = load_side(opts, &opts.base, &mut cat)?;
+    let new = load_side(opts, &opts.new, &mut cat)?;
+    same_units(&base, &new)?;
+    let d = diff::diff(base.rows(opts.by), new.rows(opts.by), &cat, &opts.diff);
     let mut notes = Vec::new();
+    if opts.by == By::Context && (opts.csv.is_some() || opts.json.is_some()) {
+        check_paths(&d, opts)?;
+    }
     if let Some(path) = &opts.dot {
         let by_function;
         let functions = match opts.by {
             By::Function => &d,
             By::Context => {
-                by_function = diff::diff(&base.functions, &new.functions, &opts.diff);
+                by_function = diff::diff(&base.functions, &new.functions, &cat, &opts.diff);
                 &by_function
             }
         };
@@ -96,7 +101,7 @@ pub fn run(opts: &DiffCommand) -> Result<Outcome> {
             functions.rows.len()
         ));
     }
-    flamegraphs(opts, &base, &new, &d, &mut notes)?;
+    flamegraphs(opts, (&base, &new), &cat, &d, &mut notes)?;
     if let Some(path) = &opts.csv {
         emit::write_atomic(path, &emit::diff::csv(&d, opts.by)?)?;
         notes.push(format!("wrote {}", path.display()));
@@ -126,8 +131,8 @@ pub fn run(opts: &DiffCommand) -> Result<Outcome> {
 /// Writes the differential flame graphs asked for, from a diff by context.
 fn flamegraphs(
     opts: &DiffCommand,
-    base: &Side,
-    new: &Side,
+    (base, new): (&Side, &Side),
+    cat: &Catalog,
     d: &Diff,
     notes: &mut Vec<String>,
 ) -> Result<()> {
@@ -146,7 +151,7 @@ fn flamegraphs(
     let contexts = match opts.by {
         By::Context => d,
         By::Function => {
-            by_context = diff::diff(base.contexts(), new.contexts(), &opts.diff);
+            by_context = diff::diff(base.contexts(), new.contexts(), cat, &opts.diff);
             &by_context
         }
     };
@@ -158,12 +163,74 @@ fn flamegraphs(
     for (path, widths, flag) in wanted {
         let Some(path) = path else { continue };
         let mut svg = Vec::new();
-        emit::diff::flamegraph(contexts, widths, &title, &mut svg)
+        let drawn = emit::diff::flamegraph(contexts, widths, &title, &mut svg)
             .map_err(|e| Error::usage(flag, e.to_string()))?;
         emit::write_atomic(path, &svg)?;
-        notes.push(format!("wrote {}", path.display()));
+        notes.push(match drawn.cut_at {
+            None => format!("wrote {}", path.display()),
+            Some(depth) => format!(
+                "wrote {}: its stacks end at depth {depth} of {} (every stack repeats its whole path, and at most {} MiB of them are drawn); deeper calls are drawn in their caller at that depth",
+                path.display(),
+                contexts.depth(),
+                emit::diff::MAX_STACKS >> 20
+            ),
+        });
     }
     Ok(())
+}
+
+/// The most bytes of context paths `--csv` and `--json` write: each row's
+/// path repeats its callers, so a deep recursion's paths grow with the
+/// square of its depth (a 40,000-deep one's take 1.5 GiB).
+const MAX_PATHS: u64 = 256 << 20;
+
+/// Refuses a CSV or JSON by context whose paths would pass [`MAX_PATHS`],
+/// naming the flags that make them smaller.
+fn check_paths(d: &Diff, opts: &DiffCommand) -> Result<()> {
+    let bytes = d.path_bytes();
+    if bytes <= MAX_PATHS {
+        return Ok(());
+    }
+    let flag = match opts.csv.is_some() {
+        true => "--csv",
+        false => "--json",
+    };
+    Err(Error::usage(
+        flag,
+        format!(
+            "the rows' context paths would take {:.1} GiB (every path repeats its callers; the contexts are {} levels deep; at most {} MiB are written): give --by function, or --exclude GLOB to leave the deep recursion out",
+            bytes as f64 / (1u64 << 30) as f64,
+            d.depth(),
+            MAX_PATHS >> 20
+        ),
+    ))
+}
+
+/// Refuses to compare runs that count different things: a timed run's
+/// nanoseconds are no call counts, and the other way round.
+fn same_units(base: &Side, new: &Side) -> Result<()> {
+    let runs = || base.units.iter().chain(&new.units);
+    let Some((first, unit)) = runs().next() else {
+        return Ok(());
+    };
+    let Some((other, o_unit)) = runs().find(|(_, u)| u != unit) else {
+        return Ok(());
+    };
+    let what = |u: &crate::ingest::Unit| match u {
+        crate::ingest::Unit::Nanos => "times (ns)",
+        crate::ingest::Unit::Calls => "calls (it has no timestamps)",
+        crate::ingest::Unit::Number => "weights of an unknown unit",
+    };
+    Err(Error::usage(
+        "BASE/NEW",
+        format!(
+            "{} counts {} but {} counts {}: runs compared must count the same thing; record both with the same clock (or both untimed, to compare calls)",
+            first.display(),
+            what(unit),
+            other.display(),
+            what(o_unit)
+        ),
+    ))
 }
 
 /// The message of a failed `--fail-above`, naming the worst rows.
@@ -171,11 +238,15 @@ fn gate(d: &Diff, share: f64) -> Option<String> {
     let grown = d.grown_above(share);
     let worst = grown.first()?;
     let pct = |v: i128| 100.0 * v as f64 / d.base_total.max(1) as f64;
+    let untested = match d.timed() && !d.time_tested() {
+        true => "; with one run on a side, changes in time are untested and still count here",
+        false => "",
+    };
     Some(format!(
-        "{} grew by more than --fail-above {}% of the base total; the most: {} (+{:.1}%, {})",
-        emit::format::counted(grown.len(), "function", "functions"),
+        "{} grew by more than --fail-above {}% of the base total; the most: {} (+{:.1}%, {}){untested}",
+        emit::format::counted(grown.len(), "row", "rows"),
         share * 100.0,
-        worst.key.name,
+        d.path(worst),
         pct(worst.delta_self()),
         worst.change.label()
     ))
@@ -186,6 +257,8 @@ fn gate(d: &Diff, share: f64) -> Option<String> {
 struct Side {
     functions: Vec<Profile>,
     contexts: Option<Vec<Profile>>,
+    /// Each run's trace and what its weights count.
+    units: Vec<(PathBuf, crate::ingest::Unit)>,
 }
 
 impl Side {
@@ -203,24 +276,26 @@ impl Side {
     }
 }
 
-fn load_side(opts: &DiffCommand, path: &Path) -> Result<Side> {
+fn load_side(opts: &DiffCommand, path: &Path, cat: &mut Catalog) -> Result<Side> {
     let mut side = Side {
         functions: Vec::new(),
         contexts: opts.wants_contexts().then(Vec::new),
+        units: Vec::new(),
     };
     for trace in side_traces(path)? {
         let mut input = opts.input.clone();
-        input.trace = trace;
+        input.trace = trace.clone();
         input.symbols.demangle = Demangle::Simple;
         let loaded = pipeline::load(&input, View::Contexts)?;
         // Said now, before the table (as every command does).
         super::warn_now(&loaded.warnings);
         let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
         let names = &loaded.names;
+        side.units.push((trace, tree.unit));
         side.functions
-            .push(Profile::new(tree, funcs, names, By::Function));
+            .push(Profile::new(tree, funcs, names, By::Function, cat));
         if let Some(contexts) = &mut side.contexts {
-            contexts.push(Profile::new(tree, funcs, names, By::Context));
+            contexts.push(Profile::new(tree, funcs, names, By::Context, cat));
         }
     }
     Ok(side)

@@ -15,7 +15,7 @@ use crate::emit::format::TimeUnit;
 use crate::emit::stats::TableOptions;
 use crate::error::{Error, Result};
 use crate::pipeline::{self, InputOptions, Loaded};
-use crate::stats::{self, By, Row, Sort};
+use crate::stats::{self, By, Row, Rows, Sort};
 
 /// Options of `calltrace stats`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,12 +72,19 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     super::warn_now(&loaded.warnings);
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
     let mut rows = stats::rows(tree, funcs, &loaded.names, opts.by);
-    stats::sort(&mut rows, opts.sort, opts.self_time);
+    stats::sort(&mut rows.rows, opts.sort, opts.self_time);
     let contexts = opts.by == By::Context;
     let mut notes = Vec::new();
+    if opts.csv.is_some() || opts.histogram_csv.is_some() {
+        check_paths(&rows, opts)?;
+    }
     if let Some(path) = &opts.csv {
         emit::write_atomic(path, &emit::stats::csv(&rows, contexts, opts.self_time)?)?;
-        notes.push(format!("wrote {} ({} rows)", path.display(), rows.len()));
+        notes.push(format!(
+            "wrote {} ({} rows)",
+            path.display(),
+            rows.rows.len()
+        ));
     }
     if let Some(path) = &opts.histogram_csv {
         let bytes = emit::stats::histogram_csv(&rows, contexts, opts.self_time)?;
@@ -86,7 +93,8 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     }
     let shown = match &opts.histogram {
         Some(name) => {
-            emit::stats::histogram(row(&rows, name, opts)?, opts.self_time, opts.time_unit)
+            let r = row(&rows, name, opts)?;
+            emit::stats::histogram(r, &rows.shown(r), opts.self_time, opts.time_unit)
         }
         None => {
             let meta = &loaded.built.meta;
@@ -132,20 +140,51 @@ fn check_per_call(loaded: &Loaded, opts: &StatsOptions) -> Result<()> {
     Ok(())
 }
 
+/// The most bytes of context paths the CSVs write: each row's path
+/// repeats its callers, so a deep recursion's paths grow with the square
+/// of its depth (a 40,000-deep one's take 1.5 GiB).
+const MAX_PATHS: u64 = 256 << 20;
+
+/// Refuses CSVs whose context paths would pass [`MAX_PATHS`], naming the
+/// flags that make them smaller.
+fn check_paths(rows: &Rows, opts: &StatsOptions) -> Result<()> {
+    let bytes = rows.path_bytes();
+    if bytes <= MAX_PATHS {
+        return Ok(());
+    }
+    let flag = match opts.csv.is_some() {
+        true => "--csv",
+        false => "--histogram-csv",
+    };
+    Err(Error::usage(
+        flag,
+        format!(
+            "the rows' context paths would take {:.1} GiB (every path repeats its callers; the contexts are {} levels deep; at most {} MiB are written): give --by function, or --exclude GLOB to leave the deep recursion out",
+            bytes as f64 / (1u64 << 30) as f64,
+            rows.depth(),
+            MAX_PATHS >> 20
+        ),
+    ))
+}
+
 /// The row `--histogram` names, or an error listing rows like it.
-fn row<'a>(rows: &'a [Row], name: &str, opts: &StatsOptions) -> Result<&'a Row> {
-    if let Some(r) = stats::find(rows, name) {
+fn row<'a>(rows: &'a Rows, name: &str, opts: &StatsOptions) -> Result<&'a Row> {
+    if let Some(r) = rows.find(name) {
         return Ok(r);
     }
-    let like: Vec<&str> = rows
+    // Functions whose names are like it (a context's own function).
+    let mut like: Vec<&str> = rows
+        .rows
         .iter()
-        .filter(|r| r.name.contains(name) || name.contains(r.name.as_str()))
-        .take(5)
         .map(|r| r.name.as_str())
+        .filter(|r| r.contains(name) || name.contains(r))
         .collect();
+    like.sort_unstable();
+    like.dedup();
+    like.truncate(5);
     let what = match opts.by {
         By::Function => "function",
-        By::Context => "context (a `main;a;b` path)",
+        By::Context => "context (a `main;a;b` path; `\\;` for a `;` in a name)",
     };
     let hint = match like.is_empty() {
         true => "`calltrace stats` lists them".to_string(),

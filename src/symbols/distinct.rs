@@ -29,7 +29,7 @@ use super::FuncInfo;
 
 /// Which function a resolved address is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Identity {
+pub(crate) struct Identity {
     /// Index of the object (its first mapping).
     pub object: usize,
     /// File address in the object.
@@ -60,7 +60,7 @@ fn key(id: &Identity) -> Key {
 
 /// Suffixes the names of different functions that share one; `ids[i]` is
 /// None for entries that are not resolved functions (left alone).
-pub(super) fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
+pub(crate) fn disambiguate(infos: &mut [FuncInfo], ids: &[Option<Identity>]) {
     let mut by_name: HashMap<&str, Vec<(usize, &Identity)>> = HashMap::new();
     for (i, info) in infos.iter().enumerate() {
         if let Some(id) = &ids[i] {

@@ -20,7 +20,7 @@ mod calls;
 mod debugfile;
 mod debuginfod;
 mod demangle;
-mod distinct;
+pub(crate) mod distinct;
 mod dwarf;
 mod elf;
 mod executable;
@@ -101,16 +101,6 @@ pub struct ResolveStats {
     pub outside: Vec<usize>,
     /// One line per object that was missing, differed or was damaged.
     pub warnings: Vec<String>,
-}
-
-/// The name of function `f` as one step of a `main;a;b` path: `;` (the
-/// separator) shown as `:`, so a path splits back into its names; `#f`
-/// for an id without a name.
-pub(crate) fn name_in_path(names: &[FuncInfo], f: crate::ingest::FuncId) -> String {
-    match names.get(f as usize) {
-        Some(i) => i.name.replace(';', ":"),
-        None => format!("#{f}"),
-    }
 }
 
 /// Names every function of `funcs` without a binary: names as given,

@@ -4,30 +4,40 @@
 
 use std::fmt::Write as _;
 
+use std::collections::BTreeMap;
+
 use crate::coverage::{Counts, Coverage, Entry, Status};
+use crate::emit::graph::tree_dot::short_paths;
 use crate::error::{Error, Result, escape_controls};
 
-/// Source file of an entry for grouping; functions without one are
-/// grouped as `(no source file)`.
-fn file_of(e: &Entry) -> String {
-    e.info
-        .file
-        .clone()
-        .unwrap_or_else(|| "(no source file)".to_string())
-}
+/// The group of functions without a source file.
+const NO_FILE: &str = "(no source file)";
 
 /// The summary: one line per source file (per module when `modules` is
-/// given, one name per entry), then the totals.
+/// given, one name per entry), then the totals. Files are shown as the
+/// legend of `abstract`'s drawings shows them, cut to as few trailing
+/// components as keep them apart (`.../lz/lz_encoder.c`), in path order,
+/// with the functions without a source file last.
 pub fn summary(cov: &Coverage, modules: Option<&[String]>) -> Vec<u8> {
     let what = if modules.is_some() { "module" } else { "file" };
-    let mut groups: std::collections::BTreeMap<String, Counts> = Default::default();
+    let mut groups: BTreeMap<Option<&str>, Counts> = BTreeMap::new();
     for (i, e) in cov.entries.iter().enumerate() {
         let group = match modules {
-            Some(m) => m[i].clone(),
-            None => file_of(e),
+            Some(m) => Some(m[i].as_str()),
+            None => e.info.file.as_deref(),
         };
         groups.entry(group).or_default().add(e.status);
     }
+    // Files without a name last (None sorts first).
+    let mut groups: Vec<(Option<&str>, Counts)> = groups.into_iter().collect();
+    let unnamed = groups.first().is_some_and(|g| g.0.is_none());
+    groups.rotate_left(usize::from(unnamed));
+    let named: Vec<&str> = groups.iter().filter_map(|g| g.0).collect();
+    let mut shown = match modules {
+        Some(_) => named.iter().map(|n| n.to_string()).collect(),
+        None => short_paths(&named),
+    }
+    .into_iter();
     let mut rows: Vec<[String; 6]> = vec![[
         what.to_string(),
         "instrumented".into(),
@@ -36,9 +46,9 @@ pub fn summary(cov: &Coverage, modules: Option<&[String]>) -> Vec<u8> {
         "not instrumented".into(),
         "called %".into(),
     ]];
-    let row = |name: String, c: &Counts| {
+    let row = |name: &str, c: &Counts| {
         [
-            escape_controls(&name).into_owned(),
+            escape_controls(name).into_owned(),
             c.instrumented.to_string(),
             c.called.to_string(),
             c.never_called.to_string(),
@@ -47,9 +57,13 @@ pub fn summary(cov: &Coverage, modules: Option<&[String]>) -> Vec<u8> {
         ]
     };
     for (name, c) in &groups {
-        rows.push(row(name.clone(), c));
+        let label = match name {
+            Some(_) => shown.next().unwrap_or_default(),
+            None => NO_FILE.to_string(),
+        };
+        rows.push(row(&label, c));
     }
-    rows.push(row("all".to_string(), &cov.totals()));
+    rows.push(row("all", &cov.totals()));
     let widths: Vec<usize> = (0..6)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
@@ -143,7 +157,7 @@ pub fn matrix(cov: &Coverage) -> Result<Vec<u8>> {
 /// Names and paths are written as they are, except that a line break in
 /// one (which would end the record) is shown as `\x0a`.
 pub fn lcov(cov: &Coverage) -> Vec<u8> {
-    let mut files: std::collections::BTreeMap<&str, Vec<&Entry>> = Default::default();
+    let mut files: BTreeMap<&str, Vec<&Entry>> = Default::default();
     for e in &cov.entries {
         if let (Some(file), true) = (&e.info.file, e.status != Status::NotInstrumented) {
             files.entry(file.as_str()).or_default().push(e);
@@ -175,7 +189,7 @@ pub fn lcov(cov: &Coverage) -> Vec<u8> {
         let _ = writeln!(out, "FNF:{}\nFNH:{hit}", entries.len());
         // Each function's first line ran as often as it was called: line
         // records, without which genhtml finds no data.
-        let mut lines: std::collections::BTreeMap<u32, u64> = Default::default();
+        let mut lines: BTreeMap<u32, u64> = Default::default();
         for e in entries.iter().filter(|e| e.info.line.is_some()) {
             let n = lines.entry(e.info.line.unwrap_or(0)).or_default();
             *n = n.saturating_add(e.total_calls());

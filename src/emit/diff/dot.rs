@@ -1,7 +1,8 @@
 //! `diff -o diff.dot`: both sides in one graph, in the hot graph's style.
 //! A function's fill runs from blue (new spends less self time) through
 //! white to red (new spends more), scaled to the largest change shown
-//! (white for changes within `--min-change` and the noise);
+//! (white for changes within `--min-change` and the noise, labelled
+//! `within noise`, and for `untested` ones);
 //! functions only the new side calls are outlined, functions only the base
 //! side calls are dashed and grey. Labels read
 //! `12.1 ms → 15.3 ms (+26%) · 40 → 80 calls` (total time, then calls).
@@ -36,10 +37,10 @@ pub fn dot(d: &Diff, u: &Union<'_>, shown: TimeUnit) -> Vec<u8> {
                 ", style=\"rounded,filled,dashed\", fillcolor=\"#eeeeee\", color=\"#999999\", fontcolor=\"#777777\"",
             ),
             change => {
-                // A change within the noise is no change: white.
-                let t = match change {
-                    Change::Same => 0.0,
-                    _ => r.delta_self() as f64 / biggest,
+                // A change within the noise, or untested, is no finding: white.
+                let t = match change.is_finding() {
+                    false => 0.0,
+                    true => r.delta_self() as f64 / biggest,
                 };
                 let _ = write!(out, ", fillcolor=\"{}\"", diverging(t));
                 if t.abs() > 0.6 {
@@ -94,8 +95,18 @@ fn node_label(r: &Row, q: &dyn Fn(u64) -> String) -> String {
         r.new.calls,
         q(r.base.self_weight),
         q(r.new.self_weight),
-        r.change.label()
+        change_label(r)
     )
+}
+
+/// The change as a node says it: a row that is `same` but whose numbers
+/// moved is `within noise` (or within `--min-change`).
+pub(super) fn change_label(r: &Row) -> &'static str {
+    let moved = r.delta_self() != 0 || r.delta_total() != 0 || r.base.calls != r.new.calls;
+    match (r.change, moved) {
+        (Change::Same, true) => "within noise",
+        (c, _) => c.label(),
+    }
 }
 
 /// A diverging colour for `t` in [-1, 1]: blue, white at 0, red.

@@ -6,7 +6,7 @@ pub(crate) mod flame;
 mod table;
 
 pub use dot::{diverging, dot};
-pub use flame::{Widths, flamegraph};
+pub use flame::{Drawn, MAX_STACKS, Widths, flamegraph};
 pub use table::table;
 
 use serde_json::{Map, Value, json};
@@ -17,7 +17,9 @@ use crate::error::{Error, Result};
 /// The columns of the CSV (and the fields of each JSON row), in order.
 /// Weights carry their unit: `_ns`, or `_calls` for untimed traces
 /// (`_units` for indented traces of unknown unit). Per-context rows end
-/// with their `path`.
+/// with their `path`: the names from the top joined by `;`, with a `;` or
+/// `\` inside a name written `\;` or `\\`. The `function` column is the
+/// name exactly, as in every other output.
 pub fn columns(d: &Diff, by: By) -> Vec<String> {
     let u = d.unit.suffix();
     let mut c: Vec<String> = ["function", "file", "calls_base", "calls_new"]
@@ -43,7 +45,7 @@ pub fn columns(d: &Diff, by: By) -> Vec<String> {
 }
 
 /// One row's values, in [`columns`]' order; None is an empty cell.
-fn values(r: &Row, by: By) -> Vec<Value> {
+fn values(d: &Diff, r: &Row, by: By) -> Vec<Value> {
     let opt = |v: Option<u64>| v.map_or(Value::Null, Value::from);
     let int = |v: i128| Value::from(v.clamp(i64::MIN as i128, i64::MAX as i128) as i64);
     let mut v = vec![
@@ -62,7 +64,7 @@ fn values(r: &Row, by: By) -> Vec<Value> {
         Value::from(r.change.label()),
     ];
     if by == By::Context {
-        v.push(Value::from(r.key.name.as_str()));
+        v.push(Value::from(d.path(r)));
     }
     v
 }
@@ -74,7 +76,7 @@ pub fn csv(d: &Diff, by: By) -> Result<Vec<u8>> {
     let fail = |e: csv::Error| Error::Input(format!("cannot write CSV: {e}"));
     w.write_record(columns(d, by)).map_err(fail)?;
     for r in &d.rows {
-        let cells = values(r, by).into_iter().map(|v| match v {
+        let cells = values(d, r, by).into_iter().map(|v| match v {
             Value::Null => String::new(),
             Value::String(s) => s,
             other => other.to_string(),
@@ -85,15 +87,17 @@ pub fn csv(d: &Diff, by: By) -> Result<Vec<u8>> {
         .map_err(|e| Error::Input(format!("cannot write CSV: {e}")))
 }
 
-/// The JSON: what was compared and how, then the rows as objects with the
-/// CSV's column names.
+/// The JSON: what was compared and how (`time_tested`: false when a side
+/// has one run, so changes in time were not tested against noise and
+/// rows whose time alone changed are `untested`; false for untimed runs
+/// too), then the rows as objects with the CSV's column names.
 pub fn json(d: &Diff, by: By, opts: &DiffOptions) -> Vec<u8> {
     let cols = columns(d, by);
     let rows: Vec<Value> = d
         .rows
         .iter()
         .map(|r| {
-            let obj: Map<String, Value> = cols.iter().cloned().zip(values(r, by)).collect();
+            let obj: Map<String, Value> = cols.iter().cloned().zip(values(d, r, by)).collect();
             Value::Object(obj)
         })
         .collect();
@@ -102,6 +106,7 @@ pub fn json(d: &Diff, by: By, opts: &DiffOptions) -> Vec<u8> {
         "by": match by { By::Function => "function", By::Context => "context" },
         "min_change": opts.min_change,
         "normalize": match opts.normalize { Normalize::None => "none", Normalize::Total => "total" },
+        "time_tested": d.time_tested(),
         "base": { "runs": d.runs.0, "total": d.base_total },
         "new": { "runs": d.runs.1, "total": d.new_total },
         "rows": rows,

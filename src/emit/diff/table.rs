@@ -13,6 +13,12 @@ use crate::error::escape_controls;
 pub fn table(d: &Diff, top: usize, shown: TimeUnit) -> Vec<u8> {
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(d));
+    if d.timed() && !d.time_tested() {
+        let _ = writeln!(
+            out,
+            "one run on a side: changes in time cannot be told from noise, so rows whose time alone changed are `untested`, not findings (call counts are exact); give each side a directory of 5 runs to test them"
+        );
+    }
     let changed: Vec<&Row> = d.rows.iter().filter(|r| r.change != Change::Same).collect();
     if changed.is_empty() {
         let _ = writeln!(
@@ -36,7 +42,7 @@ pub fn table(d: &Diff, top: usize, shown: TimeUnit) -> Vec<u8> {
             format!("{} → {}", q(r.base.self_weight), q(r.new.self_weight)),
             format!("{} → {}", r.base.calls, r.new.calls),
             r.change.label().to_string(),
-            escape_controls(&r.key.name).into_owned(),
+            escape_controls(&d.shown_path(r)).into_owned(),
         ]);
     }
     write_columns(&mut out, &lines);

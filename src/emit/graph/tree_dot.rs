@@ -197,7 +197,7 @@ fn color(fills: &[&'static str], module: u32) -> &'static str {
 /// more where the last says nothing alone (`c++/12` for the standard
 /// library's `/usr/include/c++/12`); other names as they are. The full
 /// path is the legend entry's tooltip.
-fn short_paths(names: &[&str]) -> Vec<String> {
+pub(crate) fn short_paths(names: &[&str]) -> Vec<String> {
     let parts: Vec<Vec<&str>> = names
         .iter()
         .map(|n| match n.starts_with('/') {

@@ -12,7 +12,7 @@ use crate::calltree::Dist;
 use crate::emit::format::{TimeUnit, counted, quantity};
 use crate::error::{Error, Result, escape_controls};
 use crate::ingest::Unit;
-use crate::stats::Row;
+use crate::stats::{Row, Rows};
 
 /// How the table is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,11 +43,12 @@ const HEADINGS: [&str; 11] = [
 /// The table: a heading line, up to `top` rows (already sorted), then how
 /// many more there are. `thread(i)` names thread index `i` (its id).
 pub fn table(
-    rows: &[Row],
+    all: &Rows,
     what: &str,
     opts: &TableOptions,
     thread: &dyn Fn(u32) -> String,
 ) -> Vec<u8> {
+    let rows = &all.rows;
     let q = |v: u64| quantity(v, Unit::Nanos, 0, opts.time_unit);
     let per_call = if opts.self_time { "self time" } else { "time" };
     let mut out = String::new();
@@ -71,7 +72,7 @@ pub fn table(
             q(d.quantile(0.99)),
             q(d.max),
             format!("{} +{}", thread(d.max_at.thread), q(d.max_at.start)),
-            escape_controls(&r.name).into_owned(),
+            escape_controls(&all.shown(r)).into_owned(),
         ]);
     }
     write_columns(&mut out, &lines);
@@ -113,8 +114,9 @@ fn write_columns(out: &mut String, lines: &[Vec<String>]) {
 }
 
 /// `[path,]function,calls,total_ns,self_ns,min_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns`:
-/// every row; `path` (the `main;a;b` context) leads when `contexts`.
-pub fn csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Vec<u8>> {
+/// every row; `path` (the `main;a;b` context) leads when `contexts`. Names
+/// are kept exactly; a path escapes a `;` or `\` inside a name with `\`.
+pub fn csv(rows: &Rows, contexts: bool, self_time: bool) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut head = vec!["function"];
     if contexts {
@@ -124,11 +126,11 @@ pub fn csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Vec<u8>> {
         "calls", "total_ns", "self_ns", "min_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns",
     ]);
     w.write_record(&head).map_err(fail)?;
-    for r in rows {
+    for r in &rows.rows {
         let d = r.shown(self_time);
-        let mut rec = vec![leaf(&r.name, contexts).to_string()];
+        let mut rec = vec![r.name.clone()];
         if contexts {
-            rec.insert(0, r.name.clone());
+            rec.insert(0, rows.path(r).into_owned());
         }
         rec.extend(
             [
@@ -149,14 +151,6 @@ pub fn csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Vec<u8>> {
     finish(w)
 }
 
-/// The function of a row: its name, or a context's last name.
-fn leaf(name: &str, contexts: bool) -> &str {
-    match contexts {
-        true => name.rsplit(';').next().unwrap_or(name),
-        false => name,
-    }
-}
-
 /// The CSV's bytes.
 fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
     w.into_inner()
@@ -170,18 +164,19 @@ fn fail(e: csv::Error) -> Error {
 /// `[path,]function,low_ns,high_ns,count`: every row's non-empty log
 /// buckets (values `low_ns..=high_ns`; 64 buckets per power of two, one
 /// per value below 128), whose counts sum to the row's calls.
-pub fn histogram_csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Vec<u8>> {
+pub fn histogram_csv(rows: &Rows, contexts: bool, self_time: bool) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut head = vec!["function", "low_ns", "high_ns", "count"];
     if contexts {
         head.insert(0, "path");
     }
     w.write_record(&head).map_err(fail)?;
-    for r in rows {
+    for r in &rows.rows {
+        let path = contexts.then(|| rows.path(r));
         for (low, high, n) in r.shown(self_time).buckets() {
-            let mut rec = vec![leaf(&r.name, contexts).to_string()];
-            if contexts {
-                rec.insert(0, r.name.clone());
+            let mut rec = vec![r.name.clone()];
+            if let Some(p) = &path {
+                rec.insert(0, p.to_string());
             }
             rec.extend([low, high, n].map(|v| v.to_string()));
             w.write_record(&rec).map_err(fail)?;
@@ -193,9 +188,10 @@ pub fn histogram_csv(rows: &[Row], contexts: bool, self_time: bool) -> Result<Ve
 /// Width of the longest bar of the terminal histogram.
 const BAR: usize = 40;
 
-/// `row`'s calls drawn as `funclatency` does: one line per power of two
-/// from the fastest call's to the slowest's, with its count and a bar.
-pub fn histogram(row: &Row, self_time: bool, time_unit: TimeUnit) -> Vec<u8> {
+/// `row` (called `name`: its function or path)'s calls drawn as
+/// `funclatency` does: one line per power of two from the fastest call's
+/// to the slowest's, with its count and a bar.
+pub fn histogram(row: &Row, name: &str, self_time: bool, time_unit: TimeUnit) -> Vec<u8> {
     let d = row.shown(self_time);
     let q = |v: u64| quantity(v, Unit::Nanos, 0, time_unit);
     let mut out = String::new();
@@ -203,7 +199,7 @@ pub fn histogram(row: &Row, self_time: bool, time_unit: TimeUnit) -> Vec<u8> {
     let _ = writeln!(
         out,
         "{}: {what} per call, {}; min {}, p50 {}, p99 {}, max {}",
-        escape_controls(&row.name),
+        escape_controls(name),
         counted(d.count as usize, "call", "calls"),
         q(d.min),
         q(d.quantile(0.5)),

@@ -16,6 +16,7 @@ fn row(name: &str, values: &[u64]) -> Row {
     }
     Row {
         name: name.to_string(),
+        context: None,
         calls: values.len() as u64,
         total: values.iter().sum(),
         self_time: values.iter().sum::<u64>() / 2,
@@ -25,7 +26,7 @@ fn row(name: &str, values: &[u64]) -> Row {
 
 #[test]
 fn csv_has_the_documented_columns_and_a_leading_path_for_contexts() {
-    let rows = [row("main;f", &[10, 20, 30])];
+    let rows = Rows::by_hand(vec![(&["main", "f"], row("f", &[10, 20, 30]))]);
     let text = String::from_utf8(csv(&rows, true, false).unwrap()).unwrap();
     let mut lines = text.lines();
     assert_eq!(
@@ -46,7 +47,7 @@ fn csv_has_the_documented_columns_and_a_leading_path_for_contexts() {
 fn histogram_lines_cover_min_to_max_and_sum_to_the_calls() {
     let values: Vec<u64> = (1..=1000).map(|i| i * 100).collect();
     let r = row("f", &values);
-    let text = String::from_utf8(histogram(&r, false, TimeUnit::Ns)).unwrap();
+    let text = String::from_utf8(histogram(&r, "f", false, TimeUnit::Ns)).unwrap();
     let counts: Vec<u64> = text
         .lines()
         .skip(2)
@@ -68,7 +69,9 @@ fn histogram_lines_cover_min_to_max_and_sum_to_the_calls() {
         text.lines().nth(2).unwrap().contains("64 ns -> 127 ns"),
         "{text}"
     );
-    let csv = String::from_utf8(histogram_csv(&[r], false, false).unwrap()).unwrap();
+    let csv =
+        String::from_utf8(histogram_csv(&Rows::by_hand(vec![(&[], r)]), false, false).unwrap())
+            .unwrap();
     let sum: u64 = csv
         .lines()
         .skip(1)
@@ -79,7 +82,7 @@ fn histogram_lines_cover_min_to_max_and_sum_to_the_calls() {
 
 #[test]
 fn table_names_the_thread_and_start_of_the_slowest_call() {
-    let rows = [row("f", &[5, 900, 7])];
+    let rows = Rows::by_hand(vec![(&[], row("f", &[5, 900, 7]))]);
     let text = String::from_utf8(table(&rows, "function", &TableOptions::default(), &|t| {
         format!("tid {t}")
     }))

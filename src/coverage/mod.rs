@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::ingest::{FuncKey, Mapping};
 use crate::pipeline::Loaded;
 use crate::symbols::distinct::{Identity, disambiguate};
-use crate::symbols::inventory::{Inventory, inventory};
+use crate::symbols::inventory::{DebugPlaces, Inventory, inventory};
 use crate::symbols::{Demangle, Elf, FuncInfo, locate};
 
 /// What became of a function.
@@ -133,6 +133,8 @@ pub(crate) struct Lookup<'a> {
     pub binary: Option<&'a Path>,
     /// Directories searched first for the trace's objects.
     pub search_path: &'a [PathBuf],
+    /// Directories searched for separate debug files (`--debug-dir`).
+    pub debug_dirs: &'a [PathBuf],
     /// How names are shown.
     pub style: Demangle,
 }
@@ -257,7 +259,11 @@ impl Collector {
         if let Some(i) = self.objects.iter().position(|(p, _)| *p == key) {
             return Ok(Some(i));
         }
-        let inv = inventory(path, look.style, &mut self.warnings)?;
+        let places = DebugPlaces {
+            debug_dirs: look.debug_dirs,
+            search_path: look.search_path,
+        };
+        let inv = inventory(path, look.style, places, &mut self.warnings)?;
         if !inv.elf.instrumented {
             // Remember it, listing nothing, so it is read once.
             self.objects.push((key, Inventory::default()));

@@ -324,6 +324,7 @@ pub(crate) fn lookup(config: &Config) -> crate::coverage::Lookup<'_> {
     crate::coverage::Lookup {
         binary: config.input.binary.as_deref(),
         search_path: &config.input.symbols.search_path,
+        debug_dirs: &config.input.symbols.debug_dirs,
         style: config.input.symbols.demangle,
     }
 }

@@ -60,6 +60,7 @@ pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
     let look = Lookup {
         binary: opts.input.binary.as_deref(),
         search_path: &opts.input.symbols.search_path,
+        debug_dirs: &opts.input.symbols.debug_dirs,
         style: opts.input.symbols.demangle,
     };
     for p in &patterns {

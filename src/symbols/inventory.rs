@@ -13,12 +13,13 @@
 //! Function addresses are the symbols' values, as the trace's are the
 //! hook's `this_fn`: a Thumb function's is odd in both.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use object::Object as _;
 
 use super::FuncInfo;
 use super::calls::HookCalls;
+use super::debugfile::DebugSearch;
 use super::demangle::Demangle;
 use super::objects::Object;
 use crate::error::{Error, Result};
@@ -58,10 +59,27 @@ impl Inventory {
     }
 }
 
-/// Lists the functions of the object at `path`; problems reading its
-/// debug information become `warnings`.
-pub fn inventory(path: &Path, style: Demangle, warnings: &mut Vec<String>) -> Result<Inventory> {
-    let obj = Object::open(path, false, warnings)?;
+/// Where [`inventory`] looks for an object's separate debug file: the
+/// `--debug-dir`s (then the system's) and the `--search-path`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DebugPlaces<'a> {
+    /// The `--debug-dir` directories. Default is none.
+    pub debug_dirs: &'a [PathBuf],
+    /// The `--search-path` directories. Default is none.
+    pub search_path: &'a [PathBuf],
+}
+
+/// Lists the functions of the object at `path`, its separate debug file
+/// looked for in `places`; problems reading its debug information become
+/// `warnings`.
+pub fn inventory(
+    path: &Path,
+    style: Demangle,
+    places: DebugPlaces<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Inventory> {
+    let search = DebugSearch::new(places.debug_dirs, places.search_path);
+    let obj = Object::open_with(path, None, false, &search, warnings)?;
     let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let file = object::File::parse(&*data).map_err(|e| {
         Error::Input(format!(
@@ -111,7 +129,7 @@ mod tests {
 
     /// An x86-64 program built with `-finstrument-functions`, where `plain`
     /// is `no_instrument_function`; None without gcc.
-    fn program(dir: &Path) -> Option<std::path::PathBuf> {
+    fn program(dir: &Path) -> Option<PathBuf> {
         let src = dir.join("a.c");
         std::fs::write(
             &src,
@@ -150,14 +168,16 @@ mod tests {
             return;
         };
         let mut warnings = Vec::new();
-        let inv = inventory(&exe, Demangle::Full, &mut warnings).expect("inventory");
+        let inv = inventory(&exe, Demangle::Full, DebugPlaces::default(), &mut warnings)
+            .expect("inventory");
         assert!(inv.per_function && warnings.is_empty(), "{warnings:?}");
         assert!(instrumented(&inv, "f") && !instrumented(&inv, "plain"));
         let mut bytes = std::fs::read(&exe).expect("read the program");
         bytes[18..20].copy_from_slice(&21u16.to_le_bytes()); // e_machine = EM_PPC64
         let ppc = dir.path().join("ppc");
         std::fs::write(&ppc, bytes).expect("write the copy");
-        let inv = inventory(&ppc, Demangle::Full, &mut warnings).expect("inventory");
+        let inv = inventory(&ppc, Demangle::Full, DebugPlaces::default(), &mut warnings)
+            .expect("inventory");
         assert!(!inv.per_function);
         assert!(instrumented(&inv, "f") && instrumented(&inv, "plain"));
         assert_eq!(warnings.len(), 1, "{warnings:?}");

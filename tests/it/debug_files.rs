@@ -235,6 +235,12 @@ fn layouts_name_like_the_plain_build(program: &Program, dir: &Path) {
     let app = split_off(&plain, &dir.join("by-id"), &debug, "--strip-all", false);
     let flag = ["--debug-dir", ids.to_str().unwrap()];
     same("build-id under --debug-dir", &want, rows(&t, &app, &flag));
+    let covered = calltrace(["coverage"]).args(flag).args([&app, &t]).run();
+    assert_eq!(
+        covered.success().text(),
+        coverage(&plain),
+        "build-id under --debug-dir: coverage"
+    );
     let (names, stderr) = rows(&t, &app, &[]);
     assert!(names.iter().all(|r| r.1.is_none()), "{names:?}");
     assert_eq!(stderr.matches("warning: ").count(), 2, "{stderr}");

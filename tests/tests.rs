@@ -19,6 +19,7 @@ mod it {
     mod errors;
     mod export;
     mod filters;
+    mod first_use;
     mod formats;
     mod fuzz;
     mod golden;

@@ -1,0 +1,211 @@
+//! What a new user meets first: `--help` texts that say what really
+//! happens, the same option order in every command, `tree --root` and
+//! `--focus` meaning what they mean in `graph`, and a word before a huge
+//! per-call tree is written.
+
+use std::collections::BTreeSet;
+
+use super::util::*;
+
+/// The commands whose `[BINARY]` argument `--help` documents.
+const WITH_BINARY: [&str; 6] = ["graph", "tree", "abstract", "export", "stats", "live"];
+
+#[test]
+fn binary_help_says_the_recorded_executable_is_used() {
+    for command in WITH_BINARY {
+        let help = calltrace([command, "--help"]).run().success().text();
+        assert!(
+            help.contains("Default: the executable the trace records"),
+            "{command}:\n{help}"
+        );
+        assert!(
+            !help.contains("without it addresses are shown in hex"),
+            "{command}:\n{help}"
+        );
+    }
+}
+
+/// The `-h` option lines of `command`, as their long flag names.
+fn option_flags(command: &str) -> Vec<String> {
+    let help = calltrace([command, "-h"]).run().success().text();
+    help.lines()
+        .skip_while(|l| *l != "Options:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .collect()
+}
+
+#[test]
+fn every_command_lists_the_shared_flags_first_in_one_order() {
+    // How traces are read, then how functions are named: the same run of
+    // flags at the top of every trace-reading command's -h.
+    let shared = [
+        "--format",
+        "--lenient",
+        "--threads",
+        "--rules",
+        "--search-path",
+        "--demangle",
+        "--allow-mismatch",
+        "--perf-map",
+        "--quiet",
+    ];
+    for command in [
+        "graph", "tree", "abstract", "export", "stats", "compare", "coverage", "diff",
+    ] {
+        let flags = option_flags(command);
+        let start = usize::from(flags.first().is_some_and(|f| f == "--trace"));
+        assert_eq!(
+            flags[start..start + shared.len()],
+            shared,
+            "{command}: {flags:?}"
+        );
+    }
+}
+
+/// Caller-callee pairs of a contexts tree printed by `calltrace tree`.
+fn tree_edges(text: &str) -> BTreeSet<(String, String)> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut edges = BTreeSet::new();
+    for line in shape(text).lines() {
+        let depth = (line.len() - line.trim_start().len()) / 2;
+        let name = line.trim_start().split(" x").next().unwrap().to_string();
+        stack.truncate(depth);
+        if let Some(caller) = stack.last() {
+            edges.insert((caller.clone(), name.clone()));
+        }
+        stack.push(name);
+    }
+    edges
+}
+
+/// Caller-callee pairs of the hot graph's DOT.
+fn dot_edges(dot: &str) -> BTreeSet<(String, String)> {
+    let mut names = std::collections::HashMap::new();
+    for line in dot.lines() {
+        if let Some((id, rest)) = line.trim().split_once(" [label=\"") {
+            names.insert(
+                id.to_string(),
+                rest.split("\\n").next().unwrap().to_string(),
+            );
+        }
+    }
+    dot.lines()
+        .filter_map(|l| {
+            let (a, rest) = l.trim().split_once(" -> ")?;
+            let b = rest.split(' ').next()?;
+            Some((names[a].clone(), names[b].clone()))
+        })
+        .collect()
+}
+
+#[test]
+fn tree_root_and_focus_keep_what_graph_draws() {
+    let p = hello_pie();
+    let trace = &p.text_trace().path;
+    for (flag, func) in [
+        ("--root", "total_area"),
+        ("--focus", "multiply"),
+        ("--focus", "rect_area"),
+        ("--root", "factorial"),
+    ] {
+        let tree = tree(p.exe(), trace, &["--view", "contexts", flag, func]);
+        let args = [
+            "graph",
+            p.exe(),
+            "--trace",
+            trace.to_str().unwrap(),
+            flag,
+            func,
+            "--min-total",
+            "0",
+            "--min-edge",
+            "0",
+            "-o",
+            "-",
+        ];
+        let dot = calltrace(args).run().success().text();
+        assert_eq!(tree_edges(&tree), dot_edges(&dot), "{flag} {func}:\n{tree}");
+        assert!(!tree_edges(&tree).is_empty(), "{flag} {func}");
+    }
+}
+
+#[test]
+fn tree_root_prints_each_call_of_func_and_counts_depth_from_it() {
+    let p = hello_pie();
+    let trace = &p.text_trace().path;
+    let root = shape(&tree(
+        p.exe(),
+        trace,
+        &["--root", "total_area", "--max-depth", "2"],
+    ));
+    assert_eq!(
+        root,
+        "total_area\n  square_area\n  rect_area\n  triangle_area\n  sum3\n"
+    );
+    // --focus: the callers above, down to the top-level call.
+    let focus = shape(&tree(p.exe(), trace, &["--focus", "half"]));
+    assert_eq!(focus, "main\n  total_area\n    triangle_area\n      half\n");
+    // A name that is no function is an error naming the flag, as in graph.
+    let args = [
+        "tree",
+        p.exe(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--root",
+        "nosuch",
+    ];
+    let msg = calltrace(args).run().failure();
+    assert!(msg.starts_with("--root: "), "{msg}");
+}
+
+#[test]
+fn tree_focus_is_a_flag_not_a_clap_tip() {
+    let p = hello_pie();
+    let trace = p.text_trace().path.to_str().unwrap();
+    let out = calltrace(["tree", p.exe(), "--trace", trace, "--focus", "main"]).run();
+    assert!(!out.stderr.contains("-- --focus"), "{}", out.stderr);
+    assert_eq!(out.success().text().lines().count(), 25);
+}
+
+#[test]
+fn a_huge_per_call_tree_suggests_the_contexts_view_before_writing() {
+    // One line more than the limit of a million, as an indented trace.
+    let lines = 1_000_001;
+    let (_dir, trace) = temp_file("big.txt", "f (1 / 1)\n".repeat(lines));
+    let out = calltrace(["tree", "--trace", trace.to_str().unwrap(), "-o", "-"])
+        .run()
+        .success();
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), lines);
+    let warning = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("--view contexts"))
+        .unwrap_or_else(|| panic!("no hint in:\n{}", out.stderr));
+    assert!(warning.contains("1.0 M lines"), "{warning}");
+    // The contexts view says nothing, nor does a tree at the limit.
+    let out = calltrace([
+        "tree",
+        "--trace",
+        trace.to_str().unwrap(),
+        "-o",
+        "/dev/null",
+    ])
+    .args(["--view", "contexts"])
+    .run()
+    .success();
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+    std::fs::write(&trace, "f (1 / 1)\n".repeat(lines - 1)).unwrap();
+    let out = calltrace([
+        "tree",
+        "--trace",
+        trace.to_str().unwrap(),
+        "-o",
+        "/dev/null",
+    ])
+    .run()
+    .success();
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}

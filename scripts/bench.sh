@@ -70,7 +70,7 @@ fi
 if [[ -n "${CALLTRACE_BIN:-}" ]]; then
     ct=$CALLTRACE_BIN
 else
-    (cd "$root" && cargo build --release --quiet)
+    (cd "$root" && cargo build --release --locked --quiet)
     ct=$root/target/release/calltrace
 fi
 

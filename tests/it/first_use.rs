@@ -209,3 +209,127 @@ fn a_huge_per_call_tree_suggests_the_contexts_view_before_writing() {
     .success();
     assert!(!out.stderr.contains("warning"), "{}", out.stderr);
 }
+
+#[test]
+fn stats_help_says_times_are_wall_clock_and_what_the_runtime_takes_out() {
+    let help = calltrace(["stats", "--help"]).run().success().text();
+    assert!(help.contains("Times are elapsed (wall-clock)"), "{help}");
+    assert!(help.contains("CALLTRACE_WAITS=keep"), "{help}");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let first = readme.find("(wall-clock)").expect("the README says it");
+    // Said before the first command section prints a time.
+    assert!(first < readme.find("### `calltrace graph").unwrap());
+}
+
+#[test]
+fn no_trace_from_an_instrumented_library_without_the_runtime_names_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hello = root().join("testdata/hello");
+    // The library is instrumented, the program that loads it is not, and
+    // neither has the runtime: glibc's empty hooks run.
+    compile(
+        std::process::Command::new("gcc")
+            .args(["-g", "-finstrument-functions", "-fPIC", "-shared"])
+            .args([hello.join("shapes.c"), hello.join("util.c")])
+            .arg("-o")
+            .arg(d.join("libshapes.so")),
+    );
+    let link = |runtime: bool| {
+        let mut cmd = std::process::Command::new("gcc");
+        cmd.arg("-g").arg(hello.join("main.c"));
+        if runtime {
+            cmd.arg(root().join("runtime/calltrace.c"));
+        }
+        cmd.args([
+            "-L",
+            ".",
+            "-lshapes",
+            "-Wl,-rpath,$ORIGIN",
+            "-o",
+            "app-notrace",
+        ])
+        .current_dir(d);
+        compile(&mut cmd);
+    };
+    link(false);
+    let ran = std::process::Command::new(d.join("app-notrace"))
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(ran.status.success());
+    let msg = calltrace(["graph", "./app-notrace"])
+        .current_dir(d)
+        .run()
+        .failure();
+    assert!(
+        msg.contains("./app-notrace loads ./libshapes.so, whose code calls"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("link the runtime into the executable"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains("not built with -finstrument-functions"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains("app-notrace.c"),
+        "no source named after the binary: {msg}"
+    );
+    // Done as it says, the library's calls are in the trace.
+    link(true);
+    let ran = std::process::Command::new(d.join("app-notrace"))
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(ran.status.success());
+    let tree = calltrace(["tree", "./app-notrace"])
+        .current_dir(d)
+        .run()
+        .success()
+        .text();
+    assert!(tree.contains("total_area ("), "{tree}");
+}
+
+/// Skips when `CALLTRACE_SKIP_PROBE` is set, as a test whose tool is
+/// missing does; passes otherwise. Run by the test below.
+#[test]
+fn skip_probe() {
+    if std::env::var_os("CALLTRACE_SKIP_PROBE").is_some() {
+        skip("the probe was asked to skip");
+    }
+}
+
+#[test]
+fn a_skipped_test_is_listed_after_the_summary_or_fails_when_tools_are_required() {
+    let run = |require: &str| {
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "it::first_use::skip_probe",
+                "--test-threads",
+                "1",
+            ])
+            .env("CALLTRACE_SKIP_PROBE", "1")
+            .env("CALLTRACE_REQUIRE_TOOLS", require)
+            .output()
+            .unwrap()
+    };
+    let out = run("0");
+    assert!(out.status.success());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("test result: ok. 1 passed"), "{stdout}");
+    assert!(
+        stderr.contains("SKIPPED 1 test(s)")
+            && stderr.contains("SKIP it::first_use::skip_probe: the probe was asked to skip"),
+        "{stderr}"
+    );
+    let out = run("1");
+    assert!(!out.status.success(), "CALLTRACE_REQUIRE_TOOLS=1 fails it");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("CALLTRACE_REQUIRE_TOOLS=1 requires it"));
+}

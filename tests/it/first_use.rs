@@ -333,3 +333,53 @@ fn a_skipped_test_is_listed_after_the_summary_or_fails_when_tools_are_required()
     assert!(!out.status.success(), "CALLTRACE_REQUIRE_TOOLS=1 fails it");
     assert!(String::from_utf8_lossy(&out.stdout).contains("CALLTRACE_REQUIRE_TOOLS=1 requires it"));
 }
+
+#[test]
+fn compare_plots_show_shares_as_percentages_and_counts_with_separators() {
+    let p = root().join("testdata/printer");
+    let out = tempfile::tempdir().unwrap();
+    let traces = p.join("traces");
+    let args = [
+        traces.join("printer"),
+        "--modules".into(),
+        p.join("modules.csv"),
+        "--out-dir".into(),
+        out.path().into(),
+        traces.join("color-duplex.trace"),
+        traces.join("fax.trace"),
+    ];
+    calltrace(["compare"]).args(args).run().success();
+    // plotters writes each text on a line of its own.
+    let texts = |file: &str| -> Vec<String> {
+        let svg = std::fs::read_to_string(out.path().join(file)).unwrap();
+        svg.lines().map(|l| l.trim().to_string()).collect()
+    };
+    let sweep = texts("sweep.svg");
+    let has = |texts: &[String], t: &str| texts.iter().any(|l| l == t);
+    assert!(
+        has(&sweep, "T = 90%, the threshold of rates.svg"),
+        "{sweep:?}"
+    );
+    assert!(
+        has(&sweep, "50%") && !has(&sweep, "0.5"),
+        "threshold axis in percent: {sweep:?}"
+    );
+    let rates = texts("rates.svg");
+    // color-duplex has 4,614 call nodes before abstraction.
+    assert!(has(&rates, "4,614") && !has(&rates, "4614"), "{rates:?}");
+    assert!(has(&rates, "after threshold (T = 90%)"), "{rates:?}");
+    assert!(has(&rates, "after global (P = 0.1%)"), "{rates:?}");
+}
+
+#[test]
+fn the_flame_graph_title_names_the_program() {
+    let p = root().join("testdata/printer/traces");
+    let svg = calltrace(["export"])
+        .args([p.join("printer"), "--trace".into(), p.join("fax.trace")])
+        .args(["--to", "flamegraph", "-o", "-"])
+        .run()
+        .success()
+        .text();
+    let title = format!(">calltrace: printer ({})<", p.join("fax.trace").display());
+    assert!(svg.contains(&title), "{}", &svg[..svg.len().min(3000)]);
+}

@@ -33,6 +33,7 @@ gcc -g -finstrument-functions testdata/hello/*.c runtime/calltrace.c -o "$out/he
 (
   cd "$out"
   ./hello >/dev/null
+  echo "== call graphs: graph.dot (the hot graph: functions with at least 0.5% of the time), plain.dot (every function)"
   "$ct" graph ./hello              # reads trace.txt, writes graph.dot (the hot graph)
   "$ct" graph ./hello --style plain -o plain.dot --csv edges.csv   # pvtrace's drawing
   echo "== call tree (one node per distinct call path)"

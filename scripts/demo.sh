@@ -15,10 +15,12 @@ root=$PWD
 out=$root/example-out
 mkdir -p "$out"
 
-echo "== building calltrace (release; the first build takes a few minutes)"
-# Cargo's progress on stderr; the path of the binary it built (wherever
-# CARGO_TARGET_DIR or a cargo config puts it) from its JSON messages.
-ct=$(cargo build --release --bin calltrace --message-format=json-render-diagnostics |
+echo "== building calltrace (nothing to do after \`cargo install --locked --path .\`; else a few minutes)"
+# The build `cargo install --locked --path .` made, reused: the same
+# profile and Cargo.lock's versions. Cargo's progress on stderr; the path
+# of the binary (wherever CARGO_TARGET_DIR or a cargo config puts it) from
+# its JSON messages.
+ct=$(cargo build --release --locked --bin calltrace --message-format=json-render-diagnostics |
   sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
 if [[ ! -x $ct ]]; then
   echo "demo.sh: cargo built no calltrace executable" >&2
@@ -31,6 +33,7 @@ gcc -g -finstrument-functions testdata/hello/*.c runtime/calltrace.c -o "$out/he
 (
   cd "$out"
   ./hello >/dev/null
+  echo "== call graphs: graph.dot (the hot graph: functions with at least 0.5% of the time), plain.dot (every function)"
   "$ct" graph ./hello              # reads trace.txt, writes graph.dot (the hot graph)
   "$ct" graph ./hello --style plain -o plain.dot --csv edges.csv   # pvtrace's drawing
   echo "== call tree (one node per distinct call path)"

@@ -28,6 +28,7 @@ mod it {
     mod export;
     mod export_edges;
     mod filters;
+    mod first_use;
     mod formats;
     mod fuzz;
     mod golden;

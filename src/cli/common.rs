@@ -15,12 +15,15 @@ use crate::ingest::slice::{Filter, TimeRange};
 use crate::pipeline::InputOptions;
 use crate::symbols::{Demangle, SymbolOptions};
 
+/// `[BINARY]`'s help in every command that takes it.
+pub(crate) const BINARY_HELP: &str = "The traced executable (ELF with debug info). Default: the executable the trace records, when that file is there; failing both, addresses are shown in hex";
+
 /// The trace and program of every command that reads one trace, and how
 /// it is read.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// The traced executable (ELF with debug info); without it addresses are shown in hex
-    #[arg(value_name = "BINARY")]
+    /// The traced executable (the help text is [`BINARY_HELP`]).
+    #[arg(value_name = "BINARY", help = BINARY_HELP)]
     pub binary: Option<PathBuf>,
     /// Trace file to read, `-` for standard input, or a uftrace recording directory
     #[arg(long, value_name = "FILE", default_value = "trace.txt")]

@@ -31,6 +31,10 @@ pub struct CoverageArgs {
     /// A trace to read (repeatable); without any trace, trace.txt
     #[arg(long, value_name = "FILE")]
     pub trace: Vec<String>,
+    // Shared flags first, then this command's: the order of every command's -h.
+    /// How traces are read and functions named.
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// Summarise per module instead of per source file: a CSV `function,module` table, auto, auto:file, auto:dir or auto:prefix
     #[arg(long, value_name = "M")]
     pub modules: Option<String>,
@@ -46,9 +50,6 @@ pub struct CoverageArgs {
     /// Exit with status 3 when less than this share of the instrumented functions was called: 80% or 0.8
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
     pub fail_under: Option<Share>,
-    /// How traces are read and functions named.
-    #[command(flatten)]
-    pub read: ReadArgs,
 }
 
 /// Whether `path` is an ELF file (the traced executable, not a trace).

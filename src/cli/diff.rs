@@ -30,6 +30,10 @@ pub struct DiffArgs {
     /// The new run: a trace, or a directory of traces of repeated runs
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
+    // Shared flags first, then this command's: the order of every command's -h.
+    /// How traces are read and functions named.
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// One row per function (calling contexts rolled up) or per calling context
     #[arg(long, value_enum, default_value = "function")]
     pub by: ByArg,
@@ -69,9 +73,6 @@ pub struct DiffArgs {
     /// The unit times are shown in.
     #[command(flatten)]
     pub time: TimeUnitArgs,
-    /// How traces are read and functions named.
-    #[command(flatten)]
-    pub read: ReadArgs,
 }
 
 /// `--normalize` values.

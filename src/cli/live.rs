@@ -10,8 +10,8 @@ use crate::run::live::LiveOptions;
 /// Flags of `calltrace live`.
 #[derive(Debug, Args)]
 pub struct LiveArgs {
-    /// The traced executable (ELF with debug info); without it addresses are shown in hex
-    #[arg(value_name = "BINARY")]
+    /// The traced executable (the help text is `common::BINARY_HELP`).
+    #[arg(value_name = "BINARY", help = super::common::BINARY_HELP)]
     pub binary: Option<PathBuf>,
     /// Trace file or FIFO being written (waited for if it does not exist yet)
     #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]

@@ -16,6 +16,12 @@ buckets per power of two): exact below 128 ns, else within 1%. Memory per
 function or context is bounded, whatever the number of calls. Needs a timed
 trace of entries and exits.
 
+Times are elapsed (wall-clock): blocking and preemption count. A function
+waiting on a lock or condition variable shows the wait as self time, and a
+fast function preempted once shows milliseconds as its max. The runtime's
+own waits (a full buffer while its writer catches up) are taken out
+(CALLTRACE_WAITS=keep leaves them in).
+
 Examples:
   calltrace stats ./app                         # every function, slowest total first
   calltrace stats ./app --sort max --top 10     # the ten worst single calls

@@ -19,7 +19,13 @@ pub struct TreeArgs {
     /// Output file, `-` for standard output
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
-    /// Leave out calls deeper than N (top-level calls are depth 1)
+    /// Print only the paths through FUNC (its callers and callees), as graph --focus
+    #[arg(long, value_name = "FUNC", conflicts_with = "root")]
+    pub focus: Option<String>,
+    /// Print only FUNC's calls and what they call, as graph --root
+    #[arg(long, value_name = "FUNC")]
+    pub root: Option<String>,
+    /// Leave out calls deeper than N, counting the start (--root, --focus, or the top-level calls) as level 1
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
     /// The unit times are shown in.
@@ -40,6 +46,8 @@ impl TreeArgs {
             max_depth: self.max_depth,
             time_unit: self.time.time_unit.into(),
             show: self.show.stats(),
+            root: self.root,
+            focus: self.focus,
         }
     }
 }

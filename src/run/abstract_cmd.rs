@@ -82,6 +82,7 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
             max_depth: opts.max_depth,
             time_unit: opts.time_unit,
             show: opts.show.clone(),
+            ..emit::tree::Options::default()
         };
         emit::write_atomic_with(path, |w| {
             let (tree, names) = (&a.outcome.tree, &a.loaded.names);

@@ -26,6 +26,12 @@ pub struct TreeOptions {
     pub(crate) time_unit: TimeUnit,
     /// Per-call numbers shown after each line (`--show`). Default is none.
     pub(crate) show: Vec<Stat>,
+    /// Print only the calls of this function and what they call (`--root`),
+    /// as `graph --root` draws. Default is none.
+    pub(crate) root: Option<String>,
+    /// Print only the paths through this function: its callers and what
+    /// it calls (`--focus`), as `graph --focus` draws. Default is none.
+    pub(crate) focus: Option<String>,
 }
 
 impl Default for TreeOptions {
@@ -37,6 +43,8 @@ impl Default for TreeOptions {
             max_depth: None,
             time_unit: TimeUnit::Auto,
             show: Vec::new(),
+            root: None,
+            focus: None,
         }
     }
 }
@@ -48,21 +56,59 @@ pub fn run(opts: &TreeOptions) -> Result<Outcome> {
     let loaded = pipeline::load(&input, opts.view)?;
     let (tree, names) = (&loaded.built.tree, &loaded.names);
     super::warn_now(&loaded.warnings);
-    let mut warnings: Vec<String> = emit::tree::depth_warning(tree, opts.max_depth)
-        .into_iter()
-        .collect();
-    warnings.extend(show_warning(&opts.show, tree));
     let write = emit::tree::Options {
         max_depth: opts.max_depth,
         time_unit: opts.time_unit,
         show: opts.show.clone(),
+        kept: kept(opts, &loaded)?,
     };
+    let lines = emit::tree::lines(tree, &write);
+    // Said before the output, which may take long to write.
+    let mut now: Vec<String> = emit::tree::depth_warning_with(tree, &write)
+        .into_iter()
+        .collect();
+    now.extend(huge_warning(opts, lines));
+    super::warn_now(&now);
+    let warnings: Vec<String> = show_warning(&opts.show, tree).into_iter().collect();
     emit::write_atomic_with(&opts.output, |out| {
         emit::tree::write_indented_with(tree, names, &write, out)
     })?;
     Ok(Outcome {
         warnings,
-        notes: wrote(opts, tree.len() - 1),
+        notes: wrote(opts, lines),
+    })
+}
+
+/// The nodes `--root` or `--focus` keeps (with `--max-depth` counted
+/// from FUNC), or none without them.
+fn kept(opts: &TreeOptions, loaded: &pipeline::Loaded) -> Result<Option<Vec<bool>>> {
+    let names = &loaded.names;
+    let (func, callers) = match (&opts.focus, &opts.root) {
+        (Some(f), _) => (super::graph::find(names, "--focus", Some(f))?, true),
+        (None, Some(r)) => (super::graph::find(names, "--root", Some(r))?, false),
+        (None, None) => return Ok(None),
+    };
+    let Some(func) = func else { return Ok(None) };
+    let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
+    let only = emit::tree::Only {
+        func,
+        callers,
+        steps: opts.max_depth.map(|d| d - 1),
+    };
+    let is_thread = |n| funcs.is_synthetic(tree.func(n));
+    Ok(Some(emit::tree::mask(tree, &only, is_thread)))
+}
+
+/// Past [`emit::tree::HUGE_CALLS_LINES`] lines of the calls view, the
+/// contexts view that says the same in far fewer.
+fn huge_warning(opts: &TreeOptions, lines: u64) -> Option<String> {
+    (opts.view == View::Calls && lines > emit::tree::HUGE_CALLS_LINES).then(|| {
+        format!(
+            "the per-call tree has {:.1} M lines (one per call); --view contexts merges \
+             identical call paths into one line with an xN count, and --max-depth N, \
+             --root FUNC or --focus FUNC print a part",
+            lines as f64 / 1e6
+        )
     })
 }
 
@@ -83,14 +129,14 @@ pub(crate) fn show_warning(show: &[Stat], tree: &Tree) -> Option<String> {
 }
 
 /// `wrote tree.txt (contexts view, 1234 lines)` for a file, nothing for
-/// standard output; `nodes`, the lines without --max-depth.
-fn wrote(opts: &TreeOptions, nodes: usize) -> Vec<String> {
+/// standard output.
+fn wrote(opts: &TreeOptions, lines: u64) -> Vec<String> {
     if opts.output.as_os_str() == "-" {
         return Vec::new();
     }
     let lines = match opts.max_depth {
-        None => format!(", {nodes} lines"),
-        Some(d) => format!(", at most {d} deep"),
+        None => format!(", {lines} lines"),
+        Some(d) => format!(", {lines} lines, at most {d} deep"),
     };
     vec![format!(
         "wrote {} ({} view{lines})",

@@ -4,12 +4,12 @@
 
 use std::process::Command;
 
-use super::util::root;
+use super::util::{root, skip};
 
 #[test]
 fn bench_script_smoke_run_prints_every_target() {
     if !std::path::Path::new("/usr/bin/time").exists() {
-        eprintln!("skipped: /usr/bin/time is not installed");
+        skip("/usr/bin/time is not installed");
         return;
     }
     let out = Command::new("bash")
@@ -110,7 +110,7 @@ fn bench_script_smoke_run_prints_every_target() {
 #[test]
 fn bench_script_measures_the_trace_shapes_of_the_lua_interpreter_and_of_cxx_too() {
     if !std::path::Path::new("/usr/bin/time").exists() {
-        eprintln!("skipped: /usr/bin/time is not installed");
+        skip("/usr/bin/time is not installed");
         return;
     }
     let bench = |program: &str| {

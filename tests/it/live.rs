@@ -9,7 +9,6 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use super::rules::have;
 use super::util::*;
 
 const PROGRAM: &str = r#"
@@ -103,7 +102,7 @@ fn top_of_last_interval(screen: &str) -> Option<String> {
 
 #[test]
 fn live_shows_the_hot_function_of_a_running_program() {
-    if !have("tmux") || !have("gcc") {
+    if tool("tmux").is_none() || tool("gcc").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -136,6 +135,7 @@ fn live_shows_the_hot_function_of_a_running_program() {
         Command::new("./app")
             .current_dir(d)
             .env("CALLTRACE_OUT", "trace.fifo")
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap(),
     );
@@ -177,6 +177,16 @@ fn live_shows_the_hot_function_of_a_running_program() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    // The program's own stderr is the test's: once live has quit, the
+    // runtime says tracing stopped and the program goes on.
+    let _ = app.0.kill();
+    let mut said = String::new();
+    let mut err = app.0.stderr.take().expect("piped stderr");
+    std::io::Read::read_to_string(&mut err, &mut said).unwrap();
+    assert!(
+        said.is_empty() || said.contains("the trace's reader has gone"),
+        "{said}"
+    );
 }
 
 #[test]

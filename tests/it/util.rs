@@ -685,7 +685,7 @@ fn diff(expected: &str, actual: &str) -> String {
 }
 
 /// The path of external program `name` when it is installed. When it is
-/// missing, prints a note and returns None so the test can skip, unless
+/// missing, the test is skipped ([`skip`]) and this returns None, unless
 /// `CALLTRACE_REQUIRE_TOOLS=1` (CI), which makes a missing tool a failure.
 #[track_caller]
 pub fn tool(name: &str) -> Option<PathBuf> {
@@ -695,13 +695,51 @@ pub fn tool(name: &str) -> Option<PathBuf> {
             .find(|p| p.is_file())
     });
     if found.is_none() {
-        assert!(
-            std::env::var("CALLTRACE_REQUIRE_TOOLS").as_deref() != Ok("1"),
-            "`{name}` is required (CALLTRACE_REQUIRE_TOOLS=1) but not installed"
-        );
-        eprintln!("skipped: `{name}` is not installed");
+        skip(&format!("`{name}` is not installed"));
     }
     found
+}
+
+/// The tests skipped so far: (test name, why).
+static SKIPPED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Skips the running test because something it needs is missing (`why`):
+/// a failure under `CALLTRACE_REQUIRE_TOOLS=1` (CI), else a `SKIP` line in
+/// the test's output and a line in the list of skipped tests that the test
+/// binary prints on stderr when it ends, after libtest's summary (which
+/// counts a skipped test as passed). The caller returns after this.
+#[track_caller]
+pub fn skip(why: &str) {
+    assert!(
+        std::env::var("CALLTRACE_REQUIRE_TOOLS").as_deref() != Ok("1"),
+        "{why}, and CALLTRACE_REQUIRE_TOOLS=1 requires it"
+    );
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    eprintln!("SKIP {test}: {why}");
+    let mut skipped = SKIPPED.lock().unwrap_or_else(|e| e.into_inner());
+    if skipped.is_empty() {
+        // SAFETY: `report_skipped` is a plain `extern "C" fn()` that only
+        // locks a mutex and writes to stderr.
+        unsafe { libc::atexit(report_skipped) };
+    }
+    skipped.push((test, why.to_string()));
+}
+
+/// Prints the skipped tests at exit, after libtest's `test result:` line.
+extern "C" fn report_skipped() {
+    let skipped = SKIPPED.lock().unwrap_or_else(|e| e.into_inner());
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "\nSKIPPED {} test(s), counted as passed above (CALLTRACE_REQUIRE_TOOLS=1 makes them fail):",
+        skipped.len()
+    );
+    for (test, why) in skipped.iter() {
+        let _ = writeln!(err, "  SKIP {test}: {why}");
+    }
 }
 
 /// The directory of a third-party C source tree bundled in a Rust

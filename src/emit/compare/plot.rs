@@ -10,7 +10,9 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::abstraction::Share;
 use crate::abstraction::registry::{MethodParams, Shown};
+use crate::emit::format::thousands;
 use crate::error::{Error, Result, escape_controls};
 use crate::report::{PatternReport, Report, Stage};
 
@@ -107,7 +109,7 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
         .y_desc("nodes kept (% of nodes before)")
         .x_labels(11)
         .y_labels(11)
-        .x_label_formatter(&|x| format!("{x:.1}"))
+        .x_label_formatter(&|x| format!("{:.0}%", 100.0 * x))
         .y_label_formatter(&|y| format!("{y:.0}%"))
         .max_light_lines(0)
         .bold_line_style(RGBColor(225, 225, 225))
@@ -115,7 +117,7 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
         .axis_desc_style((FONT, 15))
         .draw()
         .map_err(draw_err)?;
-    threshold_marker(&mut chart, area, report.config.threshold.get())?;
+    threshold_marker(&mut chart, area, report.config.threshold)?;
     for (i, p) in report.patterns.iter().enumerate() {
         let points = p
             .sweep
@@ -129,8 +131,10 @@ fn sweep_plot(area: &Area, report: &Report) -> Result<()> {
     Ok(())
 }
 
-/// A thin vertical line at `t`, the threshold of `rates.svg`, with a label.
-fn threshold_marker(chart: &mut Chart, area: &Area, t: f64) -> Result<()> {
+/// A thin vertical line at `threshold`, the one `rates.svg` uses, with a
+/// label saying so.
+fn threshold_marker(chart: &mut Chart, area: &Area, threshold: Share) -> Result<()> {
+    let t = threshold.get();
     chart
         .draw_series(std::iter::once(Rectangle::new(
             [(t - 0.001, 0.0), (t + 0.001, 100.0)],
@@ -147,7 +151,7 @@ fn threshold_marker(chart: &mut Chart, area: &Area, t: f64) -> Result<()> {
         .color(&RGBColor(90, 90, 90))
         .pos(Pos::new(h, VPos::Center));
     let (x, y) = chart.backend_coord(&(t, 3.0));
-    let label = format!("T = {t} (rates.svg)");
+    let label = format!("T = {threshold}, the threshold of rates.svg");
     area.draw(&Text::new(label, (x + dx, y), style))
         .map_err(draw_err)
 }
@@ -186,8 +190,8 @@ fn stage_labels(params: &MethodParams) -> Vec<String> {
             None => "before".to_string(),
             Some(m) => match m.shown {
                 Shown::Nothing => format!("after {}", m.name),
-                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold.get()),
-                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total.get()),
+                Shown::Threshold => format!("after {} (T = {})", m.name, params.threshold),
+                Shown::MinTotal => format!("after {} (P = {})", m.name, params.min_total),
             },
         })
         .collect()
@@ -216,7 +220,7 @@ fn rates_plot(area: &Area, report: &Report, names: &[&str]) -> Result<()> {
         .y_desc("pattern")
         .disable_y_mesh()
         .x_labels(8)
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| thousands(x.round() as u64))
         .y_labels(0)
         .max_light_lines(0)
         .bold_line_style(RGBColor(225, 225, 225))
@@ -273,7 +277,7 @@ fn draw_bar(chart: &mut Chart, band: f64, s: Stage, nodes: usize) -> Result<()> 
     let x_pad = chart.x_range().end * 0.005;
     chart
         .draw_series(std::iter::once(Text::new(
-            nodes.to_string(),
+            thousands(nodes as u64),
             (value + x_pad, (y0 + y1) / 2.0),
             style,
         )))

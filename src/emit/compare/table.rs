@@ -16,7 +16,8 @@ pub fn table(report: &Report) -> String {
     heads.extend(Stage::methods().map(|s| {
         let spec = s.spec().expect("a method stage");
         match spec.shown_value(&params) {
-            Some(v) => format!("{} {v}", s.name()),
+            // As the flags take it and the plots show it: `threshold 90%`.
+            Some(v) => format!("{} {}", s.name(), crate::abstraction::Share::constant(v)),
             None => s.name().to_string(),
         }
     }));

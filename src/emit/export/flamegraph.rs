@@ -5,8 +5,8 @@
 //! Escaping: names are the frames of [`super::folded`] and follow its rule
 //! ([`super::folded::frame`]: `;` as `:`, control characters as `\xNN`, the
 //! space before a final number as a no-break space); inferno then escapes
-//! `<`, `>`, `&` and `"` for the SVG. The title (the trace's path) has its
-//! control characters shown as `\xNN` too.
+//! `<`, `>`, `&` and `"` for the SVG. The title (the program's name and
+//! the trace's path) has its control characters shown as `\xNN` too.
 
 use std::io::{self, Write};
 
@@ -58,9 +58,21 @@ impl Exporter for FlameGraph {
             ));
         }
         let mut opts = inferno::flamegraph::Options::default();
-        opts.title = format!("calltrace: {}", crate::error::escape_controls(t.title));
+        opts.title = format!("calltrace: {}", crate::error::escape_controls(&title(t)));
         opts.count_name = t.tree.unit.suffix().to_string();
         inferno::flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), out)
+    }
+}
+
+/// What the flame graph is of: the program's file name, then the trace
+/// (`app (trace.txt)`); the trace alone when no program is known.
+fn title(t: &Exported<'_>) -> String {
+    let program = std::path::Path::new(t.command)
+        .file_name()
+        .map_or_else(|| t.command.into(), |n| n.to_string_lossy());
+    match t.command == t.title {
+        true => t.title.to_string(),
+        false => format!("{program} ({})", t.title),
     }
 }
 
@@ -86,5 +98,11 @@ mod tests {
         for f in ["main (40 ns", "f (18 ns", "g ("] {
             assert!(titles.iter().any(|t| t.starts_with(f)), "{f} in {titles:?}");
         }
+    }
+
+    #[test]
+    fn the_title_names_the_program_then_the_trace() {
+        let svg = String::from_utf8(export(&FlameGraph, TRACE)).unwrap();
+        assert!(svg.contains(">calltrace: app (t.trace)<"), "{svg}");
     }
 }

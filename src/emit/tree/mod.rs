@@ -14,6 +14,8 @@
 //! Times carry their unit (`(1.2 ms / 3.4 ms)`, `--time-unit`); call
 //! counts and numbers of unknown unit are printed bare, as the paper does.
 
+mod only;
+
 use std::io::{self, Write};
 
 use super::format::{TimeUnit, quantity, weight};
@@ -22,8 +24,19 @@ use crate::ingest::Unit;
 use crate::ingest::indented::escape_name;
 use crate::symbols::FuncInfo;
 
+pub use only::{Only, mask};
+
 /// Indentation above which [`depth_warning`] speaks up (1 GiB).
 pub const HUGE_INDENT: u64 = 1 << 30;
+
+/// Lines of a one-node-per-call tree above which `calltrace tree` suggests
+/// the contexts view: a million lines is more than anyone reads.
+pub const HUGE_CALLS_LINES: u64 = 1_000_000;
+
+/// How many lines the text of `tree` has, as `opts` prints it.
+pub fn lines(tree: &Tree, opts: &Options) -> u64 {
+    lines_per_depth(tree, opts).iter().sum()
+}
 
 /// Renders `tree` (every node below the root) as indented text, times in
 /// exact nanoseconds, for files that are read back.
@@ -64,7 +77,7 @@ pub fn write_indented_in(
     let opts = Options {
         max_depth,
         time_unit: shown,
-        show: Vec::new(),
+        ..Options::default()
     };
     write_indented_with(tree, names, &opts, out)
 }
@@ -81,6 +94,10 @@ pub struct Options {
     /// (`--show`), for nodes whose distributions the tree has; such text
     /// is for people and is not read back. Default is none.
     pub show: Vec<Stat>,
+    /// Only the nodes marked true are printed, indented by their printed
+    /// ancestors (`tree --root`/`--focus`: see [`mask`], which then holds
+    /// the depth limit too). Default is none: every node.
+    pub kept: Option<Vec<bool>>,
 }
 
 /// Writes `tree` as indented text by `opts`, streamed.
@@ -91,9 +108,9 @@ pub fn write_indented_with(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    let limit = opts.max_depth.map_or(usize::MAX, |d| d as usize);
+    let limit = depth_limit(opts);
     let mut result = Ok(());
-    walk(tree, |n, depth| {
+    walk_kept(tree, opts.kept.as_deref(), |n, depth| {
         if depth < limit && result.is_ok() {
             result = line(&mut out, tree, names, n, depth, opts.time_unit)
                 .and_then(|_| shown_stats(&mut out, tree, n, opts))
@@ -123,26 +140,38 @@ fn shown_stats(out: &mut impl Write, tree: &Tree, n: NodeId, opts: &Options) -> 
     write!(out, " [{}]", parts.join(", "))
 }
 
+/// The printed depth below which lines are left out: `max_depth`, unless
+/// a mask of kept nodes already holds the limit.
+fn depth_limit(opts: &Options) -> usize {
+    match (&opts.kept, opts.max_depth) {
+        (None, Some(d)) => d as usize,
+        _ => usize::MAX,
+    }
+}
+
 /// Calls `visit(node, depth)` for every node below the root in preorder
-/// (depth 0 for top-level calls).
-fn walk(tree: &Tree, mut visit: impl FnMut(NodeId, usize)) {
-    // Ends (exclusive) of the subtrees the current node is in; its depth
-    // is how many there are.
+/// that `kept` marks (every node without it); depth counts the visited
+/// ancestors (0 for top-level lines).
+fn walk_kept(tree: &Tree, kept: Option<&[bool]>, mut visit: impl FnMut(NodeId, usize)) {
+    // Ends (exclusive) of the visited subtrees the current node is in;
+    // its depth is how many there are.
     let mut open: Vec<NodeId> = Vec::new();
     for n in 1..tree.len() as NodeId {
         while open.last().is_some_and(|&end| end <= n) {
             open.pop();
         }
-        visit(n, open.len());
-        open.push(n + tree.size(n));
+        if kept.is_none_or(|k| k[n as usize]) {
+            visit(n, open.len());
+            open.push(n + tree.size(n));
+        }
     }
 }
 
-/// Lines of the text of `tree` at each depth (cut at `max_depth`).
-fn lines_per_depth(tree: &Tree, max_depth: Option<u32>) -> Vec<u64> {
-    let limit = max_depth.map_or(usize::MAX, |d| d as usize);
+/// Lines of the text of `tree` at each depth, as `opts` prints it.
+fn lines_per_depth(tree: &Tree, opts: &Options) -> Vec<u64> {
+    let limit = depth_limit(opts);
     let mut lines = Vec::new();
-    walk(tree, |_, depth| {
+    walk_kept(tree, opts.kept.as_deref(), |_, depth| {
         if depth < limit {
             if lines.len() <= depth {
                 lines.resize(depth + 1, 0);
@@ -158,7 +187,16 @@ fn lines_per_depth(tree: &Tree, max_depth: Option<u32>) -> Vec<u64> {
 /// deep recursion (whose indentation grows with the square of its depth)
 /// or simply a very big tree.
 pub fn depth_warning(tree: &Tree, max_depth: Option<u32>) -> Option<String> {
-    let lines = lines_per_depth(tree, max_depth);
+    let opts = Options {
+        max_depth,
+        ..Options::default()
+    };
+    depth_warning_with(tree, &opts)
+}
+
+/// [`depth_warning`] for the text `opts` prints.
+pub fn depth_warning_with(tree: &Tree, opts: &Options) -> Option<String> {
+    let lines = lines_per_depth(tree, opts);
     // Indentation of the lines above each depth: a line at depth k has 2k spaces.
     let mut below = 0u64;
     let mut fits = lines.len();

@@ -33,7 +33,7 @@ pub struct ExportArgs {
     /// End folded and flame graph stacks at depth N, the last frame taking its subtree's weight (top-level calls are depth 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
-    /// The run's id in a parquet dataset (default: the trace's file stem)
+    /// The run's id in a parquet dataset (default: the name of the -o directory)
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
     /// Per-call numbers of each node (json).

@@ -171,7 +171,7 @@ fn wrote(opts: &GraphOptions, cg: &CallGraph, (nodes, edges): (usize, usize)) ->
 
 /// The function named `name` (for `flag`), or of which `name` is the
 /// short form of exactly one (see [`short_matches`]), as its id.
-fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<FuncId>> {
+pub(crate) fn find(names: &[FuncInfo], flag: &str, name: Option<&str>) -> Result<Option<FuncId>> {
     let Some(name) = name else {
         return Ok(None);
     };

@@ -1,0 +1,712 @@
+// calltrace view: draws what `calltrace abstract` and `calltrace graph`
+// draw, for the setting of the controls. Every setting was computed when
+// the page was written (src/emit/view/*_states.rs): this script only picks
+// the precomputed set of nodes, lays it out (a tidy tree top-down for the
+// abstracted tree, layers for the graph) and draws it as SVG. Names go into
+// the page as text only, never as markup.
+"use strict";
+
+const DATA = JSON.parse(document.getElementById("data").textContent);
+const SVG = "http://www.w3.org/2000/svg";
+// The module fills of src/emit/graph/tree_dot.rs, in the same order.
+const PALETTE = [
+  "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+  "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#fbb4ae", "#b3cde3", "#decbe4", "#fed9a6",
+  "#ffffcc", "#e5d8bd", "#fddaec", "#f2f2f2", "#b3e2cd", "#fdcdac", "#cbd5e8", "#f4cae4",
+  "#e6f5c9", "#fff2ae", "#f1e2cc", "#cccccc",
+];
+const TG = DATA.tree_grid;
+const GG = DATA.graph_grid;
+const LINE = 14;
+const GAP_X = 14;
+const GAP_Y = 44;
+
+// ---- state and the URL fragment ---------------------------------------
+
+function defaults() {
+  return {
+    command: "abstract", pattern: 0, against: -1,
+    threshold: 0, merge: false, fold: false, minTotal: 0, maxNodes: 0, keep: false,
+    gMinTotal: GG.min_total_default, gMinEdge: GG.min_edge_default, focus: 0, root: 0,
+    search: "", notes: [],
+  };
+}
+
+let state = defaults();
+const collapsed = new Set();
+
+/// A share as a fraction: `0.5%` or `0.005`.
+function share(s) {
+  const t = String(s).trim();
+  return t.endsWith("%") ? parseFloat(t) / 100 : parseFloat(t);
+}
+
+/// Index of the value `v` in `list` (shares compared as numbers), or -1.
+function indexOfShare(list, v) {
+  return list.findIndex((x) => x !== null && Math.abs(share(x) - share(v)) < 1e-9);
+}
+
+function decode(s) {
+  try { return decodeURIComponent(s.replace(/\+/g, " ")); } catch (e) { return s; }
+}
+
+/// The state a fragment such as `command=abstract&threshold=0.9&merge-modules` names.
+function parseFragment(hash) {
+  const s = defaults();
+  const pairs = hash.replace(/^#/, "").split("&").filter((p) => p.length > 0);
+  for (const p of pairs) {
+    const i = p.indexOf("=");
+    const key = decode(i < 0 ? p : p.slice(0, i));
+    const value = i < 0 ? null : decode(p.slice(i + 1));
+    applyFlag(s, key, value);
+  }
+  return s;
+}
+
+function pick(s, flag, list, value, set) {
+  const i = indexOfShare(list, value);
+  if (i < 0) s.notes.push(`--${flag} ${value} is not one of the values this page computed: ${list.filter((x) => x !== null).join(", ")}`);
+  else set(i);
+}
+
+function applyFlag(s, key, value) {
+  const graph = s.command === "graph";
+  const byName = (list, v) => list.indexOf(v) + 1;
+  switch (key) {
+    case "command": s.command = value === "graph" ? "graph" : "abstract"; break;
+    case "pattern": s.pattern = Math.max(0, DATA.patterns.findIndex((p) => p.name === value)); break;
+    case "against": s.against = DATA.patterns.findIndex((p) => p.name === value); break;
+    case "view": if (value !== "contexts") s.notes.push("only --view contexts is drawn here"); break;
+    case "threshold": pick(s, key, TG.threshold, value, (i) => { s.threshold = i; }); break;
+    case "merge-modules": s.merge = true; break;
+    case "fold-recursion": s.fold = true; break;
+    case "modules": break;
+    case "keep": s.keep = TG.keep.length > 0; break;
+    case "max-nodes": {
+      const i = TG.max_nodes.indexOf(parseInt(value, 10));
+      if (i < 0) s.notes.push(`--max-nodes ${value} is not one of ${TG.max_nodes.filter((x) => x !== null).join(", ")}`);
+      else s.maxNodes = i;
+      break;
+    }
+    case "min-total":
+      if (graph) pick(s, key, GG.min_total, value, (i) => { s.gMinTotal = i; });
+      else pick(s, key, TG.min_total, value, (i) => { s.minTotal = i; });
+      break;
+    case "min-edge": pick(s, key, GG.min_edge, value, (i) => { s.gMinEdge = i; }); break;
+    case "focus": s.focus = byName(GG.focus, value); if (!s.focus) s.notes.push(`--focus ${value} was not given to calltrace view`); break;
+    case "root": s.root = byName(GG.root, value); if (!s.root) s.notes.push(`--root ${value} was not given to calltrace view`); break;
+    case "search": s.search = value || ""; break;
+    default: s.notes.push(`unknown flag --${key}`);
+  }
+}
+
+/// The flags of the state, as `[name, value or null]`, in command-line order.
+function flags(s) {
+  const f = [];
+  if (s.command === "abstract") {
+    const method = s.threshold || s.merge || s.fold || s.minTotal || s.maxNodes || s.keep;
+    if (method) f.push(["view", "contexts"]);
+    if (s.threshold) f.push(["threshold", TG.threshold[s.threshold]]);
+    if (s.merge) f.push(["merge-modules", null]);
+    if (s.fold) f.push(["fold-recursion", null]);
+    if (s.minTotal) f.push(["min-total", TG.min_total[s.minTotal]]);
+    if (s.maxNodes) f.push(["max-nodes", String(TG.max_nodes[s.maxNodes])]);
+    if (s.keep) for (const k of TG.keep) f.push(["keep", k]);
+  } else {
+    if (s.gMinTotal !== GG.min_total_default) f.push(["min-total", GG.min_total[s.gMinTotal]]);
+    if (s.gMinEdge !== GG.min_edge_default) f.push(["min-edge", GG.min_edge[s.gMinEdge]]);
+    if (s.focus) f.push(["focus", GG.focus[s.focus - 1]]);
+    if (s.root) f.push(["root", GG.root[s.root - 1]]);
+  }
+  return f;
+}
+
+function fragment(s) {
+  const parts = [`command=${s.command}`];
+  for (const [k, v] of flags(s)) parts.push(v === null ? k : `${k}=${encodeURIComponent(v)}`);
+  if (DATA.patterns.length > 1) parts.push(`pattern=${encodeURIComponent(DATA.patterns[s.pattern].name)}`);
+  if (s.against >= 0) parts.push(`against=${encodeURIComponent(DATA.patterns[s.against].name)}`);
+  if (s.search) parts.push(`search=${encodeURIComponent(s.search)}`);
+  return "#" + parts.join("&");
+}
+
+function quote(a) {
+  return /^[A-Za-z0-9_\/.,:%=+@-]+$/.test(a) ? a : "'" + a.replace(/'/g, "'\\''") + "'";
+}
+
+/// The `calltrace` command line the picture stands for.
+function commandLine(s) {
+  const p = DATA.patterns[s.pattern];
+  const args = ["calltrace", s.command];
+  if (DATA.binary !== null) args.push(DATA.binary);
+  args.push("--trace", p.trace);
+  if (s.command === "abstract") args.push("--modules", TG.modules);
+  for (const [k, v] of flags(s)) {
+    args.push("--" + k);
+    if (v !== null) args.push(v);
+  }
+  args.push("-o", s.command === "abstract" ? "abstract.dot" : "graph.dot");
+  return args.map(quote).join(" ");
+}
+
+// ---- the precomputed sets ----------------------------------------------
+
+/// Row numbers set in a base64 bitset.
+function bitsOf(b64) {
+  const bytes = atob(b64);
+  const out = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i);
+    for (let b = 0; b < 8; b++) if (c & (1 << b)) out.push(i * 8 + b);
+  }
+  return out;
+}
+
+function treeRows(s, p) {
+  const keeps = TG.keep.length > 0 ? 2 : 1;
+  let i = s.threshold;
+  i = i * 2 + (s.merge ? 1 : 0);
+  i = i * 2 + (s.fold ? 1 : 0);
+  i = i * TG.min_total.length + s.minTotal;
+  i = i * TG.max_nodes.length + s.maxNodes;
+  i = i * keeps + (s.keep ? 1 : 0);
+  return bitsOf(p.tree.lists[p.tree.states[i]]);
+}
+
+function graphSets(s, p) {
+  let i = s.gMinTotal;
+  i = i * GG.min_edge.length + s.gMinEdge;
+  i = i * (GG.focus.length + 1) + s.focus;
+  i = i * (GG.root.length + 1) + s.root;
+  const [nodes, edges] = p.graph.lists[p.graph.states[i]];
+  return [bitsOf(nodes), bitsOf(edges)];
+}
+
+// ---- drawing -------------------------------------------------------------
+
+const measure = document.createElement("canvas").getContext("2d");
+measure.font = "10px Helvetica, Arial, sans-serif";
+
+function textWidth(t) {
+  return measure.measureText(t).width;
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/// A drawn node: `{id, title, lines, fill, font, pen, shape, bold, w, h, x, y}`.
+function box(id, title, lines, style) {
+  const w = Math.max(...[title, ...lines].map(textWidth)) + 16;
+  const h = LINE * (1 + lines.length) + 8;
+  return Object.assign({ id, title, lines, w, h, x: 0, y: 0 }, style);
+}
+
+function drawNode(svg, n, onClick) {
+  const g = el("g", { class: "node", "data-id": n.id, transform: `translate(${n.x},${n.y})` }, svg);
+  el("title", {}, g).textContent = n.title;
+  if (n.shape === "ellipse") {
+    el("ellipse", { cx: n.w / 2, cy: n.h / 2, rx: n.w / 2, ry: n.h / 2, fill: n.fill, stroke: n.stroke || "#333", "stroke-width": n.pen || 1 }, g);
+  } else {
+    el("rect", { width: n.w, height: n.h, rx: 6, fill: n.fill, stroke: n.stroke || "#333", "stroke-width": n.pen || 1, "stroke-dasharray": n.dash || "" }, g);
+  }
+  const t = el("text", { x: n.w / 2, y: LINE + 2, fill: n.font || "#000", "font-weight": n.bold ? "bold" : "normal" }, g);
+  [n.title, ...n.lines].forEach((line, i) => {
+    el("tspan", { x: n.w / 2, dy: i === 0 ? 0 : LINE }, t).textContent = line;
+  });
+  if (n.more) el("text", { x: n.w - 6, y: n.h - 3, class: "more" }, g).textContent = "+";
+  g.addEventListener("click", (ev) => { ev.stopPropagation(); onClick(n); });
+  return g;
+}
+
+function arrow(svg, x1, y1, x2, y2, attrs) {
+  const my = (y1 + y2) / 2;
+  return el("path", Object.assign({ d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, class: "edge", "marker-end": "url(#arrow)" }, attrs), svg);
+}
+
+function newSvg(width, height) {
+  const canvas = document.getElementById("canvas");
+  canvas.textContent = "";
+  const svg = el("svg", { xmlns: SVG, width, height, viewBox: `0 0 ${width} ${height}`, id: "drawing" }, canvas);
+  const defs = el("defs", {}, svg);
+  const m = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#555" }, m);
+  return svg;
+}
+
+// ---- the abstracted tree ----------------------------------------------
+
+/// Module fills as tree_dot.rs gives them: the drawn modules, in module
+/// order, take the palette's colours.
+function moduleFills(rows, table) {
+  const used = [...new Set(rows.map((r) => table[r][4]).filter((m) => m >= 0))].sort((a, b) => a - b);
+  const fills = new Map();
+  used.forEach((m, i) => fills.set(m, PALETTE[i % PALETTE.length]));
+  return fills;
+}
+
+/// Key of a tree row across patterns: the titles from the top down.
+function pathKey(table, r) {
+  const parts = [];
+  for (let x = r; x >= 0; x = table[x][0]) parts.push(table[x][2]);
+  return parts.reverse().join("\u0000");
+}
+
+function drawTree(s, p) {
+  const table = p.tree.nodes;
+  const rows = treeRows(s, p);
+  const inSet = new Set(rows);
+  const fills = moduleFills(rows, table);
+  const rootTotal = Math.max(1, rows.filter((r) => table[r][0] < 0).reduce((a, r) => a + table[r][5], 0));
+  const diff = treeDiff(s, rows, table);
+  const kids = new Map();
+  const tops = [];
+  for (const r of rows) {
+    const parent = table[r][0];
+    if (parent >= 0 && inSet.has(parent)) {
+      if (!kids.has(parent)) kids.set(parent, []);
+      kids.get(parent).push(r);
+    } else tops.push(r);
+  }
+  const nodes = new Map();
+  for (const r of rows) {
+    const [, , title, line, module, total, , tip] = table[r];
+    const shareOfRoot = total / rootTotal;
+    const style = line === ""
+      ? { shape: "ellipse", fill: "#ffffff" }
+      : { fill: fills.get(module) || "#ffffff", pen: 1 + 4 * shareOfRoot, bold: shareOfRoot >= 0.1 };
+    if (diff) Object.assign(style, diff(r));
+    const n = box(r, title, line === "" ? [] : [line], style);
+    n.tip = tip;
+    n.more = collapsed.has(r) && kids.has(r);
+    nodes.set(r, n);
+  }
+  const visible = (r) => !collapsed.has(r) ? (kids.get(r) || []) : [];
+  const width = tidy(tops, visible, nodes);
+  const shown = [...nodes.values()].filter((n) => n.placed);
+  const height = Math.max(...shown.map((n) => n.y + n.h), 0) + 20;
+  const svg = newSvg(width + 20, height);
+  for (const n of shown) {
+    for (const c of visible(n.id)) {
+      const k = nodes.get(c);
+      arrow(svg, n.x + n.w / 2, n.y + n.h, k.x + k.w / 2, k.y);
+    }
+  }
+  for (const n of shown) drawNode(svg, n, (m) => treeDetails(s, p, m, kids, table));
+  return shown.length;
+}
+
+/// Tidy tree layout, top-down: each subtree is as wide as its children
+/// side by side (or its own box), the parent centred over its children.
+/// Iterative, so a deep tree cannot overflow the stack.
+function tidy(tops, visible, nodes) {
+  const order = [];
+  const stack = tops.map((r) => [r, 0]);
+  while (stack.length) {
+    const [r, depth] = stack.pop();
+    const n = nodes.get(r);
+    n.depth = depth;
+    order.push(r);
+    for (const c of visible(r)) stack.push([c, depth + 1]);
+  }
+  const span = new Map();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const r = order[i];
+    const kidsWidth = visible(r).reduce((a, c) => a + span.get(c) + GAP_X, -GAP_X);
+    span.set(r, Math.max(nodes.get(r).w, kidsWidth));
+  }
+  const levelY = [];
+  for (const r of order) {
+    const n = nodes.get(r);
+    levelY[n.depth] = Math.max(levelY[n.depth] || 0, n.h);
+  }
+  const ys = [10];
+  for (let d = 1; d < levelY.length; d++) ys[d] = ys[d - 1] + levelY[d - 1] + GAP_Y;
+  let x = 10;
+  const place = (r, left) => {
+    const n = nodes.get(r);
+    const kids = visible(r);
+    const kidsWidth = kids.reduce((a, c) => a + span.get(c) + GAP_X, -GAP_X);
+    let cx = left + (span.get(r) - Math.max(kidsWidth, 0)) / 2;
+    for (const c of kids) {
+      place(c, cx);
+      cx += span.get(c) + GAP_X;
+    }
+    n.x = left + (span.get(r) - n.w) / 2;
+    n.y = ys[n.depth];
+    n.placed = true;
+  };
+  // Recursion here is as deep as the drawn tree, which the passes bound.
+  for (const r of tops) {
+    place(r, x);
+    x += span.get(r) + GAP_X * 2;
+  }
+  return x;
+}
+
+// ---- the hot graph -------------------------------------------------------
+
+function drawGraph(s, p) {
+  const [rows, edgeIds] = graphSets(s, p);
+  const G = p.graph;
+  const diff = graphDiff(s, p, rows);
+  const nodes = new Map();
+  for (const r of rows) {
+    const [func, label, fill] = G.nodes[r];
+    const style = { fill, font: "#ffffff" };
+    if (diff) Object.assign(style, diff(r));
+    nodes.set(r, box(r, p.funcs[func][0], label.split("\n"), style));
+  }
+  const edges = edgeIds.map((e) => G.edges[e]);
+  const width = layers(rows, edges, nodes);
+  const height = Math.max(...[...nodes.values()].map((n) => n.y + n.h), 0) + 20;
+  const svg = newSvg(width + 20, height);
+  for (const [a, b, label, color, pen] of edges) {
+    const from = nodes.get(a);
+    const to = nodes.get(b);
+    const attrs = { stroke: color, "stroke-width": pen };
+    let mx, my;
+    if (a === b) {
+      el("path", Object.assign({ d: `M${from.x + from.w},${from.y + 8} c30,0 30,${from.h - 16} 0,${from.h - 16}`, class: "edge" }, attrs), svg);
+      [mx, my] = [from.x + from.w + 26, from.y + from.h / 2];
+    } else {
+      const down = to.y > from.y;
+      const y1 = down ? from.y + from.h : from.y;
+      const y2 = down ? to.y : to.y + to.h;
+      arrow(svg, from.x + from.w / 2, y1, to.x + to.w / 2, y2, attrs);
+      [mx, my] = [(from.x + from.w / 2 + to.x + to.w / 2) / 2, (y1 + y2) / 2];
+    }
+    const t = el("text", { x: mx + 4, y: my, class: "edge-label", fill: color }, svg);
+    label.split("\n").forEach((line, i) => { el("tspan", { x: mx + 4, dy: i === 0 ? 0 : 11 }, t).textContent = line; });
+  }
+  for (const n of nodes.values()) drawNode(svg, n, (m) => graphDetails(s, p, m, edges));
+  return nodes.size;
+}
+
+/// Layered layout: back edges found by a depth-first search are turned
+/// around, each node sits one layer below its lowest caller, and each
+/// layer is ordered by the mean position of the callers above it.
+function layers(rows, edges, nodes) {
+  const out = new Map(rows.map((r) => [r, []]));
+  const into = new Map(rows.map((r) => [r, 0]));
+  for (const [a, b] of edges) if (a !== b) { out.get(a).push(b); into.set(b, into.get(b) + 1); }
+  const starts = rows.filter((r) => into.get(r) === 0).concat(rows);
+  const colour = new Map();
+  const forward = new Map(rows.map((r) => [r, []]));
+  for (const s of starts) {
+    if (colour.has(s)) continue;
+    const stack = [[s, 0]];
+    colour.set(s, 1);
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const next = out.get(top[0])[top[1]++];
+      if (next === undefined) { colour.set(top[0], 2); stack.pop(); continue; }
+      if (colour.get(next) === 1) continue; // a back edge: ignored for layering
+      forward.get(top[0]).push(next);
+      if (!colour.has(next)) { colour.set(next, 1); stack.push([next, 0]); }
+    }
+  }
+  const layer = new Map(rows.map((r) => [r, 0]));
+  const indeg = new Map(rows.map((r) => [r, 0]));
+  for (const r of rows) for (const b of forward.get(r)) indeg.set(b, indeg.get(b) + 1);
+  const queue = rows.filter((r) => indeg.get(r) === 0);
+  while (queue.length) {
+    const r = queue.shift();
+    for (const b of forward.get(r)) {
+      layer.set(b, Math.max(layer.get(b), layer.get(r) + 1));
+      indeg.set(b, indeg.get(b) - 1);
+      if (indeg.get(b) === 0) queue.push(b);
+    }
+  }
+  const byLayer = [];
+  for (const r of rows) (byLayer[layer.get(r)] = byLayer[layer.get(r)] || []).push(r);
+  const pos = new Map();
+  let width = 0;
+  let y = 10;
+  for (const level of byLayer) {
+    if (!level) continue;
+    const callers = (r) => rows.filter((a) => forward.get(a).includes(r) && pos.has(a));
+    const mean = (r) => { const c = callers(r); return c.length ? c.reduce((s, a) => s + pos.get(a), 0) / c.length : 0; };
+    level.sort((a, b) => mean(a) - mean(b));
+    let x = 10;
+    let h = 0;
+    for (const r of level) {
+      const n = nodes.get(r);
+      n.x = x; n.y = y; n.placed = true;
+      pos.set(r, x + n.w / 2);
+      x += n.w + GAP_X * 2;
+      h = Math.max(h, n.h);
+    }
+    width = Math.max(width, x);
+    y += h + GAP_Y + 10;
+  }
+  return width;
+}
+
+// ---- differences between two patterns ------------------------------------
+
+/// The diff's fill: blue (less), white, red (more), as diff -o diff.dot.
+function diverging(t) {
+  const v = Math.max(-1, Math.min(1, isFinite(t) ? t : 0));
+  const end = v >= 0 ? [0xb2, 0x18, 0x2b] : [0x21, 0x66, 0xac];
+  const mix = (e) => Math.round(255 + (e - 255) * Math.abs(v)).toString(16).padStart(2, "0");
+  return "#" + end.map(mix).join("");
+}
+
+function styleFor(delta, biggest, onlyHere) {
+  const t = delta / Math.max(1, biggest);
+  const st = { fill: diverging(t), font: Math.abs(t) > 0.6 ? "#ffffff" : "#000000" };
+  if (onlyHere) Object.assign(st, { pen: 3, stroke: "#000000" });
+  return st;
+}
+
+/// Colours by self-time difference against the pattern picked to compare
+/// with, or null. A node is matched by its path of titles.
+function treeDiff(s, rows, table) {
+  if (s.against < 0 || s.against === s.pattern) return null;
+  const other = DATA.patterns[s.against].tree.nodes;
+  const theirs = new Map();
+  for (const r of treeRows(s, DATA.patterns[s.against])) theirs.set(pathKey(other, r), other[r][6]);
+  const delta = (r) => table[r][6] - (theirs.get(pathKey(table, r)) || 0);
+  const biggest = Math.max(...rows.map((r) => Math.abs(delta(r))), 1);
+  return (r) => styleFor(delta(r), biggest, !theirs.has(pathKey(table, r)));
+}
+
+function graphDiff(s, p, rows) {
+  if (s.against < 0 || s.against === s.pattern) return null;
+  const q = DATA.patterns[s.against];
+  const theirs = new Map(q.graph.nodes.map((n) => [q.funcs[n[0]][0], n[4]]));
+  const name = (r) => p.funcs[p.graph.nodes[r][0]][0];
+  const delta = (r) => p.graph.nodes[r][4] - (theirs.get(name(r)) || 0);
+  const biggest = Math.max(...rows.map((r) => Math.abs(delta(r))), 1);
+  return (r) => styleFor(delta(r), biggest, !theirs.has(name(r)));
+}
+
+// ---- details ---------------------------------------------------------------
+
+function details(title, items) {
+  const aside = document.getElementById("details");
+  aside.textContent = "";
+  const h = document.createElement("h2");
+  h.textContent = title;
+  aside.appendChild(h);
+  const dl = document.createElement("dl");
+  for (const [k, v] of items) {
+    if (v === "" || v === undefined) continue;
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    if (v instanceof Node) dd.appendChild(v); else dd.textContent = v;
+    dl.append(dt, dd);
+  }
+  aside.appendChild(dl);
+  return aside;
+}
+
+function shareList(items) {
+  const ul = document.createElement("ul");
+  for (const [name, pct] of items) {
+    const li = document.createElement("li");
+    li.textContent = `${pct.toFixed(1)}%  ${name}`;
+    ul.appendChild(li);
+  }
+  return ul;
+}
+
+function button(label, onClick) {
+  const b = document.createElement("button");
+  b.textContent = label;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function treeDetails(s, p, n, kids, table) {
+  const [, func, title, line, module, total, , tip] = table[n.id];
+  const [, loc, perCall] = p.funcs[func];
+  const children = (kids.get(n.id) || []).map((c) => [table[c][2], 100 * table[c][5] / Math.max(1, total)]);
+  children.sort((a, b) => b[1] - a[1]);
+  const aside = details(title, [
+    ["chain", tip], ["file:line", loc], ["calls, total, self", line],
+    ["per call (every call of the function)", perCall],
+    ["module", module >= 0 ? p.tree.modules[module] : ""],
+    ["children's shares of its total", children.length ? shareList(children) : ""],
+  ]);
+  if (kids.has(n.id)) {
+    aside.appendChild(button(collapsed.has(n.id) ? "expand subtree" : "collapse subtree", () => {
+      if (collapsed.has(n.id)) collapsed.delete(n.id); else collapsed.add(n.id);
+      render();
+    }));
+  }
+  if (s.merge && module >= 0) {
+    aside.appendChild(button("expand module (--merge-modules off)", () => {
+      state.merge = false;
+      state.search = "";
+      state.highlightModule = module;
+      update();
+    }));
+  }
+}
+
+function graphDetails(s, p, n, edges) {
+  const [func, label] = p.graph.nodes[n.id];
+  const [name, loc, perCall] = p.funcs[func];
+  const total = p.graph.nodes[n.id][3];
+  const callees = edges.filter((e) => e[0] === n.id && e[1] !== n.id)
+    .map((e) => [p.funcs[p.graph.nodes[e[1]][0]][0], 100 * edgeTotal(e, total)]);
+  details(name, [
+    ["file:line", loc], ["total, self, calls", label.replace(/\n/g, "; ")],
+    ["per call", perCall],
+    ["callees' shares of its total", callees.length ? shareList(callees) : ""],
+  ]);
+}
+
+/// An edge's share of its caller, from its label (`25.00%\n3×`).
+function edgeTotal(e) {
+  const m = /^([0-9.]+)%/.exec(e[2]);
+  return m ? parseFloat(m[1]) / 100 : 0;
+}
+
+// ---- controls ----------------------------------------------------------------
+
+function control(parent, label, input) {
+  const l = document.createElement("label");
+  l.append(label, input);
+  parent.appendChild(l);
+  return input;
+}
+
+function select(options, value, onChange) {
+  const sel = document.createElement("select");
+  options.forEach((o, i) => {
+    const opt = document.createElement("option");
+    opt.value = i;
+    opt.textContent = o;
+    sel.appendChild(opt);
+  });
+  sel.value = value;
+  sel.addEventListener("change", () => onChange(parseInt(sel.value, 10)));
+  return sel;
+}
+
+function checkbox(checked, onChange) {
+  const c = document.createElement("input");
+  c.type = "checkbox";
+  c.checked = checked;
+  c.addEventListener("change", () => onChange(c.checked));
+  return c;
+}
+
+function set(change) {
+  return (v) => { change(v); collapsed.clear(); state.highlightModule = undefined; update(); };
+}
+
+function buildControls() {
+  const bar = document.getElementById("controls");
+  bar.textContent = "";
+  const s = state;
+  const row = (cls) => { const d = document.createElement("div"); d.className = cls; bar.appendChild(d); return d; };
+  const top = row("row");
+  control(top, "command ", select(["abstract", "graph"], s.command === "graph" ? 1 : 0, set((i) => { s.command = i ? "graph" : "abstract"; })));
+  if (DATA.patterns.length > 1) {
+    const names = DATA.patterns.map((p) => p.name);
+    control(top, "pattern ", select(names, s.pattern, set((i) => { s.pattern = i; })));
+    control(top, "compare with ", select(["(none)", ...names], s.against + 1, set((i) => { s.against = i - 1; })));
+  }
+  const search = control(top, "search ", document.createElement("input"));
+  search.type = "search";
+  search.value = s.search;
+  search.addEventListener("input", () => { s.search = search.value; highlight(); writeFragment(); });
+  const f = row("row flags");
+  if (s.command === "abstract") {
+    const th = control(f, "--threshold ", document.createElement("input"));
+    Object.assign(th, { type: "range", min: 0, max: TG.threshold.length - 1, step: 1, value: s.threshold, id: "threshold" });
+    const shown = document.createElement("output");
+    shown.textContent = s.threshold ? TG.threshold[s.threshold] : "off";
+    f.appendChild(shown);
+    th.addEventListener("input", () => { shown.textContent = th.value > 0 ? TG.threshold[th.value] : "off"; });
+    th.addEventListener("change", () => set((v) => { s.threshold = v; })(parseInt(th.value, 10)));
+    control(f, "--merge-modules ", checkbox(s.merge, set((v) => { s.merge = v; })));
+    control(f, "--fold-recursion ", checkbox(s.fold, set((v) => { s.fold = v; })));
+    control(f, "--min-total ", select(TG.min_total.map((v) => v || "off"), s.minTotal, set((i) => { s.minTotal = i; })));
+    control(f, "--max-nodes ", select(TG.max_nodes.map((v) => (v === null ? "off" : String(v))), s.maxNodes, set((i) => { s.maxNodes = i; })));
+    if (TG.keep.length) control(f, `--keep ${TG.keep.join(" ")} `, checkbox(s.keep, set((v) => { s.keep = v; })));
+  } else {
+    control(f, "--min-total ", select(GG.min_total, s.gMinTotal, set((i) => { s.gMinTotal = i; })));
+    control(f, "--min-edge ", select(GG.min_edge, s.gMinEdge, set((i) => { s.gMinEdge = i; })));
+    if (GG.focus.length) control(f, "--focus ", select(["(none)", ...GG.focus], s.focus, set((i) => { s.focus = i; })));
+    if (GG.root.length) control(f, "--root ", select(["(none)", ...GG.root], s.root, set((i) => { s.root = i; })));
+  }
+  const cmd = row("row command");
+  const code = document.createElement("code");
+  code.id = "command";
+  code.textContent = commandLine(s);
+  cmd.appendChild(code);
+  const copy = button("copy", () => { if (navigator.clipboard) navigator.clipboard.writeText(code.textContent); });
+  cmd.appendChild(copy);
+  const status = row("row status");
+  status.id = "status";
+  for (const n of s.notes) {
+    const d = document.createElement("div");
+    d.className = "note";
+    d.textContent = n;
+    status.appendChild(d);
+  }
+}
+
+/// Marks the nodes whose title contains the search text (or whose module
+/// was just expanded).
+function highlight() {
+  const q = state.search.toLowerCase();
+  const p = DATA.patterns[state.pattern];
+  let count = 0;
+  for (const g of document.querySelectorAll("g.node")) {
+    const title = g.querySelector("title").textContent.toLowerCase();
+    const id = parseInt(g.getAttribute("data-id"), 10);
+    const module = state.command === "abstract" ? p.tree.nodes[id][4] : -2;
+    const hit = (q !== "" && title.includes(q)) || (state.highlightModule !== undefined && module === state.highlightModule);
+    g.classList.toggle("match", hit);
+    if (hit) count++;
+  }
+  const status = document.getElementById("found");
+  if (status) status.textContent = q || state.highlightModule !== undefined ? `${count} matching` : "";
+}
+
+function writeFragment() {
+  const f = fragment(state);
+  if (location.hash !== f) history.replaceState(null, "", f);
+}
+
+function render() {
+  const p = DATA.patterns[state.pattern];
+  const drawn = state.command === "abstract" ? drawTree(state, p) : drawGraph(state, p);
+  const status = document.getElementById("status");
+  const info = document.createElement("div");
+  info.id = "found";
+  status.querySelectorAll("#found, #count").forEach((e) => e.remove());
+  const count = document.createElement("div");
+  count.id = "count";
+  count.textContent = `${drawn} nodes drawn`;
+  status.append(count, info);
+  highlight();
+}
+
+function update() {
+  state.notes = [];
+  buildControls();
+  writeFragment();
+  render();
+}
+
+function start() {
+  state = parseFragment(location.hash);
+  buildControls();
+  render();
+}
+
+window.addEventListener("hashchange", () => {
+  if (location.hash !== fragment(state)) { collapsed.clear(); start(); }
+});
+start();

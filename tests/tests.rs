@@ -47,5 +47,6 @@ mod it {
     mod symbols;
     mod tlv;
     mod uftrace_data;
+    mod view;
     mod xray;
 }

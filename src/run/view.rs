@@ -11,9 +11,10 @@ use super::Outcome;
 use super::files::{CommandFiles, Files, input_files};
 use crate::calltree::{Keep, View};
 use crate::emit;
-use crate::emit::view::{Data, GraphGrid, TreeGrid};
+use crate::emit::view::{Data, GraphGrid, Pattern, TreeGrid};
 use crate::error::Result;
 use crate::pipeline::{InputOptions, load};
+use rayon::prelude::*;
 
 /// Where the page goes when no output is named.
 pub const DEFAULT_OUTPUT: &str = "view.html";
@@ -73,17 +74,25 @@ impl CommandFiles for ViewOptions {
 pub fn run(opts: &ViewOptions) -> Result<Outcome> {
     let trees = TreeGrid::new(&opts.modules, &opts.keep);
     let graphs = GraphGrid::new(&opts.focus, &opts.root);
+    // Patterns on every core; collected in name order, so the page is
+    // the same for any number of threads.
+    let drawn: Vec<Result<(Pattern, Vec<String>)>> = traces(opts)?
+        .par_iter()
+        .map(|(name, trace)| {
+            let mut input = opts.input.clone();
+            input.trace = trace.clone();
+            input.per_call = Some(Keep::Total);
+            let loaded = load(&input, View::Contexts)?;
+            let shown = trace.display().to_string();
+            let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)?;
+            Ok((p, loaded.warnings))
+        })
+        .collect();
     let mut patterns = Vec::new();
-    for (name, trace) in traces(opts)? {
-        let mut input = opts.input.clone();
-        input.trace = trace.clone();
-        input.per_call = Some(Keep::Total);
-        let loaded = load(&input, View::Contexts)?;
-        super::warn_now(&loaded.warnings);
-        let shown = trace.display().to_string();
-        patterns.push(emit::view::pattern(
-            &name, &shown, &loaded, &trees, &graphs,
-        )?);
+    for d in drawn {
+        let (p, warnings) = d?;
+        super::warn_now(&warnings);
+        patterns.push(p);
     }
     let data = Data {
         binary: opts.input.binary.as_ref().map(|b| b.display().to_string()),

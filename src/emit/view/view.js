@@ -222,19 +222,20 @@ function drawNode(svg, n, onClick) {
   return g;
 }
 
+/// A curved edge ending in an arrowhead, vertical at both ends (the
+/// head is drawn as a path: the page refers to nothing, not even by id).
 function arrow(svg, x1, y1, x2, y2, attrs) {
   const my = (y1 + y2) / 2;
-  return el("path", Object.assign({ d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, class: "edge", "marker-end": "url(#arrow)" }, attrs), svg);
+  el("path", Object.assign({ d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, class: "edge" }, attrs), svg);
+  const s = y2 >= y1 ? -1 : 1;
+  const fill = (attrs && attrs.stroke) || "#555";
+  el("path", { d: `M${x2},${y2} l-4,${7 * s} l8,0 z`, fill, class: "head" }, svg);
 }
 
 function newSvg(width, height) {
   const canvas = document.getElementById("canvas");
   canvas.textContent = "";
-  const svg = el("svg", { xmlns: SVG, width, height, viewBox: `0 0 ${width} ${height}`, id: "drawing" }, canvas);
-  const defs = el("defs", {}, svg);
-  const m = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto" }, defs);
-  el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#555" }, m);
-  return svg;
+  return el("svg", { xmlns: SVG, width, height, viewBox: `0 0 ${width} ${height}`, id: "drawing" }, canvas);
 }
 
 // ---- the abstracted tree ----------------------------------------------

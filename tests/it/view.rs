@@ -347,3 +347,95 @@ fn a_directory_of_patterns_gets_a_picker_and_coloured_differences() {
     );
     assert!(!plain.contains("stroke-width=\"3\""));
 }
+
+/// zlib (third-party C) compressing and decompressing its own sources.
+fn zlib() -> &'static (PathBuf, PathBuf) {
+    static R: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    R.get_or_init(|| {
+        let zlib = third_party("zlib");
+        let dir = fresh_dir("view", "zlib");
+        let exe = dir.join("zround");
+        compile(
+            Command::new("gcc")
+                .args(["-O2", "-g", "-finstrument-functions", "-I"])
+                .arg(&zlib)
+                .args(ZLIB_FILES.iter().map(|f| zlib.join(f)))
+                .arg(root().join("testdata/zlib/zround.c"))
+                .arg(root().join("runtime/calltrace.c"))
+                .arg("-o")
+                .arg(&exe),
+        );
+        let trace = dir.join("trace.txt");
+        let out = output_within(Command::new(&exe).env("CALLTRACE_OUT", &trace), 120);
+        assert!(out.status.success(), "zround failed");
+        (exe, trace)
+    })
+}
+
+#[test]
+fn zlib_states_draw_the_nodes_the_commands_draw() {
+    let (exe, trace) = zlib();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("view.html");
+    let inputs = vec![
+        exe.display().to_string(),
+        "--trace".to_string(),
+        trace.display().to_string(),
+    ];
+    calltrace(["view"])
+        .args(&inputs)
+        .args(["--root", "deflate"])
+        .args(["-o".as_ref(), page.as_os_str()])
+        .run()
+        .success();
+    let m = ["--modules", "auto"];
+    let big = [
+        "--modules",
+        "auto",
+        "--view",
+        "contexts",
+        "--threshold",
+        "1",
+        "--max-nodes",
+        "300",
+    ];
+    check_state(&page, &inputs, "command=abstract", "abstract", &m);
+    check_state(
+        &page,
+        &inputs,
+        "command=abstract&view=contexts&threshold=1&max-nodes=300",
+        "abstract",
+        &big,
+    );
+    let fold = [
+        "--modules",
+        "auto",
+        "--view",
+        "contexts",
+        "--threshold",
+        "0.95",
+        "--fold-recursion",
+    ];
+    check_state(
+        &page,
+        &inputs,
+        "command=abstract&view=contexts&threshold=0.95&fold-recursion",
+        "abstract",
+        &fold,
+    );
+    check_state(
+        &page,
+        &inputs,
+        "command=graph&min-total=0%25&root=deflate",
+        "graph",
+        &["--min-total", "0%", "--root", "deflate"],
+    );
+    if let Some(dom) = dom(
+        &page,
+        "command=abstract&view=contexts&threshold=1&max-nodes=300",
+    ) {
+        let at = dom.find("data-ms=\"").expect("the drawing time") + 9;
+        let ms = &dom[at..at + dom[at..].find('"').unwrap()];
+        eprintln!("zlib: {} nodes drawn in {ms} ms", titles(&dom).len());
+    }
+}

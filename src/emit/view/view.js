@@ -20,6 +20,9 @@ const GG = DATA.graph_grid;
 const LINE = 14;
 const GAP_X = 14;
 const GAP_Y = 44;
+// As src/emit/graph/tree_dot.rs: a tree with more nodes than this at one
+// depth is drawn left to right.
+const WIDE_LEVEL = 12;
 
 // ---- state and the URL fragment ---------------------------------------
 
@@ -286,24 +289,48 @@ function drawTree(s, p) {
     nodes.set(r, n);
   }
   const visible = (r) => !collapsed.has(r) ? (kids.get(r) || []) : [];
-  const width = tidy(tops, visible, nodes);
+  const across = wide(tops, kids);
+  tidy(tops, visible, nodes, across);
   const shown = [...nodes.values()].filter((n) => n.placed);
+  const width = Math.max(...shown.map((n) => n.x + n.w), 0) + 20;
   const height = Math.max(...shown.map((n) => n.y + n.h), 0) + 20;
-  const svg = newSvg(width + 20, height);
+  const svg = newSvg(width, height);
   for (const n of shown) {
     for (const c of visible(n.id)) {
       const k = nodes.get(c);
-      arrow(svg, n.x + n.w / 2, n.y + n.h, k.x + k.w / 2, k.y);
+      if (across) side(svg, n.x + n.w, n.y + n.h / 2, k.x, k.y + k.h / 2);
+      else arrow(svg, n.x + n.w / 2, n.y + n.h, k.x + k.w / 2, k.y);
     }
   }
   for (const n of shown) drawNode(svg, n, (m) => treeDetails(s, p, m, kids, table));
   return shown.length;
 }
 
-/// Tidy tree layout, top-down: each subtree is as wide as its children
-/// side by side (or its own box), the parent centred over its children.
-/// Iterative, so a deep tree cannot overflow the stack.
-function tidy(tops, visible, nodes) {
+/// Whether some depth of the tree has more than WIDE_LEVEL nodes.
+function wide(tops, kids) {
+  const count = [];
+  let level = tops;
+  while (level.length) {
+    count.push(level.length);
+    level = level.flatMap((r) => kids.get(r) || []);
+  }
+  return count.some((c) => c > WIDE_LEVEL);
+}
+
+/// A left-to-right edge with its arrowhead.
+function side(svg, x1, y1, x2, y2) {
+  const mx = (x1 + x2) / 2;
+  el("path", { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "edge" }, svg);
+  el("path", { d: `M${x2},${y2} l-7,-4 l0,8 z`, fill: "#555", class: "head" }, svg);
+}
+
+/// Tidy tree layout, top-down (or left to right when `across`): each
+/// subtree is as broad as its children side by side (or its own box), the
+/// parent centred on its children.
+function tidy(tops, visible, nodes, across) {
+  const broad = (n) => (across ? n.h : n.w);
+  const long = (n) => (across ? n.w : n.h);
+  const gap = across ? 8 : GAP_X;
   const order = [];
   const stack = tops.map((r) => [r, 0]);
   while (stack.length) {
@@ -314,38 +341,35 @@ function tidy(tops, visible, nodes) {
     for (const c of visible(r)) stack.push([c, depth + 1]);
   }
   const span = new Map();
+  const kidsSpan = (r) => visible(r).reduce((a, c) => a + span.get(c) + gap, -gap);
   for (let i = order.length - 1; i >= 0; i--) {
     const r = order[i];
-    const kidsWidth = visible(r).reduce((a, c) => a + span.get(c) + GAP_X, -GAP_X);
-    span.set(r, Math.max(nodes.get(r).w, kidsWidth));
+    span.set(r, Math.max(broad(nodes.get(r)), kidsSpan(r)));
   }
-  const levelY = [];
+  const level = [];
   for (const r of order) {
     const n = nodes.get(r);
-    levelY[n.depth] = Math.max(levelY[n.depth] || 0, n.h);
+    level[n.depth] = Math.max(level[n.depth] || 0, long(n));
   }
-  const ys = [10];
-  for (let d = 1; d < levelY.length; d++) ys[d] = ys[d - 1] + levelY[d - 1] + GAP_Y;
-  let x = 10;
-  const place = (r, left) => {
+  const at = [10];
+  for (let d = 1; d < level.length; d++) at[d] = at[d - 1] + level[d - 1] + GAP_Y;
+  const place = (r, from) => {
     const n = nodes.get(r);
-    const kids = visible(r);
-    const kidsWidth = kids.reduce((a, c) => a + span.get(c) + GAP_X, -GAP_X);
-    let cx = left + (span.get(r) - Math.max(kidsWidth, 0)) / 2;
-    for (const c of kids) {
-      place(c, cx);
-      cx += span.get(c) + GAP_X;
+    let c = from + (span.get(r) - Math.max(kidsSpan(r), 0)) / 2;
+    for (const k of visible(r)) {
+      place(k, c);
+      c += span.get(k) + gap;
     }
-    n.x = left + (span.get(r) - n.w) / 2;
-    n.y = ys[n.depth];
+    const mid = from + (span.get(r) - broad(n)) / 2;
+    if (across) { n.x = at[n.depth]; n.y = mid; } else { n.x = mid; n.y = at[n.depth]; }
     n.placed = true;
   };
   // Recursion here is as deep as the drawn tree, which the passes bound.
+  let from = 10;
   for (const r of tops) {
-    place(r, x);
-    x += span.get(r) + GAP_X * 2;
+    place(r, from);
+    from += span.get(r) + gap * 2;
   }
-  return x;
 }
 
 // ---- the hot graph -------------------------------------------------------
@@ -682,14 +706,17 @@ function writeFragment() {
 
 function render() {
   const p = DATA.patterns[state.pattern];
+  const began = performance.now();
   const drawn = state.command === "abstract" ? drawTree(state, p) : drawGraph(state, p);
+  const ms = performance.now() - began;
   const status = document.getElementById("status");
   const info = document.createElement("div");
   info.id = "found";
   status.querySelectorAll("#found, #count").forEach((e) => e.remove());
   const count = document.createElement("div");
   count.id = "count";
-  count.textContent = `${drawn} nodes drawn`;
+  count.textContent = `${drawn} nodes drawn in ${ms.toFixed(0)} ms`;
+  count.setAttribute("data-ms", ms.toFixed(1));
   status.append(count, info);
   highlight();
 }

@@ -439,3 +439,49 @@ fn zlib_states_draw_the_nodes_the_commands_draw() {
         eprintln!("zlib: {} nodes drawn in {ms} ms", titles(&dom).len());
     }
 }
+
+#[test]
+fn the_page_is_the_same_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = printer();
+    let page = |threads: &str| {
+        let out = dir.path().join(format!("view-{threads}.html"));
+        calltrace(["view", "--threads", threads])
+            .args([p.join("traces/printer"), p.join("traces")])
+            .args(["-o".as_ref(), out.as_os_str()])
+            .run()
+            .success();
+        std::fs::read(out).unwrap()
+    };
+    assert!(
+        page("1") == page("2"),
+        "one and two threads give identical bytes"
+    );
+}
+
+#[test]
+fn a_name_cannot_close_the_data_script_or_add_markup() {
+    let (_dir, trace) = temp_file(
+        "hostile.txt",
+        "main (1 ms / 10 ms)\n  </script><b>x</b> (9 ms / 9 ms)\n",
+    );
+    let out = trace.with_extension("html");
+    calltrace(["view", "--trace"])
+        .args([trace.as_os_str(), "-o".as_ref(), out.as_os_str()])
+        .run()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        !html.contains("</script><b>"),
+        "the name stays inside the data"
+    );
+    let Some(dom) = dom(&out, "command=graph&min-total=0%25") else {
+        return;
+    };
+    assert!(
+        titles(&dom).contains(&"</script><b>x</b>".to_string()),
+        "{:?}",
+        titles(&dom)
+    );
+    assert!(!dom.contains("<b>x</b>"), "shown as text, not markup");
+}

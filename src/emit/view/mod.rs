@@ -9,7 +9,8 @@
 //! drawn nodes, and the page (`view.js`) only picks the set for the
 //! controls' state, lays it out and draws it as SVG.
 //!
-//! Escaping: the data is JSON inside a `<script type="application/json">`
+//! Escaping: names are shown as the DOT shows them (control characters,
+//! newline included, as `\xNN`: `error::escape_controls`); the data is JSON inside a `<script type="application/json">`
 //! element with every `<` written as `\u003c`, so no name can close the
 //! element; the script puts names into the page as text nodes only
 //! (`textContent`), never as markup.
@@ -23,7 +24,7 @@ use serde::Serialize;
 use crate::abstraction::ModuleSource;
 use crate::calltree::dist::per_function;
 use crate::emit::graph::dot::location;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, escape_controls};
 use crate::pipeline::Loaded;
 pub(crate) use graph_states::GraphGrid;
 pub(crate) use tree_states::TreeGrid;
@@ -81,7 +82,7 @@ pub(crate) fn pattern(
         .map(|(f, info)| {
             let per_call = graph_states::per_call(dists.get(f), tree.unit, tree.decimals);
             (
-                info.name.clone(),
+                escape_controls(&info.name).into_owned(),
                 location(info).unwrap_or_default(),
                 per_call,
             )

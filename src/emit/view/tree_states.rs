@@ -19,7 +19,7 @@ use crate::abstraction::trace::{keep_set, protect};
 use crate::abstraction::{Modules, NO_MODULE, Options, Share};
 use crate::calltree::{NodeId, View, fold_paths};
 use crate::emit::format::time;
-use crate::error::Result;
+use crate::error::{Result, escape_controls};
 use crate::ingest::FuncId;
 use crate::pipeline::Loaded;
 
@@ -208,13 +208,19 @@ impl Interner {
 
     fn add(&mut self, key: Key, d: &Folded, n: NodeId, loaded: &Loaded, modules: &Modules) -> u32 {
         let (t, names, funcs) = (&d.tree, &loaded.names, &loaded.built.funcs);
-        let name = |f: FuncId| names[f as usize].name.as_str();
+        // Names as the DOT shows them: control characters as `\xNN`.
+        let name = |f: FuncId| escape_controls(&names[f as usize].name).into_owned();
         let own = name(key.1);
         let (title, tip) = match key.2.as_slice() {
-            [] => (own.to_string(), String::new()),
+            [] => (own.clone(), String::new()),
             [a] => (format!("{} → {own}", name(*a)), String::new()),
             [a, ..] => {
-                let all: Vec<&str> = key.2.iter().map(|&f| name(f)).chain([own]).collect();
+                let all: Vec<String> = key
+                    .2
+                    .iter()
+                    .map(|&f| name(f))
+                    .chain([own.clone()])
+                    .collect();
                 (format!("{} → … → {own}", name(*a)), all.join(" → "))
             }
         };

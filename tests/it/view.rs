@@ -485,3 +485,60 @@ fn a_name_cannot_close_the_data_script_or_add_markup() {
     );
     assert!(!dom.contains("<b>x</b>"), "shown as text, not markup");
 }
+
+#[test]
+fn the_page_never_replaces_its_trace() {
+    let (_dir, trace) = temp_file("t.txt", "main (1 ms / 10 ms)\n  f (9 ms / 9 ms)\n");
+    let before = std::fs::read(&trace).unwrap();
+    let err = calltrace(["view", "--trace"])
+        .args([trace.as_os_str(), "-o".as_ref(), trace.as_os_str()])
+        .run()
+        .failure();
+    assert!(err.contains("--output"), "{err}");
+    assert_eq!(std::fs::read(&trace).unwrap(), before);
+}
+
+#[test]
+fn search_marks_the_nodes_whose_name_matches_and_a_screenshot_shows_them() {
+    let page = fax_page();
+    let Some(dom) = dom(
+        page,
+        "command=abstract&view=contexts&threshold=0.9&merge-modules&search=fax",
+    ) else {
+        return;
+    };
+    let matching = titles(&dom).iter().filter(|t| t.contains("fax")).count();
+    assert!(matching >= 2, "{:?}", titles(&dom));
+    assert_eq!(dom.matches("<g class=\"node match\"").count(), matching);
+    assert!(dom.contains(&format!("{matching} matching")));
+    let chromium = tool("chromium").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("view.png");
+    let url = format!(
+        "file://{}#command=abstract&view=contexts&threshold=0.9&merge-modules&search=fax",
+        page.display()
+    );
+    let out = output_within(
+        Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--virtual-time-budget=5000",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .args(["--window-size=1200,800", &url]),
+        120,
+    );
+    assert!(out.status.success());
+    let png = std::fs::read(&shot).expect("screenshot written");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{} bytes",
+        png.len()
+    );
+    // CALLTRACE_KEEP_SCREENSHOT=docs/img/view.png refreshes the README's picture.
+    if let Some(keep) = std::env::var_os("CALLTRACE_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+}

@@ -701,7 +701,12 @@ function highlight() {
 
 function writeFragment() {
   const f = fragment(state);
-  if (location.hash !== f) history.replaceState(null, "", f);
+  if (location.hash === f) return;
+  try {
+    history.replaceState(null, "", f);
+  } catch (e) {
+    location.hash = f; // where a browser refuses replaceState on file://
+  }
 }
 
 function render() {
@@ -717,6 +722,8 @@ function render() {
   count.id = "count";
   count.textContent = `${drawn} nodes drawn in ${ms.toFixed(0)} ms`;
   count.setAttribute("data-ms", ms.toFixed(1));
+  // Since the page began to load: reading the data included.
+  count.setAttribute("data-since-load", performance.now().toFixed(1));
   status.append(count, info);
   highlight();
 }

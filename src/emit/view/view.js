@@ -229,7 +229,7 @@ function drawNode(svg, n, onClick) {
 /// head is drawn as a path: the page refers to nothing, not even by id).
 function arrow(svg, x1, y1, x2, y2, attrs) {
   const my = (y1 + y2) / 2;
-  el("path", Object.assign({ d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, class: "edge" }, attrs), svg);
+  el("path", Object.assign({ d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`, class: "edge", stroke: "#555" }, attrs), svg);
   const s = y2 >= y1 ? -1 : 1;
   const fill = (attrs && attrs.stroke) || "#555";
   el("path", { d: `M${x2},${y2} l-4,${7 * s} l8,0 z`, fill, class: "head" }, svg);
@@ -320,7 +320,7 @@ function wide(tops, kids) {
 /// A left-to-right edge with its arrowhead.
 function side(svg, x1, y1, x2, y2) {
   const mx = (x1 + x2) / 2;
-  el("path", { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "edge" }, svg);
+  el("path", { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "edge", stroke: "#555" }, svg);
   el("path", { d: `M${x2},${y2} l-7,-4 l0,8 z`, fill: "#555", class: "head" }, svg);
 }
 

@@ -542,3 +542,26 @@ fn search_marks_the_nodes_whose_name_matches_and_a_screenshot_shows_them() {
         std::fs::copy(&shot, keep).unwrap();
     }
 }
+
+#[test]
+fn a_selected_node_shows_its_place_numbers_per_call_times_and_children() {
+    let fragment =
+        "command=abstract&view=contexts&threshold=0.9&merge-modules&select=fax_send_page";
+    let Some(dom) = dom(fax_page(), fragment) else {
+        return;
+    };
+    let start = dom.find("<aside id=\"details\">").expect("the details");
+    let details = &dom[start..start + dom[start..].find("</aside>").unwrap()];
+    for part in [
+        "<h2>fax_send_page</h2>",
+        "printer/output.c:",
+        "<dd>x2  total ",
+        "<dd>min ",
+        "% util_crc32</li>",
+        "<dd>output</dd>",
+        "<button>collapse subtree</button>",
+        "the other functions of output: ",
+    ] {
+        assert!(details.contains(part), "{part} in {details}");
+    }
+}

@@ -41,6 +41,9 @@ pub(crate) struct Pattern {
     pub trace: String,
     /// Per function: name, `file:line`, per-call min/p99/max.
     pub funcs: Vec<(String, String, String)>,
+    /// Each function's module (index into the tree's `modules`, -1 for
+    /// none), so a merged node can list its module's functions.
+    pub func_modules: Vec<i64>,
     /// Whether weights are times (else call counts).
     pub timed: bool,
     /// What `abstract` draws in every state.
@@ -92,6 +95,12 @@ pub(crate) fn pattern(
         name: name.to_string(),
         trace: trace.to_string(),
         funcs: rows,
+        func_modules: (0..funcs.len() as crate::ingest::FuncId)
+            .map(|f| match modules.of(f) {
+                crate::abstraction::NO_MODULE => -1,
+                m => i64::from(m),
+            })
+            .collect(),
         timed: tree.unit.is_time(),
         tree: tree_states::compute(loaded, &modules, trees)?,
         graph: graph_states::compute(loaded, graphs)?,

@@ -31,7 +31,7 @@ function defaults() {
     command: "abstract", pattern: 0, against: -1,
     threshold: 0, merge: false, fold: false, minTotal: 0, maxNodes: 0, keep: false,
     gMinTotal: GG.min_total_default, gMinEdge: GG.min_edge_default, focus: 0, root: 0,
-    search: "", notes: [],
+    search: "", select: "", notes: [],
   };
 }
 
@@ -99,6 +99,7 @@ function applyFlag(s, key, value) {
     case "focus": s.focus = byName(GG.focus, value); if (!s.focus) s.notes.push(`--focus ${value} was not given to calltrace view`); break;
     case "root": s.root = byName(GG.root, value); if (!s.root) s.notes.push(`--root ${value} was not given to calltrace view`); break;
     case "search": s.search = value || ""; break;
+    case "select": s.select = value || ""; break;
     default: s.notes.push(`unknown flag --${key}`);
   }
 }
@@ -130,6 +131,7 @@ function fragment(s) {
   if (DATA.patterns.length > 1) parts.push(`pattern=${encodeURIComponent(DATA.patterns[s.pattern].name)}`);
   if (s.against >= 0) parts.push(`against=${encodeURIComponent(DATA.patterns[s.against].name)}`);
   if (s.search) parts.push(`search=${encodeURIComponent(s.search)}`);
+  if (s.select) parts.push(`select=${encodeURIComponent(s.select)}`);
   return "#" + parts.join("&");
 }
 
@@ -221,7 +223,12 @@ function drawNode(svg, n, onClick) {
     el("tspan", { x: n.w / 2, dy: i === 0 ? 0 : LINE }, t).textContent = line;
   });
   if (n.more) el("text", { x: n.w - 6, y: n.h - 3, class: "more" }, g).textContent = "+";
-  g.addEventListener("click", (ev) => { ev.stopPropagation(); onClick(n); });
+  g.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    state.select = n.title;
+    writeFragment();
+    onClick(n);
+  });
   return g;
 }
 
@@ -566,6 +573,12 @@ function treeDetails(s, p, n, kids, table) {
     }));
   }
   if (s.merge && module >= 0) {
+    const members = p.func_modules.flatMap((m, f) => (m === module && f !== func ? [p.funcs[f][0]] : []));
+    if (members.length) {
+      const dt = document.createElement("p");
+      dt.textContent = `merged into it where called from it: the other functions of ${p.tree.modules[module]}: ${members.join(", ")}`;
+      aside.appendChild(dt);
+    }
     aside.appendChild(button("expand module (--merge-modules off)", () => {
       state.merge = false;
       state.search = "";
@@ -625,7 +638,14 @@ function checkbox(checked, onChange) {
 }
 
 function set(change) {
-  return (v) => { change(v); collapsed.clear(); state.highlightModule = undefined; update(); };
+  return (v) => {
+    change(v);
+    collapsed.clear();
+    state.highlightModule = undefined;
+    state.select = "";
+    document.getElementById("details").textContent = "";
+    update();
+  };
 }
 
 function buildControls() {
@@ -735,10 +755,22 @@ function update() {
   render();
 }
 
+/// Opens the details of the first node titled as the fragment's `select`.
+function selectNode() {
+  if (!state.select) return;
+  for (const g of document.querySelectorAll("g.node")) {
+    if (g.querySelector("title").textContent === state.select) {
+      g.dispatchEvent(new MouseEvent("click"));
+      return;
+    }
+  }
+}
+
 function start() {
   state = parseFragment(location.hash);
   buildControls();
   render();
+  selectNode();
 }
 
 window.addEventListener("hashchange", () => {

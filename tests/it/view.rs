@@ -557,7 +557,7 @@ fn a_selected_node_shows_its_place_numbers_per_call_times_and_children() {
         "printer/output.c:",
         "<dd>x2  total ",
         "<dd>min ",
-        "% util_crc32</li>",
+        "%  util_crc32</li>",
         "<dd>output</dd>",
         "<button>collapse subtree</button>",
         "the other functions of output: ",

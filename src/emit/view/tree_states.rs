@@ -250,3 +250,34 @@ impl Interner {
         i
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index `view.js` computes (`treeRows`) for a setting.
+    fn index(
+        g: &TreeGrid,
+        (t, m, f, mt, mn, k): (usize, usize, usize, usize, usize, usize),
+    ) -> usize {
+        let keeps = if g.keep.is_empty() { 1 } else { 2 };
+        ((((t * 2 + m) * 2 + f) * g.min_total.len() + mt) * g.max_nodes.len() + mn) * keeps + k
+    }
+
+    #[test]
+    fn states_are_in_the_order_the_page_indexes_them() {
+        let g = TreeGrid::new("auto", &["fax_*".to_string()]);
+        let states = g.states();
+        assert_eq!(states.len(), 22 * 2 * 2 * 5 * 4 * 2);
+        let o = &states[index(&g, (19, 1, 0, 2, 1, 1))];
+        assert_eq!(o.threshold, Some(Share::constant(0.9)));
+        assert!(o.merge && !o.fold_recursion);
+        assert_eq!(o.min_total, Some(Share::constant(0.005)));
+        assert_eq!((o.max_nodes, o.keep.len()), (Some(50), 1));
+        assert!(
+            states[0].no_method(),
+            "no control touched: the recommended pipeline"
+        );
+        assert_eq!(g.threshold[19].as_deref(), Some("0.9"));
+    }
+}

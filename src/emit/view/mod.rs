@@ -6,7 +6,7 @@
 //! Nothing is abstracted in the browser: [`tree_states`] and
 //! [`graph_states`] run the real passes and pruning for every setting the
 //! controls can reach when the page is written, over one shared table of
-//! drawn nodes, and the page (`view.js`) only picks the set for the
+//! drawn nodes, and the page (`view.js`, `draw.js`) only picks the set for the
 //! controls' state, lays it out and draws it as SVG.
 //!
 //! Escaping: names are shown as the DOT shows them (control characters,
@@ -29,7 +29,9 @@ use crate::pipeline::Loaded;
 pub(crate) use graph_states::GraphGrid;
 pub(crate) use tree_states::TreeGrid;
 
-const SCRIPT: &str = include_str!("view.js");
+/// The state, controls and details (`view.js`), then the drawing
+/// (`draw.js`); one inline script.
+const SCRIPTS: [&str; 2] = [include_str!("view.js"), include_str!("draw.js")];
 const STYLE: &str = include_str!("view.css");
 
 /// One trace's drawings.
@@ -112,7 +114,7 @@ pub(crate) fn page(data: &Data) -> Result<Vec<u8>> {
     let json = serde_json::to_string(data)
         .map_err(|e| Error::usage("--output", format!("could not encode the page's data: {e}")))?;
     let json = json.replace('<', "\\u003c");
-    let mut out = String::with_capacity(json.len() + SCRIPT.len() + STYLE.len() + 1024);
+    let mut out = String::with_capacity(json.len() + 64 * 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<title>calltrace view</title>\n<style>\n");
     out.push_str(STYLE);
@@ -121,7 +123,9 @@ pub(crate) fn page(data: &Data) -> Result<Vec<u8>> {
     out.push_str("<script type=\"application/json\" id=\"data\">");
     out.push_str(&json);
     out.push_str("</script>\n<script>\n");
-    out.push_str(SCRIPT);
+    for script in SCRIPTS {
+        out.push_str(script);
+    }
     out.push_str("</script>\n</body>\n</html>\n");
     Ok(out.into_bytes())
 }

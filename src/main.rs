@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
         Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
         Command::Stats(args) => run_checked(&args.into_options(), run::stats::run),
+        Command::View(args) => run_checked(&args.into_options(), run::view::run),
         Command::Runtime(args) => run::runtime::run(args.header),
         Command::Live(args) => run::live::run(&args.into_options()),
         Command::Completions { shell } => write_stdout(|out| {

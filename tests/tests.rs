@@ -58,5 +58,6 @@ mod it {
     mod tlv;
     mod uftrace_data;
     mod uftrace_files;
+    mod view;
     mod xray;
 }

@@ -14,6 +14,7 @@ mod live;
 mod man;
 mod stats;
 mod tree;
+mod view;
 
 pub use coverage::CoverageArgs;
 pub use diff::DiffArgs;
@@ -32,6 +33,7 @@ pub use live::LiveArgs;
 pub use man::{completions, man_page};
 pub use stats::StatsArgs;
 pub use tree::TreeArgs;
+pub use view::ViewArgs;
 
 use compare::COMPARE_HELP;
 use export::EXPORT_HELP;
@@ -81,6 +83,8 @@ pub enum Command {
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)
     Live(LiveArgs),
+    /// One self-contained HTML page: the abstracted tree and the hot graph, with the flags as controls
+    View(ViewArgs),
     /// Print a shell completion script: `calltrace completions bash > /etc/bash_completion.d/calltrace`
     Completions {
         /// The shell

@@ -22,5 +22,6 @@ pub mod output;
 pub mod signals;
 pub mod stats;
 pub mod tree;
+pub(crate) mod view;
 
 pub use output::{write_atomic, write_atomic_set, write_atomic_with};

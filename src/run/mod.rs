@@ -14,6 +14,7 @@ pub mod live;
 pub mod runtime;
 pub mod stats;
 pub mod tree;
+pub mod view;
 
 /// What a command wants the binary to print after its outputs (the
 /// trace's warnings come before them: [`warn_now`]).

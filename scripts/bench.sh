@@ -197,6 +197,17 @@ shape() {
     shape_graph_secs=$(med 2)
     row 1 "graph, $name ($(gb "$file"))" "$(med 2) s" "wc -l ${wc_secs} s" "$(med 4)x" "$(mib "$(med 6)")" "$(verdict "$(med 4)" $limit) (<= ${limit}x)"
     row 1 "tree --view contexts, $name" "$(med 3) s" "wc -l ${wc_secs} s" "$(med 5)x" "$(mib "$(med 7)")" "$(verdict "$(med 5)" $limit) (<= ${limit}x)"
+    # What the hot graph's per-call distributions cost: graph against
+    # tree --view contexts on the same timed binary trace, each round's
+    # ratio of time and of peak RSS, medians (time <= 1.15x, RSS <= 1.2x).
+    if [[ $name == binary ]]; then
+        awk '{ printf "%.3f %.3f\n", ($3 > 0 ? $2 / $3 : 0), ($7 > 0 ? $6 / $7 : 0) }' "$tmp/rounds.$name" >"$tmp/hot.$name"
+        local hot_t hot_m hot_ok=FAIL
+        hot_t=$(sort -n -k1 "$tmp/hot.$name" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+        hot_m=$(sort -n -k2 "$tmp/hot.$name" | awk '{ v[NR] = $2 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+        le "$hot_t" 1.15 && le "$hot_m" 1.2 && hot_ok=PASS
+        row 43 "graph / tree --view contexts, $name" "${hot_t}x" "time <= 1.15x" "${hot_t}x" "${hot_m}x" "$hot_ok (time <= 1.15x, RSS <= 1.2x)"
+    fi
 }
 
 # --- target 1: every trace shape -------------------------------------------

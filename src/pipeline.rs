@@ -36,7 +36,9 @@ pub struct InputOptions {
     pub quiet: bool,
     /// Keep each node's per-call distributions (min, max and where,
     /// percentiles: [`calltree::Dist`]) in the contexts view: of
-    /// inclusive time, or of self time too. Default is none.
+    /// inclusive time, or of self time too; or of inclusive time per
+    /// function only ([`calltree::Keep::TotalByFunction`]), for commands
+    /// that show no per-context numbers. Default is none.
     pub per_call: Option<calltree::Keep>,
     /// Threads, time range and functions to keep (`--tid`, `--time-range`,
     /// `--function`, `--exclude`). Default is everything.

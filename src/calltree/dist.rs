@@ -338,6 +338,38 @@ pub enum Keep {
     Total,
     /// Inclusive and self time per call (`stats --self`).
     TotalAndSelf,
+    /// Inclusive time per call, one distribution per function instead of
+    /// one per calling context (what the hot graph's tooltips show): its
+    /// cost grows with the functions, not with the distinct call paths.
+    /// A function's distribution holds each of its calls once, from
+    /// whatever context, as merging its contexts' distributions would.
+    TotalByFunction,
+}
+
+impl Keep {
+    /// Whether distributions are kept per function rather than per node.
+    #[inline]
+    pub fn by_function(self) -> bool {
+        self == Keep::TotalByFunction
+    }
+}
+
+/// The distribution that a call at node `node` of function `func` adds
+/// to in `dists`: indexed by function when `by_function`, else by node.
+/// Grows `dists` as needed, so stores need not add one per node or
+/// function they create.
+#[inline(always)]
+pub(crate) fn slot(
+    dists: &mut Vec<CallDist>,
+    by_function: bool,
+    node: u32,
+    func: u32,
+) -> &mut CallDist {
+    let i = if by_function { func } else { node } as usize;
+    if i >= dists.len() {
+        dists.resize(i + 1, CallDist::default());
+    }
+    &mut dists[i]
 }
 
 impl CallDist {
@@ -365,13 +397,18 @@ impl CallDist {
     }
 }
 
-/// Every function's calls, by function id (`funcs` ids): the kept
-/// distributions of its nodes merged, or in the one-node-per-call view
+/// Every function's calls, by function id (`funcs` ids): those kept by
+/// function, or the kept distributions of its nodes merged, or in the
+/// one-node-per-call view
 /// its nodes' times (where each ran is then unknown: [`At::default`]).
 /// Empty when the tree has neither.
 pub fn per_function(tree: &super::Tree, funcs: usize) -> Vec<CallDist> {
     let mut out = vec![CallDist::default(); funcs];
-    if tree.dist.len() == tree.len() {
+    if !tree.func_dist.is_empty() {
+        for (f, d) in tree.func_dist.iter().enumerate().take(funcs) {
+            out[f] = d.clone();
+        }
+    } else if tree.dist.len() == tree.len() {
         for (n, d) in tree.dist.iter().enumerate() {
             if let Some(f) = out.get_mut(tree.func(n as u32) as usize) {
                 f.merge(d);

@@ -37,6 +37,7 @@ pub fn fold_paths(tree: &Tree, funcs: &FuncTable) -> Tree {
     };
     let (mut folded, _) = b.finish(&meta, &mut funcs.clone());
     folded.timed = tree.timed;
+    folded.func_dist = tree.func_dist.clone();
     folded
 }
 

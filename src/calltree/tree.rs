@@ -32,6 +32,9 @@ pub struct Tree {
     /// Per-call distributions per node, when they were kept (see
     /// [`Tree::dist`]); empty otherwise.
     pub(crate) dist: Vec<CallDist>,
+    /// Per-call distributions per function id, when they were kept by
+    /// function ([`super::Keep::TotalByFunction`]); empty otherwise.
+    pub(crate) func_dist: Vec<CallDist>,
     /// Whether weights are times (otherwise call counts).
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
@@ -55,6 +58,11 @@ impl Tree {
         for f in &mut self.func {
             *f = to(*f);
         }
+        // Distributions kept by function merge as their functions do.
+        let old = std::mem::take(&mut self.func_dist);
+        for (f, d) in old.iter().enumerate() {
+            super::dist::slot(&mut self.func_dist, true, 0, to(f as FuncId)).merge(d);
+        }
     }
 
     /// A tree with no nodes at all (not even the root); for builders.
@@ -67,6 +75,7 @@ impl Tree {
             derived_self: false,
             calls: Vec::new(),
             dist: Vec::new(),
+            func_dist: Vec::new(),
             timed,
             decimals,
             unit: Unit::Calls,
@@ -271,6 +280,22 @@ mod tests {
         }
         t.set_sizes_from_depths(&[0, 1, 2, 2, 1]);
         t
+    }
+
+    #[test]
+    fn renaming_functions_merges_their_distributions() {
+        let mut t = sample();
+        let at = super::super::At::default();
+        t.func_dist = vec![CallDist::default(); 4];
+        for (f, v) in [(1, 5), (2, 7), (3, 9)] {
+            t.func_dist[f].total.add(v, at);
+        }
+        // 3 becomes 1 (two functions of one name), 2 becomes 4.
+        t.rename_funcs(|f| [0, 1, 4, 1, 4][f as usize]);
+        let counts: Vec<u64> = t.func_dist.iter().map(|d| d.total.count).collect();
+        assert_eq!(counts, [0, 2, 0, 0, 1]);
+        assert_eq!((t.func_dist[1].total.min, t.func_dist[1].total.max), (5, 9));
+        assert_eq!(t.func_dist[4].total.max, 7);
     }
 
     #[test]

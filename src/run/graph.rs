@@ -82,9 +82,11 @@ pub const PRUNE_HINT_NODES: usize = 500;
 pub fn run(opts: &GraphOptions) -> Result<Outcome> {
     // The calling-context tree yields the same edges as the call tree, in
     // memory bounded by distinct call paths.
-    // Per-call times for the hot graph's tooltips (min, p99, max).
+    // Per-call times for the hot graph's tooltips (min, p99, max), per
+    // function as they are shown: one per calling context would cost
+    // time and memory by distinct call paths.
     let mut input = opts.input.clone();
-    input.per_call = (opts.style == Style::Hot).then_some(crate::calltree::Keep::Total);
+    input.per_call = (opts.style == Style::Hot).then_some(crate::calltree::Keep::TotalByFunction);
     let loaded = pipeline::load(&input, View::Contexts)?;
     super::warn_now(&loaded.warnings);
     let (tree, funcs, names) = (&loaded.built.tree, &loaded.built.funcs, &loaded.names);

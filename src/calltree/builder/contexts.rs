@@ -3,7 +3,7 @@
 //! from the partial trees of chunks summarised on the parsing threads.
 
 use super::*;
-use crate::calltree::dist::{At, CallDist, Keep};
+use crate::calltree::dist::{At, CallDist, Keep, slot};
 
 /// Builds the calling-context tree: one node per distinct call path.
 pub struct ContextsBuilder {
@@ -24,7 +24,8 @@ pub(super) struct ContextStore {
     pub(super) index: FxHashMap<u64, NodeId>,
     pub(super) cache: Vec<(u64, NodeId)>,
     pub(super) thread_roots: Vec<NodeId>,
-    /// Per-call distributions per node, when kept.
+    /// Per-call distributions per node (per function when `keep` says
+    /// so), when kept.
     pub(super) dist: Option<Vec<CallDist>>,
     /// Which ones.
     pub(super) keep: Keep,
@@ -61,9 +62,6 @@ impl ContextStore {
         self.calls.push(0);
         self.total.push(0);
         self.self_time.push(0);
-        if let Some(d) = &mut self.dist {
-            d.push(CallDist::default());
-        }
         id
     }
 
@@ -116,7 +114,9 @@ impl Store for ContextStore {
     fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64) {
         self.add(node, 1, total, self_time);
         if let Some(d) = &mut self.dist {
-            d[node as usize].add(total, self_time, At { thread, start }, self.keep);
+            let by_func = self.keep.by_function();
+            let one = slot(d, by_func, node, self.func[node as usize]);
+            one.add(total, self_time, At { thread, start }, self.keep);
         }
     }
 }
@@ -255,6 +255,10 @@ impl ContextsBuilder {
                 }
             }
         }
+        let func_dist = match self.stacks.store.keep.by_function() {
+            true => self.stacks.store.dist.take(),
+            false => None,
+        };
         let store = &self.stacks.store;
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));
@@ -282,6 +286,11 @@ impl ContextsBuilder {
         }
         tree.set_sizes_from_depths(&depths);
         finish_weights(&mut tree, meta, funcs);
+        if let Some(mut d) = func_dist {
+            // One per function, calls or not: kept, even with no call.
+            d.resize(funcs.len().max(d.len()), CallDist::default());
+            tree.func_dist = d;
+        }
         (tree, self.stacks.stats)
     }
 }

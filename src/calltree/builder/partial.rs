@@ -20,7 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::{ContextsBuilder, Frame, NodeId};
-use crate::calltree::dist::{At, CallDist, Keep};
+use crate::calltree::dist::{At, CallDist, Keep, slot};
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 /// Marks a summary node's parent as an anchor index rather than a node.
@@ -34,8 +34,9 @@ const NO_KEY: u64 = u64::MAX;
 #[derive(Default)]
 pub(super) struct Summary {
     nodes: Vec<Node>,
-    /// Per-call distributions by node, when the builder keeps them; the
-    /// calls' threads are local and their starts absolute until merged.
+    /// Per-call distributions by node (by local function when `keep`
+    /// says so), when the builder keeps them; the calls' threads are
+    /// local and their starts absolute until merged.
     dists: Option<Vec<CallDist>>,
     /// Which distributions `dists` keeps.
     keep: Keep,
@@ -195,7 +196,7 @@ impl Summary {
         match e.kind {
             EventKind::Enter => {
                 let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
-                let node = child(&mut self.nodes, &mut self.dists, parent, e.func, work);
+                let node = child(&mut self.nodes, parent, e.func, work);
                 th.stack.push(Frame {
                     node,
                     func: e.func,
@@ -242,7 +243,7 @@ impl Summary {
             None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
         };
         let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
-        let node = child(&mut self.nodes, &mut self.dists, parent, e.func, work);
+        let node = child(&mut self.nodes, parent, e.func, work);
         let n = &mut self.nodes[node as usize];
         n.calls += 1;
         if TIMED {
@@ -261,7 +262,8 @@ impl Summary {
                     thread: t as u32,
                     start: e.time,
                 };
-                d[node as usize].add(total, total, at, self.keep);
+                let one = slot(d, self.keep.by_function(), node, e.func);
+                one.add(total, total, at, self.keep);
             }
         }
         Some(())
@@ -356,7 +358,7 @@ fn pop(
             thread: t as u32,
             start: f.start,
         };
-        d[f.node as usize].add(total, self_time, at, keep);
+        slot(d, keep.by_function(), f.node, f.func).add(total, self_time, at, keep);
     }
 }
 
@@ -371,13 +373,7 @@ fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
 
 /// The summary node for `func` called from `parent`, created if new.
 #[inline(always)]
-fn child(
-    nodes: &mut Vec<Node>,
-    dists: &mut Option<Vec<CallDist>>,
-    parent: u32,
-    func: FuncId,
-    work: &mut ContextsWork,
-) -> u32 {
+fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWork) -> u32 {
     let key = (parent as u64) << 32 | func as u64;
     // A loop calling one function enters the same node again and again.
     if work.last.0 == key {
@@ -398,9 +394,6 @@ fn child(
             total: 0,
             self_time: 0,
         });
-        if let Some(d) = dists {
-            d.push(CallDist::default());
-        }
     }
     work.cache[slot] = (key, id);
     work.last = (key, id);
@@ -417,6 +410,7 @@ impl ContextsBuilder {
         st.stats.backwards += s.threads.iter().map(|t| t.backwards).sum::<u64>();
         let mut global: Vec<NodeId> = Vec::with_capacity(s.nodes.len());
         let mut dists = s.dists.take();
+        let by_func = s.keep.by_function();
         for (i, n) in s.nodes.iter().enumerate() {
             let p = n.parent;
             let parent = if p & ANCHOR == 0 {
@@ -430,14 +424,17 @@ impl ContextsBuilder {
             };
             let id = st.store.child(parent, funcs[n.func as usize]);
             st.store.add(id, n.calls, n.total, n.self_time);
-            if let (Some(local), Some(kept)) = (&mut dists, &mut st.store.dist) {
-                let d = &mut local[i];
-                for one in [&mut d.total, &mut d.self_time] {
-                    one.max_at.thread = threads[one.max_at.thread as usize];
-                }
-                kept[id as usize].merge(d);
+            if let (Some(local), Some(kept), false) = (&mut dists, &mut st.store.dist, by_func)
+                && let Some(d) = local.get_mut(i)
+            {
+                merge_local(kept, false, id, 0, d, threads);
             }
             global.push(id);
+        }
+        if let (Some(local), Some(kept), true) = (&mut dists, &mut st.store.dist, by_func) {
+            for (f, d) in local.iter_mut().enumerate() {
+                merge_local(kept, true, 0, funcs[f], d, threads);
+            }
         }
         for (lt, th) in s.threads.iter().enumerate() {
             for f in &th.stack {
@@ -473,4 +470,25 @@ impl ContextsBuilder {
         }
         nodes
     }
+}
+
+/// Merges a summary's distribution `d` (local threads, mapped by
+/// `threads`) into the kept one of global node `node` or function `func`.
+fn merge_local(
+    kept: &mut Vec<CallDist>,
+    by_func: bool,
+    node: NodeId,
+    func: FuncId,
+    d: &mut CallDist,
+    threads: &[u32],
+) {
+    if d.total.count == 0 {
+        return;
+    }
+    for one in [&mut d.total, &mut d.self_time] {
+        if one.count > 0 {
+            one.max_at.thread = threads[one.max_at.thread as usize];
+        }
+    }
+    slot(kept, by_func, node, func).merge(d);
 }

@@ -350,6 +350,83 @@ fn distributions_are_the_same_for_any_thread_count_and_chunk_size() {
     }
 }
 
+/// The per-function distributions of `text`'s contexts tree built with
+/// `keep`, and the tree itself without them.
+fn per_function_dists(
+    text: &str,
+    keep: crate::calltree::Keep,
+    threads: usize,
+    chunk: usize,
+) -> (String, String) {
+    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
+    let mut b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
+    let dists = crate::calltree::dist::per_function(&b.tree, b.funcs.len());
+    b.tree.dist.clear();
+    b.tree.func_dist.clear();
+    (
+        format!("{dists:?}"),
+        format!("{:?}\n{:?}", b.tree, b.repairs),
+    )
+}
+
+#[test]
+fn distributions_kept_by_function_are_the_merged_context_ones_for_any_chunking() {
+    use crate::calltree::Keep;
+    let text = tricky_trace();
+    let reference = per_function_dists(&text, Keep::Total, 1, 1 << 30);
+    assert!(
+        reference.0.contains("max_at: At { thread: 2"),
+        "{}",
+        reference.0
+    );
+    for (threads, chunk) in [
+        (1, 1 << 30),
+        (1, 1),
+        (2, 1),
+        (4, 7),
+        (3, 64),
+        (2, 90),
+        (8, 0),
+    ] {
+        assert_eq!(
+            per_function_dists(&text, Keep::TotalByFunction, threads, chunk),
+            reference,
+            "{threads} threads and {chunk}-byte chunks"
+        );
+    }
+}
+
+#[test]
+fn distributions_kept_by_function_cost_one_per_function_not_per_context() {
+    // f recurses 50 deep: 50 contexts of f, one distribution.
+    let mut text = String::from("# base 0x1000\n");
+    for i in 0..50u64 {
+        text.push_str(&format!("E0x41 {} 1\n", 100 + i));
+    }
+    for i in 0..50u64 {
+        text.push_str(&format!("X0x41 {} 1\n", 200 + i));
+    }
+    let input = crate::ingest::Input::from_bytes("t.txt", text.into_bytes());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let keep = crate::calltree::Keep::TotalByFunction;
+    let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
+    let b = crate::calltree::build_with(&input, format, &Default::default(), builder).unwrap();
+    assert_eq!(b.tree.len(), 51);
+    assert!(b.tree.dist.is_empty());
+    assert!(b.tree.func_dist.len() <= b.funcs.len());
+    let f = b.tree.func(1) as usize;
+    let d = &b.tree.func_dist[f].total;
+    // Each call once: the outermost took 149, the innermost 51.
+    assert_eq!((d.count, d.min, d.max, d.max_at.start), (50, 51, 149, 0));
+}
+
 #[test]
 fn any_thread_count_and_chunk_size_builds_the_same_tree() {
     let text = tricky_trace();
@@ -449,6 +526,9 @@ proptest::proptest! {
         }
         let reference = built_with_dists(&text, 1, 1 << 30);
         proptest::prop_assert_eq!(&built_with_dists(&text, 2, chunk), &reference);
+        let by_context = per_function_dists(&text, crate::calltree::Keep::Total, 1, 1 << 30);
+        let by_function = per_function_dists(&text, crate::calltree::Keep::TotalByFunction, 2, chunk);
+        proptest::prop_assert_eq!(by_function, by_context);
         // Untimed chunks are summarised without time arithmetic: the
         // tree's shape and calls, the functions and the repairs are those
         // of the same events timed at 0 (the weights differ: an untimed

@@ -50,6 +50,7 @@ fn every_command_lists_the_shared_flags_first_in_one_order() {
         "--demangle",
         "--allow-mismatch",
         "--perf-map",
+        "--debug-dir",
         "--quiet",
     ];
     for command in [

@@ -13,12 +13,12 @@ use serde::Serialize;
 
 use super::bits;
 use super::merged::{Member, MergedIn};
-use crate::abstraction::chains::{Folded, fold_chains};
+use crate::abstraction::chains::Folded;
 use crate::abstraction::pass::Context;
 use crate::abstraction::pipeline::{self, Parameters};
-use crate::abstraction::trace::{keep_set, protect};
+use crate::abstraction::trace::{drawing, keep_set, protect};
 use crate::abstraction::{Modules, NO_MODULE, Options, Share};
-use crate::calltree::{NodeId, View, fold_paths};
+use crate::calltree::{NodeId, View};
 use crate::emit::format::time;
 use crate::error::{Result, escape_controls};
 use crate::ingest::FuncId;
@@ -189,17 +189,8 @@ fn effective(opts: &Options) -> Options {
 /// What `calltrace abstract` draws for the effective options `o`: the
 /// passes, then the drawing steps.
 fn draw(loaded: &Loaded, cx: &Context, o: &Options) -> Folded {
-    let tree = &loaded.built.tree;
-    let out = pipeline::run(tree, cx, &o.passes(), Parameters::default());
-    let paths = match out.tree.has_call_counts() {
-        true => out.tree,
-        false => fold_paths(&out.tree, cx.funcs),
-    };
-    let min_self = match o.chains == Some(true) {
-        true => o.chain_min_self(paths.total(0)),
-        false => 0,
-    };
-    fold_chains(&paths, cx.funcs, min_self)
+    let out = pipeline::run(&loaded.built.tree, cx, &o.passes(), Parameters::default());
+    drawing(&out.tree, cx.funcs, o)
 }
 
 impl Interner {

@@ -118,3 +118,55 @@ fn add(list: &mut Vec<Member>, more: &[Member]) {
     }
     list.sort_unstable_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abstraction::Absorb;
+    use crate::abstraction::test_trees::modules;
+    use crate::ingest::FuncTable;
+
+    /// `a` calls `b` (which calls itself, then `c`) and `b` again; `a` and
+    /// `b` are one module, `c` another.
+    fn tree() -> (Tree, FuncTable) {
+        let mut funcs = FuncTable::default();
+        let mut t = Tree::empty(true, 0);
+        t.push(FuncTable::ROOT, 0, 0, None);
+        let rows = [("a", 1), ("b", 2), ("b", 3), ("c", 4), ("b", 5)];
+        for (name, own) in rows {
+            t.push(funcs.name(name), own, own, Some(1));
+        }
+        t.set_sizes_from_depths(&[0, 1, 2, 3, 4, 2]);
+        for n in (0..t.len() as NodeId).rev() {
+            let below: u64 = t.children(n).map(|c| t.total(c)).sum();
+            t.total[n as usize] += below;
+        }
+        (t, funcs)
+    }
+
+    #[test]
+    fn a_kept_node_lists_each_merged_function_once_with_its_nested_total_once() {
+        let (t, mut funcs) = tree();
+        let b = funcs.name("b");
+        let m = modules(&funcs, "a,one\nb,one\nc,two\n");
+        let protected = vec![false; funcs.len()];
+        let cx = Context {
+            funcs: &funcs,
+            modules: &m,
+            protected: &protected,
+        };
+        let kept = survivors(&t, &funcs, &m, &protected);
+        let merged = crate::abstraction::filter(&t, &kept, Absorb::Node);
+        let d = Folded {
+            hidden: vec![Vec::new(); merged.len()],
+            tree: merged,
+        };
+        let lists = MergedIn::new(&t, &cx).of_drawing(&d);
+        // Node 1 is `a`, node 2 `c`: b's calls 3, total 9 + 5 (the inner
+        // call inside the outer one's 9), self 2 + 3 + 5.
+        assert_eq!(lists[1], vec![(b, 3, 14, 10)]);
+        assert!(lists[2].is_empty(), "{:?}", lists[2]);
+        // The absorbed time is the time merging added to `a`'s self.
+        assert_eq!(d.tree.self_time(1) - 1, 10);
+    }
+}

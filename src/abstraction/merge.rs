@@ -50,6 +50,22 @@ pub(crate) fn merge_keeping(
     modules: &Modules,
     protected: &[bool],
 ) -> Tree {
+    filter(
+        tree,
+        &survivors(tree, funcs, modules, protected),
+        Absorb::Node,
+    )
+}
+
+/// Which nodes of `tree` method 2 keeps (`keep[n]`); the others are merged
+/// into their nearest kept ancestor. `calltrace view` reads it to list
+/// what each drawn node absorbed.
+pub(crate) fn survivors(
+    tree: &Tree,
+    funcs: &FuncTable,
+    modules: &Modules,
+    protected: &[bool],
+) -> Vec<bool> {
     let mut keep = vec![false; tree.len()];
     keep[0] = true;
     for p in 0..tree.len() as NodeId {
@@ -61,5 +77,5 @@ pub(crate) fn merge_keeping(
                 || protected.get(f as usize).copied() == Some(true);
         }
     }
-    filter(tree, &keep, Absorb::Node)
+    keep
 }

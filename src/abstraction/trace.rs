@@ -13,7 +13,7 @@ use super::modules::{ModuleSource, Modules, escape_except_wildcards};
 use super::pass::Context;
 use super::pipeline::{self, Options, Outcome, Parameters};
 use super::share::Share;
-use crate::calltree::fold_paths;
+use crate::calltree::{Tree, fold_paths};
 use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
 use crate::pipeline::{InputOptions, Loaded, load};
@@ -97,20 +97,27 @@ pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abs
 impl Abstraction {
     /// The tree to draw: identical call paths once, chains folded when asked.
     pub(crate) fn drawing(&self) -> Folded {
-        let funcs = &self.loaded.built.funcs;
-        let tree = &self.outcome.tree;
-        let paths = if tree.has_call_counts() {
-            tree.clone()
-        } else {
-            fold_paths(tree, funcs)
-        };
-        let min_self = if self.options.chains == Some(true) {
-            self.options.chain_min_self(paths.total(0))
-        } else {
-            0
-        };
-        chains::fold_chains(&paths, funcs, min_self)
+        drawing(&self.outcome.tree, &self.loaded.built.funcs, &self.options)
     }
+}
+
+/// The drawing steps after the passes, for the effective options `o`
+/// (`abstract` and `view` both draw through here): identical call paths
+/// once, then chains folded when `o.chains` asks.
+pub(crate) fn drawing(tree: &Tree, funcs: &FuncTable, o: &Options) -> Folded {
+    let folded;
+    let paths = if tree.has_call_counts() {
+        tree
+    } else {
+        folded = fold_paths(tree, funcs);
+        &folded
+    };
+    let min_self = if o.chains == Some(true) {
+        o.chain_min_self(paths.total(0))
+    } else {
+        0
+    };
+    chains::fold_chains(paths, funcs, min_self)
 }
 
 fn describe_recommended(o: &Options, m: &Modules) -> String {

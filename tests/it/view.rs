@@ -560,8 +560,136 @@ fn a_selected_node_shows_its_place_numbers_per_call_times_and_children() {
         "%  util_crc32</li>",
         "<dd>output</dd>",
         "<button>collapse subtree</button>",
-        "the other functions of output: ",
+        "merged into it (--merge-modules): spool_write (x4  total ",
     ] {
         assert!(details.contains(part), "{part} in {details}");
     }
+}
+
+/// The DOT's call nodes as (first label line, second label line, fill),
+/// indexed by their number, and its edges.
+type DotTree = (
+    std::collections::BTreeMap<usize, (String, String, String)>,
+    Vec<(usize, usize)>,
+);
+
+fn dot_tree(dot: &str) -> DotTree {
+    let (mut nodes, mut edges) = (std::collections::BTreeMap::new(), Vec::new());
+    let number = |s: &str| s.trim().trim_start_matches('n').parse::<usize>().ok();
+    for l in dot.lines() {
+        if let Some((a, b)) = l.trim().trim_end_matches(';').split_once(" -> ") {
+            edges.extend(number(a).zip(number(b)));
+        } else if let Some((n, rest)) = l.trim().split_once(" [label=\"")
+            && let Some(n) = number(n)
+        {
+            let title = first_line(rest);
+            let second = first_line(&rest[rest.find("\\n").map_or(rest.len(), |i| i + 2)..]);
+            let fill = rest.split("fillcolor=\"").nth(1).unwrap_or("").to_string();
+            let fill = fill[..fill.find('"').unwrap_or(0)].to_string();
+            nodes.insert(n, (title, second, fill));
+        }
+    }
+    (nodes, edges)
+}
+
+/// The boxes the page drew for what was merged into `node`: (name, label
+/// line), sorted.
+fn merged_boxes(dom: &str, node: &str) -> Vec<(String, String)> {
+    let into = format!("data-into=\"{node}\"");
+    let mut out: Vec<(String, String)> = dom
+        .split("<g class=\"merged-fn\"")
+        .skip(1)
+        .filter(|g| g[..g.find('>').unwrap()].contains(&into))
+        .map(|g| {
+            let g = &g[..g.find("</g>").expect("closed group")];
+            let spans: Vec<&str> = g
+                .split("<tspan")
+                .skip(1)
+                .map(|t| &t[t.find('>').unwrap() + 1..t.find("</tspan>").unwrap()])
+                .collect();
+            (unescape_html(spans[0]), unescape_html(spans[1]))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The unmerged tree's calls under `node` reached through calls of its
+/// own module (same fill): what merging puts into `node`.
+fn same_module_below(tree: &DotTree, node: &str) -> Vec<(String, String)> {
+    let (nodes, edges) = tree;
+    let found: Vec<usize> = nodes
+        .iter()
+        .filter(|(_, n)| n.0 == node)
+        .map(|(&i, _)| i)
+        .collect();
+    assert_eq!(found.len(), 1, "{node} once in the unmerged tree");
+    let fill = &nodes[&found[0]].2;
+    let (mut out, mut todo) = (Vec::new(), found);
+    while let Some(n) = todo.pop() {
+        for &(_, c) in edges.iter().filter(|e| e.0 == n) {
+            if &nodes[&c].2 == fill {
+                out.push((nodes[&c].0.clone(), nodes[&c].1.clone()));
+                todo.push(c);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `#...&merge-modules&expand=TITLE` (repeatable) draws, as dashed
+/// `merged-fn` boxes under each node so titled, the functions merging put
+/// into it, with their calls, total and self: exactly the calls of the
+/// node's module under it in the unmerged tree (each function occurs once
+/// under `main` and `fax_send_page` in fax.trace, so the numbers match
+/// label for label). The call nodes stay the DOT's.
+#[test]
+fn a_merged_node_expands_in_place_to_the_functions_merged_into_it() {
+    let fragment = "command=abstract&view=contexts&merge-modules&expand=main&expand=fax_send_page";
+    let Some(dom) = dom(fax_page(), fragment) else {
+        return;
+    };
+    let inputs = printer_inputs("fax.trace");
+    let m = modules();
+    let flags = ["--modules", &m, "--view", "contexts"];
+    let merged = cli_titles(
+        "abstract",
+        &inputs,
+        &[&flags[..], &["--merge-modules"]].concat(),
+    );
+    assert_eq!(titles(&dom), merged, "the call nodes are the DOT's");
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("unmerged.dot");
+    calltrace(["abstract"])
+        .args(&inputs)
+        .args(flags)
+        .args(["--min-total", "0%", "-o"])
+        .args([&dot])
+        .run()
+        .success();
+    let unmerged = dot_tree(&std::fs::read_to_string(&dot).unwrap());
+    for node in ["main", "fax_send_page"] {
+        let expected = same_module_below(&unmerged, node);
+        assert!(!expected.is_empty(), "{node} absorbs calls");
+        assert_eq!(merged_boxes(&dom, node), expected, "expanded {node}");
+    }
+    assert_eq!(
+        dom.matches("<g class=\"merged-fn\"").count(),
+        merged_boxes(&dom, "main").len() + merged_boxes(&dom, "fax_send_page").len(),
+        "only the expanded nodes"
+    );
+    assert!(dom.contains("stroke-dasharray=\"4,3\""), "drawn dashed");
+    // Without `expand=` nothing is expanded, and the details offer it.
+    let plain = dom_of(
+        fax_page(),
+        "command=abstract&view=contexts&merge-modules&select=main",
+    );
+    assert!(!plain.contains("<g class=\"merged-fn\""));
+    assert!(plain.contains("<button>show merged functions</button>"));
+    assert!(plain.contains("merged into it (--merge-modules): run_job (x1  total 383 us"));
+}
+
+fn dom_of(page: &Path, fragment: &str) -> String {
+    dom(page, fragment).expect("chromium ran once already")
 }

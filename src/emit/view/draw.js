@@ -29,8 +29,9 @@ function box(id, title, lines, style) {
 }
 
 function drawNode(svg, n, onClick) {
-  const g = el("g", { class: "node", "data-id": n.id, transform: `translate(${n.x},${n.y})` }, svg);
+  const g = el("g", { class: n.cls || "node", "data-id": n.id, transform: `translate(${n.x},${n.y})` }, svg);
   el("title", {}, g).textContent = n.title;
+  if (n.into !== undefined) g.setAttribute("data-into", n.into);
   if (n.shape === "ellipse") {
     el("ellipse", { cx: n.w / 2, cy: n.h / 2, rx: n.w / 2, ry: n.h / 2, fill: n.fill, stroke: n.stroke || "#333", "stroke-width": n.pen || 1 }, g);
   } else {
@@ -101,6 +102,7 @@ function drawTree(s, p) {
     } else tops.push(r);
   }
   const nodes = new Map();
+  const merged = mergedChildren(s, p, rows, nodes);
   for (const r of rows) {
     const [, , title, line, module, total, , tip] = table[r];
     const shareOfRoot = total / rootTotal;
@@ -113,7 +115,7 @@ function drawTree(s, p) {
     n.more = collapsed.has(r) && kids.has(r);
     nodes.set(r, n);
   }
-  const visible = (r) => !collapsed.has(r) ? (kids.get(r) || []) : [];
+  const visible = (r) => (merged.get(r) || []).concat(!collapsed.has(r) ? (kids.get(r) || []) : []);
   const across = wide(tops, kids);
   tidy(tops, visible, nodes, across);
   const shown = [...nodes.values()].filter((n) => n.placed);
@@ -123,12 +125,36 @@ function drawTree(s, p) {
   for (const n of shown) {
     for (const c of visible(n.id)) {
       const k = nodes.get(c);
-      if (across) side(svg, n.x + n.w, n.y + n.h / 2, k.x, k.y + k.h / 2);
-      else arrow(svg, n.x + n.w / 2, n.y + n.h, k.x + k.w / 2, k.y);
+      const attrs = k.cls ? { "stroke-dasharray": "4,3" } : {};
+      if (across) side(svg, n.x + n.w, n.y + n.h / 2, k.x, k.y + k.h / 2, attrs);
+      else arrow(svg, n.x + n.w / 2, n.y + n.h, k.x + k.w / 2, k.y, attrs);
     }
   }
-  for (const n of shown) drawNode(svg, n, (m) => treeDetails(s, p, m, kids, table));
-  return shown.length;
+  for (const n of shown) {
+    drawNode(svg, n, (m) => (m.cls ? mergedDetails(p, m) : treeDetails(s, p, m, kids, table)));
+  }
+  return shown.filter((n) => !n.cls).length;
+}
+
+/// The functions --merge-modules merged into each expanded node (the
+/// fragment's `expand=` titles), as dashed child boxes that are not call
+/// nodes of the DOT (class `merged-fn`, not `node`): row to their ids.
+function mergedChildren(s, p, rows, nodes) {
+  const table = p.tree.nodes;
+  const out = new Map();
+  for (const r of rows) {
+    const [, , title, , , , , , merged] = table[r];
+    if (merged < 0 || !s.expand.includes(title)) continue;
+    const ids = p.tree.merged[merged].map(([f, line], i) => {
+      const id = `${r}.${i}`;
+      const n = box(id, p.funcs[f][0], [line], { fill: "#ffffff", dash: "4,3", cls: "merged-fn" });
+      Object.assign(n, { func: f, into: title });
+      nodes.set(id, n);
+      return id;
+    });
+    out.set(r, ids);
+  }
+  return out;
 }
 
 /// Whether some depth of the tree has more than WIDE_LEVEL nodes.
@@ -143,9 +169,9 @@ function wide(tops, kids) {
 }
 
 /// A left-to-right edge with its arrowhead.
-function side(svg, x1, y1, x2, y2) {
+function side(svg, x1, y1, x2, y2, attrs) {
   const mx = (x1 + x2) / 2;
-  el("path", { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "edge", stroke: "#555" }, svg);
+  el("path", Object.assign({ d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "edge", stroke: "#555" }, attrs), svg);
   el("path", { d: `M${x2},${y2} l-7,-4 l0,8 z`, fill: "#555", class: "head" }, svg);
 }
 

@@ -17,6 +17,7 @@
 
 pub(crate) mod bits;
 pub(crate) mod graph_states;
+pub(crate) mod merged;
 pub(crate) mod tree_states;
 
 use serde::Serialize;
@@ -43,9 +44,6 @@ pub(crate) struct Pattern {
     pub trace: String,
     /// Per function: name, `file:line`, per-call min/p99/max.
     pub funcs: Vec<(String, String, String)>,
-    /// Each function's module (index into the tree's `modules`, -1 for
-    /// none), so a merged node can list its module's functions.
-    pub func_modules: Vec<i64>,
     /// Whether weights are times (else call counts).
     pub timed: bool,
     /// What `abstract` draws in every state.
@@ -97,12 +95,6 @@ pub(crate) fn pattern(
         name: name.to_string(),
         trace: trace.to_string(),
         funcs: rows,
-        func_modules: (0..funcs.len() as crate::ingest::FuncId)
-            .map(|f| match modules.of(f) {
-                crate::abstraction::NO_MODULE => -1,
-                m => i64::from(m),
-            })
-            .collect(),
         timed: tree.unit.is_time(),
         tree: tree_states::compute(loaded, &modules, trees)?,
         graph: graph_states::compute(loaded, graphs)?,

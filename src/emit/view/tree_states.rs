@@ -12,12 +12,13 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::bits;
-use crate::abstraction::chains::{Folded, fold_chains};
+use super::merged::{Member, MergedIn};
+use crate::abstraction::chains::Folded;
 use crate::abstraction::pass::Context;
 use crate::abstraction::pipeline::{self, Parameters};
-use crate::abstraction::trace::{keep_set, protect};
+use crate::abstraction::trace::{drawing, keep_set, protect};
 use crate::abstraction::{Modules, NO_MODULE, Options, Share};
-use crate::calltree::{NodeId, View, fold_paths};
+use crate::calltree::{NodeId, View};
 use crate::emit::format::time;
 use crate::error::{Result, escape_controls};
 use crate::ingest::FuncId;
@@ -101,8 +102,9 @@ impl TreeGrid {
 }
 
 /// One drawn node: `[parent row or -1, function, title, second label
-/// line, module or -1, total, self, chain tooltip]`.
-pub(crate) type Row = (i64, FuncId, String, String, i64, u64, u64, String);
+/// line, module or -1, total, self, chain tooltip, index into `merged` or
+/// -1]`.
+pub(crate) type Row = (i64, FuncId, String, String, i64, u64, u64, String, i64);
 
 /// The shared node table and the states over it.
 #[derive(Debug, Clone, Serialize)]
@@ -117,9 +119,13 @@ pub(crate) struct TreeData {
     pub states: Vec<u32>,
     /// Distinct sets of rows, as base64 bitsets over `nodes`.
     pub lists: Vec<String>,
+    /// Distinct lists of the functions `--merge-modules` merged into a
+    /// node: per function, the function and its label line (calls,
+    /// total, self), largest total first.
+    pub merged: Vec<Vec<(FuncId, String)>>,
 }
 
-type Key = (i64, FuncId, Vec<FuncId>, u64, u64, u64);
+type Key = (i64, FuncId, Vec<FuncId>, u64, u64, u64, i64);
 
 /// Interns drawn nodes and sets of them.
 #[derive(Default)]
@@ -128,6 +134,8 @@ struct Interner {
     index: HashMap<Key, u32>,
     lists: Vec<Vec<u32>>,
     list_index: HashMap<Vec<u32>, u32>,
+    merged: Vec<Vec<(FuncId, String)>>,
+    merged_index: HashMap<Vec<Member>, i64>,
 }
 
 /// Runs every state of `grid` on `loaded` (a contexts tree).
@@ -135,17 +143,28 @@ pub(crate) fn compute(loaded: &Loaded, modules: &Modules, grid: &TreeGrid) -> Re
     let funcs = &loaded.built.funcs;
     let keep = protect(&keep_set(&grid.keep)?, funcs, &loaded.names);
     let none = vec![false; keep.len()];
+    let cx = |protected| Context {
+        funcs,
+        modules,
+        protected,
+    };
+    // What merging absorbs depends only on the protected functions.
+    let tree = &loaded.built.tree;
+    let absorbed = [
+        MergedIn::new(tree, &cx(&none)),
+        MergedIn::new(tree, &cx(&keep)),
+    ];
     let mut int = Interner::default();
     let mut states = Vec::new();
     for opts in grid.states() {
-        let protected = if opts.keep.is_empty() { &none } else { &keep };
-        let cx = Context {
-            funcs,
-            modules,
-            protected,
+        let o = effective(&opts);
+        let kept = !o.keep.is_empty();
+        let drawn = draw(loaded, &cx(if kept { &keep } else { &none }), &o);
+        let merged = match o.merge {
+            true => absorbed[kept as usize].of_drawing(&drawn),
+            false => Vec::new(),
         };
-        let drawn = draw(loaded, &cx, &opts);
-        let rows = int.rows_of(&drawn, loaded, modules);
+        let rows = int.rows_of(&drawn, &merged, loaded, modules);
         states.push(int.list(rows));
     }
     let n = int.rows.len();
@@ -154,32 +173,37 @@ pub(crate) fn compute(loaded: &Loaded, modules: &Modules, grid: &TreeGrid) -> Re
         modules: modules.names.clone(),
         states,
         lists: int.lists.iter().map(|l| bits::encode(l, n)).collect(),
+        merged: int.merged,
     })
 }
 
-/// What `calltrace abstract` draws for `opts`: the recommended pipeline
-/// when no method is set, then the passes, then the drawing steps.
-fn draw(loaded: &Loaded, cx: &Context, opts: &Options) -> Folded {
-    let o = match opts.no_method() {
+/// The options `abstract` runs for `opts`: the recommended pipeline when
+/// no method is set.
+fn effective(opts: &Options) -> Options {
+    match opts.no_method() {
         true => opts.recommended(),
         false => opts.clone(),
-    };
-    let tree = &loaded.built.tree;
-    let out = pipeline::run(tree, cx, &o.passes(), Parameters::default());
-    let paths = match out.tree.has_call_counts() {
-        true => out.tree,
-        false => fold_paths(&out.tree, cx.funcs),
-    };
-    let min_self = match o.chains == Some(true) {
-        true => o.chain_min_self(paths.total(0)),
-        false => 0,
-    };
-    fold_chains(&paths, cx.funcs, min_self)
+    }
+}
+
+/// What `calltrace abstract` draws for the effective options `o`: the
+/// passes, then the drawing steps.
+fn draw(loaded: &Loaded, cx: &Context, o: &Options) -> Folded {
+    let out = pipeline::run(&loaded.built.tree, cx, &o.passes(), Parameters::default());
+    drawing(&out.tree, cx.funcs, o)
 }
 
 impl Interner {
-    /// The rows of every drawn node of `d` (the synthetic root left out).
-    fn rows_of(&mut self, d: &Folded, loaded: &Loaded, modules: &Modules) -> Vec<u32> {
+    /// The rows of every drawn node of `d` (the synthetic root left out);
+    /// `merged[n]` lists what merging put into node `n` (empty when not
+    /// merged).
+    fn rows_of(
+        &mut self,
+        d: &Folded,
+        merged: &[Vec<Member>],
+        loaded: &Loaded,
+        modules: &Modules,
+    ) -> Vec<u32> {
         let t = &d.tree;
         let parents = t.parents();
         let mut row_of: Vec<i64> = vec![-1; t.len()];
@@ -194,6 +218,7 @@ impl Interner {
                 t.calls(n),
                 t.total(n),
                 t.self_time(n),
+                self.merged_list(merged.get(n as usize), t),
             );
             let id = match self.index.get(&key) {
                 Some(&id) => id,
@@ -235,9 +260,34 @@ impl Interner {
         let module = if m == NO_MODULE { -1 } else { m as i64 };
         let id = self.rows.len() as u32;
         self.rows
-            .push((key.0, key.1, title, line, module, key.4, key.5, tip));
+            .push((key.0, key.1, title, line, module, key.4, key.5, tip, key.6));
         self.index.insert(key, id);
         id
+    }
+
+    /// The index of `members` in the merged lists (-1 for none), each
+    /// function labelled as the DOT labels a node.
+    fn merged_list(&mut self, members: Option<&Vec<Member>>, t: &crate::calltree::Tree) -> i64 {
+        let Some(members) = members.filter(|m| !m.is_empty()) else {
+            return -1;
+        };
+        if let Some(&i) = self.merged_index.get(members) {
+            return i;
+        }
+        let tm = |v| time(v, t.unit, t.decimals);
+        let labelled = members
+            .iter()
+            .map(|&(f, calls, total, own)| {
+                (
+                    f,
+                    format!("x{calls}  total {}  self {}", tm(total), tm(own)),
+                )
+            })
+            .collect();
+        let i = self.merged.len() as i64;
+        self.merged.push(labelled);
+        self.merged_index.insert(members.clone(), i);
+        i
     }
 
     fn list(&mut self, rows: Vec<u32>) -> u32 {

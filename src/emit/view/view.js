@@ -31,7 +31,7 @@ function defaults() {
     command: "abstract", pattern: 0, against: -1,
     threshold: 0, merge: false, fold: false, minTotal: 0, maxNodes: 0, keep: false,
     gMinTotal: GG.min_total_default, gMinEdge: GG.min_edge_default, focus: 0, root: 0,
-    search: "", select: "", notes: [],
+    search: "", select: "", expand: [], notes: [],
   };
 }
 
@@ -100,6 +100,7 @@ function applyFlag(s, key, value) {
     case "root": s.root = byName(GG.root, value); if (!s.root) s.notes.push(`--root ${value} was not given to calltrace view`); break;
     case "search": s.search = value || ""; break;
     case "select": s.select = value || ""; break;
+    case "expand": if (value) s.expand.push(value); break;
     default: s.notes.push(`unknown flag --${key}`);
   }
 }
@@ -132,6 +133,7 @@ function fragment(s) {
   if (s.against >= 0) parts.push(`against=${encodeURIComponent(DATA.patterns[s.against].name)}`);
   if (s.search) parts.push(`search=${encodeURIComponent(s.search)}`);
   if (s.select) parts.push(`select=${encodeURIComponent(s.select)}`);
+  for (const e of s.expand) parts.push(`expand=${encodeURIComponent(e)}`);
   return "#" + parts.join("&");
 }
 
@@ -242,13 +244,20 @@ function treeDetails(s, p, n, kids, table) {
       render();
     }));
   }
+  const merged = table[n.id][8];
+  if (merged >= 0) {
+    const into = p.tree.merged[merged].map(([f, l]) => `${p.funcs[f][0]} (${l})`);
+    const dt = document.createElement("p");
+    dt.textContent = `merged into it (--merge-modules): ${into.join(", ")}`;
+    aside.appendChild(dt);
+    const open = state.expand.includes(title);
+    aside.appendChild(button(open ? "hide merged functions" : "show merged functions", () => {
+      state.expand = open ? state.expand.filter((t) => t !== title) : [...state.expand, title];
+      writeFragment();
+      render();
+    }));
+  }
   if (s.merge && module >= 0) {
-    const members = p.func_modules.flatMap((m, f) => (m === module && f !== func ? [p.funcs[f][0]] : []));
-    if (members.length) {
-      const dt = document.createElement("p");
-      dt.textContent = `merged into it where called from it: the other functions of ${p.tree.modules[module]}: ${members.join(", ")}`;
-      aside.appendChild(dt);
-    }
     aside.appendChild(button("expand module (--merge-modules off)", () => {
       state.merge = false;
       state.search = "";
@@ -256,6 +265,15 @@ function treeDetails(s, p, n, kids, table) {
       update();
     }));
   }
+}
+
+/// The details of a function merged into a node.
+function mergedDetails(p, n) {
+  const [name, loc, perCall] = p.funcs[n.func];
+  details(name, [
+    ["merged into", n.into], ["file:line", loc], ["calls, total, self", n.lines[0]],
+    ["per call (every call of the function)", perCall],
+  ]);
 }
 
 function graphDetails(s, p, n, edges) {

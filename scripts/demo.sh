@@ -3,7 +3,8 @@
 # program with the bundled runtime, draw its hot call graph, print its call
 # tree, export it for other tools (flame graph, Perfetto, KCachegrind),
 # draw a printer-product trace's hot graph and flame graph, abstract it, and
-# compare the printer's test patterns. Everything lands in example-out/
+# write the 19 patterns into one offline page (view.html) and compare the
+# printer's test patterns. Everything lands in example-out/
 # (safe to delete).
 set -euo pipefail
 # A relative CARGO_TARGET_DIR means the directory the script was started in.
@@ -71,6 +72,9 @@ if command -v dot >/dev/null; then
   dot -Tsvg "$out/fax-abstract.dot" -o "$out/fax-abstract.svg"
   echo "rendered $out/fax-abstract.svg"
 fi
+
+echo "== the printer's 19 patterns in one page: open example-out/view.html in a browser (offline)"
+"$ct" view "$p/traces/printer" "$p/traces/" --modules "$p/modules.csv" -o "$out/view.html"
 
 echo "== comparing the printer's test patterns"
 "$ct" compare "$p/traces/printer" --modules "$p/modules.csv" --out-dir "$out/compare" "$p/traces/"

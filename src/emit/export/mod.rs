@@ -275,21 +275,30 @@ pub(crate) mod testing {
         (built, names)
     }
 
-    /// Runs `exporter` on `TRACE` in its view.
-    pub fn export(exporter: &dyn super::Exporter, text: &str) -> Vec<u8> {
-        let (b, names) = built(text, exporter.view());
-        let mut out = Vec::new();
-        let t = super::Exported {
+    /// The export of `b` named by `names`, with the defaults every test uses.
+    pub fn exported<'a>(
+        b: &'a Built,
+        names: &'a [FuncInfo],
+        title: &'a str,
+    ) -> super::Exported<'a> {
+        super::Exported {
             tree: &b.tree,
             funcs: &b.funcs,
-            names: &names,
-            title: "t.trace",
+            names,
+            title,
             max_depth: None,
             command: "./app",
             meta: &b.meta,
             show: &[],
             linkage: None,
-        };
+        }
+    }
+
+    /// Runs `exporter` on `TRACE` in its view.
+    pub fn export(exporter: &dyn super::Exporter, text: &str) -> Vec<u8> {
+        let (b, names) = built(text, exporter.view());
+        let mut out = Vec::new();
+        let t = exported(&b, &names, "t.trace");
         exporter.write(&t, &mut out).unwrap();
         out
     }
@@ -327,17 +336,7 @@ mod tests {
         use crate::calltree::View;
         // Contexts main, main;f, main;f;g, main;g: 1 + 2 + 3 + 2 frames.
         let (b, names) = testing::built(testing::TRACE, View::Contexts);
-        let t = Exported {
-            tree: &b.tree,
-            funcs: &b.funcs,
-            names: &names,
-            title: "t",
-            max_depth: None,
-            command: "./app",
-            meta: &b.meta,
-            show: &[],
-            linkage: None,
-        };
+        let t = testing::exported(&b, &names, "t");
         assert_eq!(path_frames(&t), 8);
         assert!(check_frames_within(&t, "x", 8).is_ok());
         let e = check_frames_within(&t, "the samples", 7).unwrap_err();

@@ -533,17 +533,7 @@ mod tests {
         for n in &mut names {
             n.name = hostile.to_string();
         }
-        let t = Exported {
-            tree: &b.tree,
-            funcs: &b.funcs,
-            names: &names,
-            title: "t",
-            max_depth: None,
-            command: "./app",
-            meta: &b.meta,
-            show: &[],
-            linkage: None,
-        };
+        let t = super::super::testing::exported(&b, &names, "t");
         let p = profile(&t);
         let back = Profile::decode(&p.encode_to_vec()[..]).unwrap();
         let name = back.function[0].name as usize;

@@ -72,17 +72,7 @@ mod tests {
                 crate::emit::export::testing::TRACE,
                 crate::calltree::View::Contexts,
             );
-            let t = super::super::Exported {
-                tree: &b.tree,
-                funcs: &b.funcs,
-                names: &names,
-                title: "t",
-                max_depth: None,
-                command: "./app",
-                meta: &b.meta,
-                show: &[],
-                linkage: None,
-            };
+            let t = crate::emit::export::testing::exported(&b, &names, "t");
             let run = super::super::Run {
                 id,
                 meta: &b.meta,

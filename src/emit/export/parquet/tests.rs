@@ -19,17 +19,7 @@ use crate::ingest::TraceMeta;
 /// Exports `text` (contexts view) as run `id` into `dir`.
 fn export(text: &str, id: &str, dir: &Path) {
     let (b, names) = built(text, View::Contexts);
-    let t = Exported {
-        tree: &b.tree,
-        funcs: &b.funcs,
-        names: &names,
-        title: "t.trace",
-        max_depth: None,
-        command: "./app",
-        meta: &b.meta,
-        show: &[],
-        linkage: None,
-    };
+    let t = crate::emit::export::testing::exported(&b, &names, "t.trace");
     let meta = TraceMeta::default();
     let run = Run {
         id,

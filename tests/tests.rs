@@ -34,6 +34,7 @@ mod it {
     mod golden;
     mod hostile;
     mod hostile_limits;
+    mod house;
     mod live;
     mod lua;
     mod memory;

@@ -29,8 +29,8 @@ pub(crate) mod test_trees;
 pub(crate) mod threshold;
 pub(crate) mod trace;
 
-pub use modules::ModuleTable;
 pub(crate) use modules::{ModuleSource, Modules, NO_MODULE};
+pub use modules::{ModuleTable, ModulesArg};
 pub(crate) use pipeline::Options;
 pub(crate) use share::{Share, ShareError};
 

@@ -28,7 +28,7 @@ pub(crate) const RECOMMENDED_MIN_TOTAL: Share = Share::constant(0.001);
 pub struct Options {
     /// `--modules`: CSV path, `auto`, `auto:file`, `auto:dir` or `auto:prefix`.
     /// Default is none: one module (the recommended pipeline uses `auto`).
-    pub modules: Option<String>,
+    pub modules: Option<super::ModulesArg>,
     /// Merge callees of the caller's module (method 2). Default is false.
     pub merge: bool,
     /// Tree view; None picks calls for the paper's methods alone and
@@ -65,7 +65,7 @@ impl Options {
     /// view, `--keep` and `--max-nodes` given by the user stay.
     pub fn recommended(&self) -> Options {
         Options {
-            modules: Some(self.modules.clone().unwrap_or_else(|| "auto".into())),
+            modules: Some(self.modules.clone().unwrap_or(super::ModulesArg::Auto)),
             merge: true,
             view: Some(self.view.unwrap_or(View::Contexts)),
             fold_recursion: true,
@@ -297,7 +297,7 @@ mod tests {
         let o = Options::default();
         assert!(o.no_method());
         let r = o.recommended();
-        assert_eq!(r.modules.as_deref(), Some("auto"));
+        assert_eq!(r.modules, Some(crate::abstraction::ModulesArg::Auto));
         assert!(r.merge && r.fold_recursion && r.chains == Some(true));
         assert_eq!(
             (r.min_total, r.view()),

@@ -143,7 +143,7 @@ fn describe_recommended(o: &Options, m: &Modules) -> String {
 fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
     let modules = match (&o.modules, &m.picked) {
         (Some(_), Some(p)) => format!("auto: picked {p}"),
-        (Some(src), None) => src.clone(),
+        (Some(src), None) => src.to_string(),
         (None, _) => "(one module)".into(),
     };
     Parameters {

@@ -16,8 +16,8 @@ use crate::run::abstract_cmd::AbstractOptions;
 #[derive(Debug, Args, Default)]
 pub struct AbstractionArgs {
     /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`
-    #[arg(long, value_name = "M")]
-    pub modules: Option<String>,
+    #[arg(long, value_name = "M", value_parser = super::common::parse_modules)]
+    pub modules: Option<crate::abstraction::ModulesArg>,
     /// Merge callees of the caller's module into the caller (method 2; runs first)
     #[arg(long)]
     pub merge_modules: bool,

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use crate::abstraction::ModulesArg;
 use crate::calltree::View;
 use crate::emit::format::TimeUnit;
 use crate::ingest::ParseOptions;
@@ -249,6 +250,12 @@ impl From<TimeUnitArg> for TimeUnit {
             TimeUnitArg::Auto => TimeUnit::Auto,
         }
     }
+}
+
+/// `--modules` values, parsed once here: `auto`, `auto:file`, `auto:dir`,
+/// `auto:prefix` or a table file.
+pub(crate) fn parse_modules(s: &str) -> Result<ModulesArg, String> {
+    ModulesArg::parse(s)
 }
 
 /// Most parsing threads `--threads` accepts.

@@ -41,8 +41,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub read: ReadArgs,
     /// Module table: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix` [default: auto, as abstract does]
-    #[arg(long, value_name = "M")]
-    pub modules: Option<String>,
+    #[arg(long, value_name = "M", value_parser = super::common::parse_modules)]
+    pub modules: Option<crate::abstraction::ModulesArg>,
     /// Method 1 threshold for rates.csv: 0.9 or 90%
     #[arg(long, value_name = "T", default_value_t = DEFAULT_THRESHOLD, allow_negative_numbers = true)]
     pub threshold: Share,

@@ -36,8 +36,8 @@ pub struct CoverageArgs {
     #[command(flatten)]
     pub read: ReadArgs,
     /// Summarise per module instead of per source file: a CSV `function,module` table, auto, auto:file, auto:dir or auto:prefix
-    #[arg(long, value_name = "M")]
-    pub modules: Option<String>,
+    #[arg(long, value_name = "M", value_parser = super::common::parse_modules)]
+    pub modules: Option<crate::abstraction::ModulesArg>,
     /// Write every function: function,file,line,module,calls,status
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,

@@ -91,7 +91,7 @@ fn export_flags_reach_the_options() {
     let a = &o.abstraction;
     assert_eq!((o.to.as_str(), a.view), ("chrome", Some(View::Contexts)));
     assert_eq!((a.merge, a.threshold), (true, Share::new(0.8)));
-    assert_eq!(a.modules.as_deref(), Some("auto:file"));
+    assert_eq!(a.modules, Some(crate::abstraction::ModulesArg::AutoFile));
     let err = Cli::try_parse_from(["calltrace", "export", "--to", "svg", "-o", "x"])
         .unwrap_err()
         .to_string();
@@ -122,7 +122,10 @@ fn compare_flags_reach_the_options() {
     let o = c.into_options();
     assert_eq!(o.traces, ["x=a.trace", "b.trace"]);
     assert_eq!(o.config.input.binary, Some(PathBuf::from("./app")));
-    assert_eq!(o.modules.as_deref(), Some("m.csv"));
+    assert_eq!(
+        o.modules,
+        Some(crate::abstraction::ModulesArg::Table("m.csv".into()))
+    );
     assert_eq!(
         (o.config.threshold.get(), o.config.view),
         (0.8, View::Contexts)
@@ -154,7 +157,7 @@ fn abstract_flags_reach_the_options() {
     let o = a.into_options().abstraction;
     assert!(o.merge && !o.no_method());
     assert_eq!(o.threshold, Share::new(0.9));
-    assert_eq!(o.modules.as_deref(), Some("auto:file"));
+    assert_eq!(o.modules, Some(crate::abstraction::ModulesArg::AutoFile));
     let Command::Abstract(a) = parse(&[
         "abstract",
         "--fold-recursion",

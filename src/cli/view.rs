@@ -17,8 +17,8 @@ pub struct ViewArgs {
     #[arg(value_name = "DIR")]
     pub patterns: Option<PathBuf>,
     /// Module table for --merge-modules in the page: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`
-    #[arg(long, value_name = "M", default_value = "auto")]
-    pub modules: String,
+    #[arg(long, value_name = "M", default_value = "auto", value_parser = super::common::parse_modules)]
+    pub modules: crate::abstraction::ModulesArg,
     /// Functions (globs `*`, `?`) that --keep in the page keeps, with their ancestors; repeatable
     #[arg(long, value_name = "GLOB")]
     pub keep: Vec<String>,

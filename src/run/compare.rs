@@ -25,7 +25,7 @@ pub struct CompareOptions {
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
     /// `abstract` does.
-    pub(crate) modules: Option<String>,
+    pub(crate) modules: Option<crate::abstraction::ModulesArg>,
     /// Where the files go. Default is `compare-out`.
     pub(crate) out_dir: PathBuf,
     /// Everything else every pattern is analysed with (its `modules` come

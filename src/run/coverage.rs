@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::files::{CommandFiles, Files};
-use crate::abstraction::modules::ModuleSource;
+use crate::abstraction::modules::{ModuleSource, ModulesArg};
 use crate::calltree::View;
 use crate::coverage::{Collector, Coverage, Lookup, nothing_listed};
 use crate::emit;
@@ -27,7 +27,7 @@ pub struct CoverageOptions {
     /// Default is `trace.txt`.
     pub(crate) traces: Vec<String>,
     /// `--modules`: summarise per module. Default is none (per file).
-    pub(crate) modules: Option<String>,
+    pub(crate) modules: Option<ModulesArg>,
     /// Where the function list goes. Default is none.
     pub(crate) csv: Option<PathBuf>,
     /// Where the call matrix goes. Default is none.
@@ -159,7 +159,7 @@ fn measured_something(cov: &Coverage) -> Result<()> {
 }
 
 /// The module of every entry, as `--modules ARG` assigns them.
-fn modules_of(cov: &Coverage, arg: &str) -> Result<Vec<String>> {
+fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
     let source = ModuleSource::from_arg(arg)?;
     let mut funcs = FuncTable::default();
     let ids: Vec<u32> = (0..cov.entries.len())
@@ -179,14 +179,8 @@ fn modules_of(cov: &Coverage, arg: &str) -> Result<Vec<String>> {
 impl CommandFiles for CoverageOptions {
     fn files(&self) -> Result<Files> {
         let patterns: Vec<Pattern> = patterns::from_args(&self.traces)?;
-        let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("--trace", p.path)).collect();
-        inputs.extend(self.input.binary.iter().map(|b| ("BINARY", b.clone())));
-        inputs.extend(
-            self.modules
-                .iter()
-                .filter(|m| !m.starts_with("auto"))
-                .map(|m| ("--modules", PathBuf::from(m))),
-        );
+        let traces = patterns.into_iter().map(|p| ("--trace", p.path));
+        let inputs = super::files::inputs_of(traces, &self.input, self.modules.as_ref());
         let outputs = [
             ("--csv", &self.csv),
             ("--matrix", &self.matrix),

@@ -321,7 +321,7 @@ impl DiffCommand {
 
 impl CommandFiles for DiffCommand {
     fn files(&self) -> Result<Files> {
-        let mut inputs = Vec::new();
+        let mut traces = Vec::new();
         for (flag, side) in [("BASE", &self.base), ("NEW", &self.new)] {
             if !side.exists() {
                 return Err(Error::usage(
@@ -329,9 +329,9 @@ impl CommandFiles for DiffCommand {
                     format!("{} does not exist", side.display()),
                 ));
             }
-            inputs.extend(side_traces(side)?.into_iter().map(|t| (flag, t)));
+            traces.extend(side_traces(side)?.into_iter().map(|t| (flag, t)));
         }
-        inputs.extend(self.input.rules.iter().map(|r| ("--rules", r.clone())));
+        let inputs = super::files::inputs_of(traces, &self.input, None);
         let outputs = [
             ("--csv", &self.csv),
             ("--json", &self.json),

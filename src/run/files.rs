@@ -15,6 +15,7 @@ use super::compare::CompareOptions;
 use super::export::ExportOptions;
 use super::graph::GraphOptions;
 use super::tree::TreeOptions;
+use crate::abstraction::ModulesArg;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -106,8 +107,21 @@ fn identity(path: &Path) -> Option<Identity> {
     }
 }
 
+/// The inputs of a command that reads the one trace of `input`.
 pub(crate) fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> {
-    let mut v = vec![("--trace", input.trace.clone())];
+    inputs_of([("--trace", input.trace.clone())], input, None)
+}
+
+/// Every file a command reads: its `traces` (each with the flag or
+/// argument that named it), then the files of the shared input flags
+/// (BINARY, `--rules`, `--perf-map`), then a `--modules` table. The one
+/// list every command's inputs come from.
+pub(crate) fn inputs_of(
+    traces: impl IntoIterator<Item = (&'static str, PathBuf)>,
+    input: &InputOptions,
+    modules: Option<&ModulesArg>,
+) -> Vec<(&'static str, PathBuf)> {
+    let mut v: Vec<_> = traces.into_iter().collect();
     v.extend(input.binary.iter().map(|b| ("BINARY", b.clone())));
     v.extend(input.rules.iter().map(|r| ("--rules", r.clone())));
     v.extend(
@@ -117,14 +131,16 @@ pub(crate) fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> 
             .iter()
             .map(|p| ("--perf-map", p.clone())),
     );
+    v.extend(module_table(modules));
     v
 }
 
-fn module_table(modules: &Option<String>) -> Option<(&'static str, PathBuf)> {
+/// The `--modules` table, when the value names one (`auto` and the
+/// other automatic sources are no file).
+pub(crate) fn module_table(modules: Option<&ModulesArg>) -> Option<(&'static str, PathBuf)> {
     modules
-        .as_deref()
-        .filter(|m| !m.starts_with("auto:"))
-        .map(|m| ("--modules", PathBuf::from(m)))
+        .and_then(ModulesArg::table)
+        .map(|t| ("--modules", t.to_path_buf()))
 }
 
 impl CommandFiles for GraphOptions {
@@ -149,8 +165,12 @@ impl CommandFiles for TreeOptions {
 
 impl CommandFiles for AbstractOptions {
     fn files(&self) -> Result<Files> {
-        let mut inputs = input_files(&self.input);
-        inputs.extend(module_table(&self.abstraction.modules));
+        let modules = self.abstraction.modules.as_ref();
+        let inputs = inputs_of(
+            [("--trace", self.input.trace.clone())],
+            &self.input,
+            modules,
+        );
         let mut outputs: Vec<_> = self.dot.iter().map(|d| ("--output", d.clone())).collect();
         outputs.extend(self.tree_out.iter().map(|t| ("--tree-out", t.clone())));
         outputs.extend(self.stats.iter().map(|t| ("--stats", t.clone())));
@@ -160,8 +180,12 @@ impl CommandFiles for AbstractOptions {
 
 impl CommandFiles for ExportOptions {
     fn files(&self) -> Result<Files> {
-        let mut inputs = input_files(&self.input);
-        inputs.extend(module_table(&self.abstraction.modules));
+        let modules = self.abstraction.modules.as_ref();
+        let inputs = inputs_of(
+            [("--trace", self.input.trace.clone())],
+            &self.input,
+            modules,
+        );
         // A directory format's outputs are the files it writes there.
         let files = crate::emit::export::by_name(&self.to).map_or(&[][..], |e| e.files());
         let outputs = match files.is_empty() {
@@ -179,17 +203,8 @@ impl CommandFiles for CompareOptions {
     fn files(&self) -> Result<Files> {
         let opts = super::compare::with_binary(self)?;
         let patterns = crate::report::patterns::from_args(&opts.traces)?;
-        let mut inputs: Vec<_> = patterns.into_iter().map(|p| ("TRACE", p.path)).collect();
-        let read = &opts.config.input;
-        inputs.extend(read.binary.iter().map(|b| ("BINARY", b.clone())));
-        inputs.extend(read.rules.iter().map(|r| ("--rules", r.clone())));
-        inputs.extend(
-            read.symbols
-                .perf_map
-                .iter()
-                .map(|p| ("--perf-map", p.clone())),
-        );
-        inputs.extend(module_table(&self.modules));
+        let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
+        let inputs = inputs_of(traces, &opts.config.input, self.modules.as_ref());
         // Every file compare may write (protection.csv only with some
         // options; checked always).
         let outputs = crate::emit::compare::OUTPUTS

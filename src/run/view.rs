@@ -8,7 +8,8 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use super::files::{CommandFiles, Files, input_files};
+use super::files::{CommandFiles, Files, input_files, module_table};
+use crate::abstraction::ModulesArg;
 use crate::calltree::{Keep, View};
 use crate::emit;
 use crate::emit::view::{Data, GraphGrid, Pattern, TreeGrid};
@@ -29,7 +30,7 @@ pub struct ViewOptions {
     /// takes. Default is none: the one trace of `input`.
     pub(crate) patterns: Option<PathBuf>,
     /// `--modules` for `abstract`'s states. Default is `auto`.
-    pub(crate) modules: String,
+    pub(crate) modules: ModulesArg,
     /// `--keep` globs the page can turn on. Default is none.
     pub(crate) keep: Vec<String>,
     /// `--focus` functions the page offers for `graph`. Default is none.
@@ -45,7 +46,7 @@ impl Default for ViewOptions {
         ViewOptions {
             input: InputOptions::default(),
             patterns: None,
-            modules: "auto".to_string(),
+            modules: ModulesArg::Auto,
             keep: Vec::new(),
             focus: Vec::new(),
             root: Vec::new(),
@@ -60,9 +61,7 @@ impl CommandFiles for ViewOptions {
         if self.patterns.is_some() {
             inputs.retain(|(flag, _)| *flag != "--trace");
         }
-        if !self.modules.starts_with("auto") {
-            inputs.push(("--modules", PathBuf::from(&self.modules)));
-        }
+        inputs.extend(module_table(Some(&self.modules)));
         Ok(Files {
             inputs,
             outputs: vec![("--output", self.output.clone())],

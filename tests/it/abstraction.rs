@@ -189,11 +189,16 @@ fn user_errors_name_the_file_line_or_flag() {
         msg.contains("--modules: auto:file and auto:dir need an address trace"),
         "{msg}"
     );
-    let msg = calltrace(["abstract", "--modules", "auto:function", "--trace"])
+    let out = calltrace(["abstract", "--modules", "auto:function", "--trace"])
         .args([&trace])
-        .run()
-        .failure();
-    assert!(msg.contains("--modules: unknown `auto:function`"), "{msg}");
+        .run();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("'--modules <M>': unknown `auto:function`; expected auto, auto:file"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// The printer's fax pattern through the recommended pipeline.

@@ -14,7 +14,10 @@ use std::path::Path;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
+pub(crate) mod arg;
 pub(crate) mod assigned;
+
+pub use arg::ModulesArg;
 
 pub(crate) use assigned::{Modules, NO_MODULE, UNASSIGNED};
 pub(crate) use assigned::{source_dir_module, source_file_module};
@@ -81,20 +84,14 @@ impl PartialEq for ModuleTable {
 }
 
 impl ModuleSource {
-    /// Parses a `--modules` value: `auto:file`, `auto:dir` or a CSV path.
-    pub fn from_arg(arg: &str) -> Result<ModuleSource> {
+    /// The source a `--modules` value names; a table is read here.
+    pub fn from_arg(arg: &ModulesArg) -> Result<ModuleSource> {
         match arg {
-            "auto:file" => Ok(ModuleSource::AutoFile),
-            "auto:dir" => Ok(ModuleSource::AutoDir),
-            "auto:prefix" => Ok(ModuleSource::AutoPrefix),
-            "auto" => Ok(ModuleSource::Auto),
-            a if a.starts_with("auto:") => Err(Error::usage(
-                "--modules",
-                format!(
-                    "unknown `{a}`; expected auto, auto:file, auto:dir, auto:prefix or a CSV file"
-                ),
-            )),
-            path => ModuleTable::read(Path::new(path)).map(ModuleSource::Table),
+            ModulesArg::AutoFile => Ok(ModuleSource::AutoFile),
+            ModulesArg::AutoDir => Ok(ModuleSource::AutoDir),
+            ModulesArg::AutoPrefix => Ok(ModuleSource::AutoPrefix),
+            ModulesArg::Auto => Ok(ModuleSource::Auto),
+            ModulesArg::Table(path) => ModuleTable::read(path).map(ModuleSource::Table),
         }
     }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::bits;
 use super::merged::{Member, MergedIn};
+use crate::abstraction::ModulesArg;
 use crate::abstraction::chains::Folded;
 use crate::abstraction::pass::Context;
 use crate::abstraction::pipeline::{self, Parameters};
@@ -42,12 +43,12 @@ pub(crate) struct TreeGrid {
     /// `--keep` globs given to `view` (the page turns them on or off together).
     pub keep: Vec<String>,
     /// `--modules` given to `view` (`auto` when none was).
-    pub modules: String,
+    pub modules: ModulesArg,
 }
 
 impl TreeGrid {
     /// The grid for `modules` and `keep`, with `compare`'s default sweep.
-    pub(crate) fn new(modules: &str, keep: &[String]) -> TreeGrid {
+    pub(crate) fn new(modules: &ModulesArg, keep: &[String]) -> TreeGrid {
         let sweep = crate::report::Sweep::default().points();
         TreeGrid {
             threshold: std::iter::once(None)
@@ -60,7 +61,7 @@ impl TreeGrid {
                 .chain(MAX_NODES.iter().map(|&n| Some(n)))
                 .collect(),
             keep: keep.to_vec(),
-            modules: modules.to_string(),
+            modules: modules.clone(),
         }
     }
 
@@ -316,7 +317,7 @@ mod tests {
 
     #[test]
     fn states_are_in_the_order_the_page_indexes_them() {
-        let g = TreeGrid::new("auto", &["fax_*".to_string()]);
+        let g = TreeGrid::new(&ModulesArg::Auto, &["fax_*".to_string()]);
         let states = g.states();
         assert_eq!(states.len(), 22 * 2 * 2 * 5 * 4 * 2);
         let o = &states[index(&g, (19, 1, 0, 2, 1, 1))];

@@ -1,0 +1,109 @@
+//! `--modules` is parsed once into a value (`auto`, `auto:file`, ... or a
+//! table file), and every command's inputs come from one list: so `auto`
+//! is never mistaken for an input file, a table whose name starts with
+//! `auto` is protected like any other, and `coverage` and `diff` protect
+//! `--rules` and `--perf-map` as the other commands do.
+
+use super::util::*;
+
+const TRACE: &str = "E main\nE f\nX f\nE g\nX g\nX main\n";
+
+/// Runs `args` in `dir`, expects the refusal naming `input_flag`, and
+/// checks `kept` still holds `text`.
+#[track_caller]
+fn refused(dir: &std::path::Path, args: &[&str], input_flag: &str, kept: &str, text: &str) {
+    let msg = calltrace(args).current_dir(dir).run().failure();
+    assert!(
+        msg.contains(&format!("is the same file as the input {input_flag} ")),
+        "{args:?}: {msg}"
+    );
+    let now = std::fs::read_to_string(dir.join(kept)).unwrap();
+    assert_eq!(now, text, "{args:?} changed {kept}");
+}
+
+#[test]
+fn modules_auto_is_no_file_so_an_output_may_be_named_auto() {
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    let args = [
+        "abstract",
+        "--trace",
+        "t.txt",
+        "--modules",
+        "auto",
+        "--merge-modules",
+        "-o",
+        "auto",
+    ];
+    calltrace(args).current_dir(dir.path()).run().success();
+    let dot = std::fs::read_to_string(dir.path().join("auto")).unwrap();
+    assert!(dot.starts_with("digraph"), "{dot}");
+    assert!(dot.contains("main"), "{dot}");
+}
+
+#[test]
+fn a_module_table_named_like_auto_is_protected_as_an_input() {
+    let table = "main,app\nf,app\ng,lib\n";
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    std::fs::write(dir.path().join("autos.csv"), table).unwrap();
+    let m = ["--modules", "autos.csv"];
+    let coverage = [&["coverage", "t.txt"][..], &m, &["--csv", "autos.csv"]].concat();
+    refused(dir.path(), &coverage, "--modules", "autos.csv", table);
+    let view = [&["view", "--trace", "t.txt"][..], &m, &["-o", "autos.csv"]].concat();
+    refused(dir.path(), &view, "--modules", "autos.csv", table);
+    let abs = [
+        &["abstract", "--trace", "t.txt"][..],
+        &m,
+        &["-o", "autos.csv"],
+    ]
+    .concat();
+    refused(dir.path(), &abs, "--modules", "autos.csv", table);
+}
+
+#[test]
+fn coverage_and_diff_protect_rules_and_perf_map() {
+    let rules = "{\"rules\": []}\n";
+    let map = "1000 10 jitted\n";
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    std::fs::write(dir.path().join("t2.txt"), TRACE).unwrap();
+    std::fs::write(dir.path().join("r.json"), rules).unwrap();
+    std::fs::write(dir.path().join("p.map"), map).unwrap();
+    let d = dir.path();
+    let cases: &[(&[&str], &str, &str, &str)] = &[
+        (
+            &["coverage", "t.txt", "--rules", "r.json", "--csv", "r.json"],
+            "--rules",
+            "r.json",
+            rules,
+        ),
+        (
+            &[
+                "coverage",
+                "t.txt",
+                "--perf-map",
+                "p.map",
+                "--lcov",
+                "p.map",
+            ],
+            "--perf-map",
+            "p.map",
+            map,
+        ),
+        (
+            &[
+                "diff",
+                "t.txt",
+                "t2.txt",
+                "--perf-map",
+                "p.map",
+                "--csv",
+                "p.map",
+            ],
+            "--perf-map",
+            "p.map",
+            map,
+        ),
+    ];
+    for (args, flag, kept, text) in cases {
+        refused(d, args, flag, kept, text);
+    }
+}

@@ -397,6 +397,12 @@ impl CallDist {
     }
 }
 
+/// Whether `tree` has per-call distributions, per node or per function
+/// (an indented tree and an untimed one have none).
+pub fn kept(tree: &super::Tree) -> bool {
+    tree.has_dists() || !tree.func_dist.is_empty()
+}
+
 /// Every function's calls, by function id (`funcs` ids): those kept by
 /// function, or the kept distributions of its nodes merged, or in the
 /// one-node-per-call view

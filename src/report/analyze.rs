@@ -23,7 +23,7 @@ use crate::abstraction::{Abstracted, Modules, merge, shared, threshold};
 use crate::calltree::Tree;
 use crate::error::Result;
 use crate::ingest::FuncTable;
-use crate::pipeline::{self, InputOptions};
+use crate::pipeline::{self, InputOptions, Loaded};
 use crate::symbols::FuncInfo;
 
 /// A loaded pattern's tree with what is needed to abstract and name it.
@@ -43,12 +43,7 @@ pub(crate) fn pattern(
     config: &Config,
     protect: &BTreeSet<String>,
 ) -> Result<PatternReport> {
-    let input = InputOptions {
-        trace: p.path.clone(),
-        per_call: Some(crate::calltree::Keep::Total),
-        ..config.input.clone()
-    };
-    let loaded = pipeline::load(&input, config.view)?;
+    let loaded = load(p, config)?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
     let modules = config.modules.assign(funcs, &loaded.names)?;
     let s = Subject {
@@ -84,6 +79,20 @@ pub(crate) fn pattern(
         unit: tree.unit,
         traced,
     })
+}
+
+/// Reads one pattern's trace. Of the per-call distributions only the
+/// slowest calls per function are shown, after `per_function` merges
+/// them: kept per function, they cost by functions rather than by
+/// calling contexts, and the abstracted trees carry none (nothing reads
+/// theirs).
+fn load(p: &Pattern, config: &Config) -> Result<Loaded> {
+    let input = InputOptions {
+        trace: p.path.clone(),
+        per_call: Some(crate::calltree::Keep::TotalByFunction),
+        ..config.input.clone()
+    };
+    pipeline::load(&input, config.view)
 }
 
 /// The [`TOP_FUNCTIONS`] functions with the most self weight.
@@ -244,6 +253,32 @@ mod tests {
             path,
         };
         (dir, p, config)
+    }
+
+    /// `f` called from two contexts (`main;a;f` twice, `main;b;f` once);
+    /// its slowest call (40 ns, at 110) is under `b`.
+    const TWO_CONTEXTS: &str = "E main 0 1\nE a 10 1\nE f 20 1\nX f 30 1\nE f 40 1\nX f 45 1\nX a 50 1\nE b 100 1\nE f 110 1\nX f 150 1\nX b 160 1\nX main 200 1\n";
+
+    #[test]
+    fn patterns_keep_distributions_per_function_not_per_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.txt");
+        std::fs::write(&path, TWO_CONTEXTS).unwrap();
+        let p = Pattern {
+            name: "two".into(),
+            path,
+        };
+        let config = Config {
+            view: crate::calltree::View::Contexts,
+            ..Config::default()
+        };
+        let loaded = load(&p, &config).unwrap();
+        let tree = &loaded.built.tree;
+        assert!(tree.dist.is_empty(), "per-context distributions kept");
+        assert!(!tree.func_dist.is_empty());
+        let r = pattern(&p, &config, &BTreeSet::new()).unwrap();
+        let f = r.slowest.iter().find(|s| s.name == "f").unwrap();
+        assert_eq!((f.calls, f.max, f.p99, f.at), (3, 40, 40, Some((1, 110))));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `calltrace stats [BINARY] --trace T`: the worst case and the spread of
 //! every function's (or calling context's) calls. The trace is built in
-//! the contexts view with each context's per-call distribution kept
-//! ([`crate::calltree::Dist`]), then rolled up per function or per path
+//! the contexts view with per-call distributions kept
+//! ([`crate::calltree::Dist`]): per function for function rows of
+//! inclusive time, else per context, rolled up per function or per path
 //! ([`crate::stats`]); the table goes to stdout, and on request the CSV,
 //! one row's histogram on the terminal, and every row's buckets as CSV.
 
@@ -63,10 +64,7 @@ impl Default for StatsOptions {
 /// Runs `calltrace stats`.
 pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     let mut input = opts.input.clone();
-    input.per_call = Some(match opts.self_time {
-        true => Keep::TotalAndSelf,
-        false => Keep::Total,
-    });
+    input.per_call = Some(keep(opts));
     let loaded = pipeline::load(&input, View::Contexts)?;
     check_per_call(&loaded, opts)?;
     super::warn_now(&loaded.warnings);
@@ -123,6 +121,19 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     })
 }
 
+/// The distributions the rows need: per function when rows are
+/// functions of inclusive time (what the table, the histogram and the
+/// CSVs then show is each function's merged distribution, which keeping
+/// them per function gives for less: its cost follows the functions, not
+/// the distinct call paths); per context for `--by context` or `--self`.
+fn keep(opts: &StatsOptions) -> Keep {
+    match (opts.by, opts.self_time) {
+        (_, true) => Keep::TotalAndSelf,
+        (By::Function, false) => Keep::TotalByFunction,
+        (By::Context, false) => Keep::Total,
+    }
+}
+
 /// Untimed traces and indented trees have no per-call times: refused,
 /// saying why.
 fn check_per_call(loaded: &Loaded, opts: &StatsOptions) -> Result<()> {
@@ -132,7 +143,7 @@ fn check_per_call(loaded: &Loaded, opts: &StatsOptions) -> Result<()> {
             "{trace}: the trace has no timestamps, so calls have no durations; record it with a clock (CALLTRACE_CLOCK unset, or monotonic)"
         )));
     }
-    if !loaded.built.tree.has_dists() {
+    if !crate::calltree::dist::kept(&loaded.built.tree) {
         return Err(Error::Input(format!(
             "{trace}: an indented tree sums many calls per line; per-call statistics need a trace of entries and exits"
         )));
@@ -209,5 +220,56 @@ impl CommandFiles for StatsOptions {
             inputs: super::files::input_files(&self.input),
             outputs,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `f` called from two contexts, 10 and 5 ns under `a`, 40 ns under `b`.
+    const TWO_CONTEXTS: &str = "E main 0 1\nE a 10 1\nE f 20 1\nX f 30 1\nE f 40 1\nX f 45 1\nX a 50 1\nE b 100 1\nE f 110 1\nX f 150 1\nX b 160 1\nX main 200 1\n";
+
+    fn loaded(path: &std::path::Path, keep: Keep) -> Loaded {
+        let input = InputOptions {
+            trace: path.to_path_buf(),
+            per_call: Some(keep),
+            ..InputOptions::default()
+        };
+        pipeline::load(&input, View::Contexts).unwrap()
+    }
+
+    fn function_rows(l: &Loaded) -> Rows {
+        stats::rows(&l.built.tree, &l.built.funcs, &l.names, By::Function)
+    }
+
+    #[test]
+    fn function_rows_keep_distributions_per_function_with_the_same_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.txt");
+        std::fs::write(&path, TWO_CONTEXTS).unwrap();
+        let keep = keep(&StatsOptions::default());
+        let by_function = loaded(&path, keep);
+        check_per_call(&by_function, &StatsOptions::default()).unwrap();
+        assert!(by_function.built.tree.dist.is_empty(), "kept per context");
+        let by_context = loaded(&path, Keep::Total);
+        assert_eq!(function_rows(&by_function), function_rows(&by_context));
+        let rows = function_rows(&by_function);
+        let f = rows.find("f").unwrap();
+        let d = &f.dist.total;
+        assert_eq!((d.count, d.min, d.max, d.max_at.start), (3, 5, 40, 110));
+    }
+
+    #[test]
+    fn contexts_and_self_time_keep_what_they_show() {
+        let mut opts = StatsOptions {
+            by: By::Context,
+            ..StatsOptions::default()
+        };
+        assert_eq!(keep(&opts), Keep::Total);
+        opts.self_time = true;
+        assert_eq!(keep(&opts), Keep::TotalAndSelf);
+        opts.by = By::Function;
+        assert_eq!(keep(&opts), Keep::TotalAndSelf);
     }
 }

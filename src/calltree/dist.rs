@@ -14,6 +14,9 @@ const EXACT: u64 = 128;
 const SUB_BITS: u32 = 6;
 /// The most buckets a histogram can have.
 pub const MAX_BUCKETS: usize = EXACT as usize + (64 - 7) * (1 << SUB_BITS);
+// A bucket below a dense window's base wraps, as a u16 offset, past any
+// window's length (what `Buckets::add` relies on).
+const _: () = assert!(2 * MAX_BUCKETS <= 1 << 16);
 
 /// The bucket holding `v`.
 fn bucket_of(v: u64) -> u16 {
@@ -95,16 +98,27 @@ impl Default for Buckets {
 const SPARSE_MAX: usize = 4;
 
 impl Buckets {
-    #[inline]
+    /// Adds `n` to bucket `b`. The usual case, a bucket inside a dense
+    /// window, is one index; anything else goes to [`Buckets::add_slow`],
+    /// kept out of line so the caller's loop stays small.
+    #[inline(always)]
     fn add(&mut self, b: u16, n: u64) {
-        match self {
-            Buckets::Dense { base, counts } => {
-                let i = b.wrapping_sub(*base) as usize;
-                match counts.get_mut(i) {
-                    Some(c) if b >= *base => *c += n,
-                    _ => self.grow(b, n),
-                }
+        if let Buckets::Dense { base, counts } = self {
+            // Below `base` the index wraps past any window's length.
+            if let Some(c) = counts.get_mut(b.wrapping_sub(*base) as usize) {
+                *c += n;
+                return;
             }
+        }
+        self.add_slow(b, n);
+    }
+
+    /// Adds to a sparse list, or outside a dense window.
+    #[cold]
+    #[inline(never)]
+    fn add_slow(&mut self, b: u16, n: u64) {
+        match self {
+            Buckets::Dense { .. } => self.grow(b, n),
             Buckets::Sparse(list) => {
                 match list.binary_search_by_key(&b, |&(k, _)| k) {
                     Ok(i) => list[i].1 += n,
@@ -194,7 +208,7 @@ impl PartialEq for Dist {
 
 impl Dist {
     /// Adds one call's value.
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, v: u64, at: At) {
         if self.count == 0 || v < self.min {
             self.min = v;

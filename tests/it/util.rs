@@ -758,6 +758,29 @@ pub fn third_party(name: &str) -> PathBuf {
     PathBuf::from(String::from_utf8(out.stdout).expect("a path").trim())
 }
 
+/// zlib built from its own sources at -O2 with `-finstrument-functions` and
+/// the runtime, driving `testdata/zlib/zround.c`, run once: its directory
+/// (in `fresh_dir(topic, "zlib")`), the program and its trace.
+pub fn traced_zround(topic: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let zlib = third_party("zlib");
+    let dir = fresh_dir(topic, "zlib");
+    let exe = dir.join("zround");
+    compile(
+        Command::new("gcc")
+            .args(["-O2", "-g", "-finstrument-functions", "-I"])
+            .arg(&zlib)
+            .args(ZLIB_FILES.iter().map(|f| zlib.join(f)))
+            .arg(root().join("testdata/zlib/zround.c"))
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-o")
+            .arg(&exe),
+    );
+    let trace = dir.join("trace.txt");
+    let out = output_within(Command::new(&exe).env("CALLTRACE_OUT", &trace), 120);
+    assert!(out.status.success(), "zround failed");
+    (dir, exe, trace)
+}
+
 /// zlib's library sources (without gz*.c, which need more of the system).
 pub const ZLIB_FILES: &[&str] = &[
     "adler32.c",

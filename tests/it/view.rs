@@ -352,22 +352,7 @@ fn a_directory_of_patterns_gets_a_picker_and_coloured_differences() {
 fn zlib() -> &'static (PathBuf, PathBuf) {
     static R: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     R.get_or_init(|| {
-        let zlib = third_party("zlib");
-        let dir = fresh_dir("view", "zlib");
-        let exe = dir.join("zround");
-        compile(
-            Command::new("gcc")
-                .args(["-O2", "-g", "-finstrument-functions", "-I"])
-                .arg(&zlib)
-                .args(ZLIB_FILES.iter().map(|f| zlib.join(f)))
-                .arg(root().join("testdata/zlib/zround.c"))
-                .arg(root().join("runtime/calltrace.c"))
-                .arg("-o")
-                .arg(&exe),
-        );
-        let trace = dir.join("trace.txt");
-        let out = output_within(Command::new(&exe).env("CALLTRACE_OUT", &trace), 120);
-        assert!(out.status.success(), "zround failed");
+        let (_, exe, trace) = traced_zround("view");
         (exe, trace)
     })
 }

@@ -30,6 +30,7 @@ mod it {
     mod filters;
     mod first_use;
     mod formats;
+    mod freestanding_read;
     mod fuzz;
     mod golden;
     mod hostile;

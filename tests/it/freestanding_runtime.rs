@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use decode::{Dump, Header, decode};
 
-use super::util::{calltrace, compile, fresh_dir, tool};
+use super::util::{calltrace, compile, csv_total_unit, edges, fresh_dir, graph, tool, tree};
 
 /// The host program's source.
 const HOST: &str = include_str!("freestanding_runtime/host.c");
@@ -198,11 +198,14 @@ fn build_host(ring: bool) -> PathBuf {
     ];
     // x86-64 code may start at an odd address (at -O1 it does), where the
     // format keeps an event's kind in bit 0: aligned, as -O2 would.
+    // Not a PIE: the buffer holds run-time addresses and no load address.
     let flags = [
         "-g",
         "-O1",
         "-falign-functions=16",
         "-finstrument-functions",
+        "-fno-pie",
+        "-no-pie",
     ];
     compile(
         Command::new("gcc")
@@ -509,4 +512,50 @@ fn runtime_flags_pick_one_text() {
     assert!(linux.contains("pthread_create") && !linux.contains("calltrace_dump_semihosting"));
     let both = calltrace(["runtime", "--freestanding", "--header"]).run();
     assert_eq!(both.code, 2, "{}", both.stderr);
+}
+
+/// The threads of a `calltrace tree` and the functions under each.
+fn threads_of(tree: &str) -> Vec<(String, Vec<String>)> {
+    let mut threads: Vec<(String, Vec<String>)> = Vec::new();
+    for line in tree.lines() {
+        let name = line.trim_start().split(" (").next().unwrap_or("");
+        match (line.starts_with('['), threads.last_mut()) {
+            (true, _) => threads.push((name.trim_matches(['[', ']']).to_string(), Vec::new())),
+            (false, Some((_, funcs))) => funcs.push(name.to_string()),
+            (false, None) => panic!("a function before any thread: {tree}"),
+        }
+    }
+    threads
+}
+
+/// calltrace reads the host's dumps: the call graph of the calls, in
+/// seconds (the header's 1 MHz), and one thread per task, named by it.
+#[test]
+fn calltrace_reads_the_host_dumps_per_function_and_per_task() {
+    let exe = host(false).to_str().expect("UTF-8");
+    let calls = run(false, "calls", 1);
+    let dir = fresh_dir("freestanding_runtime", "read");
+    let (calls_bin, tasks_bin) = (dir.join("calls.bin"), dir.join("tasks.bin"));
+    std::fs::write(&calls_bin, &calls.dumps[0]).expect("write the dump");
+    let g = graph(exe, &calls_bin);
+    assert_eq!(
+        g.edges(),
+        edges(&[("outer", "inner", 30), ("inner", "leaf", 30)])
+    );
+    assert_eq!(csv_total_unit(&g.csv), "ns");
+    std::fs::write(&tasks_bin, &run(false, "tasks", 1).dumps[0]).expect("write the dump");
+    let text = tree(exe, &tasks_bin, &[]);
+    let want = [
+        ("main", &["f"][..]),
+        ("sensor", &["g", "g", "g"]),
+        ("ui", &["h"]),
+        ("renamed", &["f"]),
+        ("a-very-long-tas", &["h"]),
+        ("other tasks", &["g"]),
+    ];
+    let want: Vec<(String, Vec<String>)> = want
+        .iter()
+        .map(|(t, f)| (t.to_string(), f.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    assert_eq!(threads_of(&text), want, "{text}");
 }

@@ -8,6 +8,7 @@
 mod cross;
 mod decode;
 mod host;
+mod qemu;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -191,6 +191,41 @@ fn tid_selects_a_task_or_an_exception_by_name() {
     );
 }
 
+/// Coverage places the buffer's even addresses on the Thumb functions
+/// whose odd symbols are one above them.
+#[test]
+fn coverage_counts_a_cortex_m3_buffers_calls_on_its_thumb_functions() {
+    let Some((elf, syms)) = cortex_m3("m3-coverage", &["-g"]) else {
+        return;
+    };
+    let dir = elf.parent().expect("a directory");
+    let trace = m3_run(&syms).write(dir, "ram.bin");
+    let csv = dir.join("coverage.csv");
+    calltrace(["coverage".as_ref(), elf.as_os_str(), trace.as_os_str()])
+        .args(["--csv".as_ref(), csv.as_os_str()])
+        .run()
+        .success();
+    let mut got = Vec::new();
+    let mut r = csv::Reader::from_path(&csv).expect("coverage wrote the CSV");
+    for rec in r.records() {
+        let rec = rec.expect("a CSV record");
+        if rec[1].ends_with("m3.c") && !rec[0].starts_with("__cyg") {
+            got.push(format!("{} {} {}", &rec[0], &rec[4], &rec[5]));
+        }
+    }
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "SysTick_Handler 1 called",
+            "leaf 9 called",
+            "main 1 called",
+            "mid 4 called",
+            "sample 1 called"
+        ]
+    );
+}
+
 #[test]
 fn an_exception_whose_handler_cannot_be_named_is_exception_n() {
     let mut b = Buf::default();

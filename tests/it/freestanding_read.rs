@@ -287,6 +287,44 @@ fn times_are_cycles_unless_the_buffer_or_clock_hz_gives_the_rate() {
     );
 }
 
+/// Every command that prints times prints cycles as cycles.
+#[test]
+fn every_command_prints_cycles_as_cycles() {
+    let dir = fresh_dir("freestanding_read", "cycles");
+    let trace = timed(0).write(&dir, "cycles.bin");
+    let t = trace.to_str().expect("UTF-8");
+    let runs: [(&[&str], &str); 5] = [
+        (
+            &["graph", "-o", "-", "--trace", t],
+            "total 100.00% (400 cycles)",
+        ),
+        (&["abstract", "-o", "-", "--trace", t], "total 400 cycles"),
+        (&["stats", "--trace", t], "400 cycles  360 cycles"),
+        (
+            &["export", "--to", "json", "-o", "-", "--trace", t],
+            "{\"unit\":\"cycles\"",
+        ),
+        (&["diff", t, t], "total 400 cycles"),
+    ];
+    for (args, want) in runs {
+        let out = calltrace(args).run().success();
+        let text = format!("{}{}", out.text(), out.stderr);
+        assert!(text.contains(want), "{args:?}: {text}");
+        assert!(
+            !text.contains(" ns") && !text.contains("_ns"),
+            "{args:?}: {text}"
+        );
+    }
+    let with_rate = calltrace(["stats", "--clock-hz", "4MHz", "--trace", t])
+        .run()
+        .success();
+    assert!(
+        with_rate.text().contains("100 us  90.0 us"),
+        "{}",
+        with_rate.text()
+    );
+}
+
 #[test]
 fn a_buffer_without_a_clock_counts_calls() {
     let mut b = Buf {

@@ -350,9 +350,12 @@ fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
     rows
 }
 
+/// Name, line and object of an exported function.
+type FunctionRow = (String, String, String);
+
 /// Name, line and object of each exported function, and the calls of
 /// each function id summed over its contexts.
-fn parquet_export(b: &Build) -> (Vec<(String, String, String)>, BTreeMap<String, u64>) {
+fn parquet_export(b: &Build) -> (Vec<FunctionRow>, BTreeMap<String, u64>) {
     let dir = b.trace.with_extension("parquet");
     calltrace([
         "export",
@@ -366,7 +369,7 @@ fn parquet_export(b: &Build) -> (Vec<(String, String, String)>, BTreeMap<String,
     .run()
     .success();
     let exe = b.exe.file_name().expect("a name").to_string_lossy();
-    let funcs: Vec<(String, String, String)> = parquet_rows(&dir.join("functions.parquet"))
+    let funcs: Vec<FunctionRow> = parquet_rows(&dir.join("functions.parquet"))
         .into_iter()
         .map(|r| {
             let object = r

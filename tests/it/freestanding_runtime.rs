@@ -297,3 +297,20 @@ fn a_handler_that_interrupts_a_record_records_nothing() {
     balanced(&d);
     consecutive_times(&d);
 }
+
+/// calltrace reads a full stop buffer as its first slots, a ring as its
+/// last ones, and only the ring as wrapped.
+#[test]
+fn calltrace_reads_a_full_stop_buffer_from_its_start_and_a_ring_from_its_oldest_slot() {
+    let dir = fresh_dir("freestanding_runtime", "read-many");
+    for build in [Build::Stop, Build::Ring] {
+        let exe = host(build).to_str().expect("UTF-8");
+        let dump = dir.join(format!("{build:?}.bin"));
+        std::fs::write(&dump, &run(build, "many", 1).dumps[0]).expect("write the dump");
+        let g = graph(exe, &dump);
+        // 1024 slots from a multiple of 4 events: 256 whole calls of ring_a.
+        assert_eq!(g.edges(), edges(&[("ring_a", "ring_b", 256)]), "{build:?}");
+        let wrapped = g.stderr.contains("wrapped");
+        assert_eq!(wrapped, build == Build::Ring, "{build:?}: {}", g.stderr);
+    }
+}

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::cross::stdout_of;
 use super::decode::{Dump, Header, decode};
@@ -156,7 +157,13 @@ fn number(text: &str) -> i64 {
 /// Runs scenario `name` of a host build, with `dumps` dumps.
 pub(super) fn run(build: Build, name: &str, dumps: usize) -> Run {
     let exe = host(build);
-    let dir = fresh_dir("freestanding_runtime", &format!("{name}-{}", build.name()));
+    // Tests run in parallel, some the same scenario: a directory per run.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, Ordering::Relaxed);
+    let dir = fresh_dir(
+        "freestanding_runtime",
+        &format!("{name}-{}-{n}", build.name()),
+    );
     let outs: Vec<PathBuf> = (0..dumps)
         .map(|i| dir.join(format!("dump{i}.bin")))
         .collect();

@@ -30,6 +30,8 @@ mod it {
     mod filters;
     mod first_use;
     mod formats;
+    mod freestanding_read;
+    mod freestanding_runtime;
     mod fuzz;
     mod golden;
     mod hostile;
@@ -56,6 +58,7 @@ mod it {
     mod scaling;
     mod stats;
     mod symbols;
+    mod thumb;
     mod tlv;
     mod uftrace_data;
     mod uftrace_files;

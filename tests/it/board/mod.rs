@@ -1,0 +1,160 @@
+//! Firmware on an emulated board: programs built for a Cortex-M3 with
+//! `arm-none-eabi-gcc` and newlib, with the board support of
+//! `testdata/board/` (vector table, linker script, semihosting, UART,
+//! SysTick, a two-task scheduler), run under
+//! `qemu-system-arm -M mps2-an385` with `-icount` (so every run executes
+//! the same instructions) and compared with the same code built for
+//! x86-64 Linux. Each firmware is built once per test run; every QEMU run
+//! is under a watchdog. Without the cross compiler, QEMU or
+//! `gdb-multiarch` the tests skip (fail under `CALLTRACE_REQUIRE_TOOLS=1`).
+//!
+//! `printer.rs`: the printer's 19 patterns, output and call counts.
+
+mod printer;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use super::util::*;
+
+/// The cross compiler.
+pub const CC: &str = "arm-none-eabi-gcc";
+/// The emulator.
+pub const QEMU: &str = "qemu-system-arm";
+/// Watchdog of one QEMU run, in seconds.
+const WATCHDOG: u64 = 60;
+
+/// Whether the cross compiler and QEMU are installed; skips the test
+/// (or fails it under `CALLTRACE_REQUIRE_TOOLS=1`) when not.
+pub fn have_tools() -> bool {
+    tool(CC).is_some() && tool(QEMU).is_some()
+}
+
+/// A file of `testdata/board/`.
+pub fn board_file(name: &str) -> PathBuf {
+    root().join("testdata/board").join(name)
+}
+
+/// How to build one firmware.
+pub struct Recipe<'a> {
+    /// Its name: the directory under `target/tmp/board/` and the ELF's stem.
+    pub name: &'a str,
+    /// The application's sources (instrumented when `traced`).
+    pub sources: Vec<PathBuf>,
+    /// More flags for the application's sources (defines, include paths).
+    pub flags: Vec<String>,
+    /// Built with `-finstrument-functions` and the freestanding runtime.
+    pub traced: bool,
+}
+
+/// Flags of every source of a firmware.
+const TARGET: &[&str] = &["-mcpu=cortex-m3", "-mthumb", "-g"];
+
+/// Builds a firmware: the application's sources compiled with `-O0`
+/// (as the x86-64 reference), printf's `%zu` made to work (zformat.c),
+/// then linked with the board's sources and newlib's semihosting
+/// library. Returns the ELF.
+pub fn build_firmware(r: &Recipe) -> PathBuf {
+    let dir = fresh_dir("board", r.name);
+    let mut app = Command::new(CC);
+    app.current_dir(&dir)
+        .args(TARGET)
+        .args(["-O0", "-c", "-Dprintf=board_printf", "-Dfprintf=board_fprintf"])
+        .args(&r.flags)
+        .args(&r.sources);
+    if r.traced {
+        app.arg("-finstrument-functions");
+    }
+    compile(&mut app);
+    let elf = dir.join(format!("{}.elf", r.name));
+    let mut link = Command::new(CC);
+    link.current_dir(&dir)
+        .args(TARGET)
+        .args(["-O2", "--specs=rdimon.specs", "-nostartfiles", "-T"])
+        .arg(board_file("mps2-an385.ld"))
+        .arg("-I")
+        .arg(board_file(""))
+        .args(["startup.c", "semihosting.c", "board.c", "zformat.c"].map(board_file))
+        .args(objects(&r.sources))
+        .arg("-o")
+        .arg(&elf);
+    if r.traced {
+        link.arg("-DBOARD_TRACE")
+            .arg(board_file("uart.c"))
+            .arg(freestanding_runtime());
+    }
+    compile(&mut link);
+    elf
+}
+
+/// The object file `gcc -c` makes of each source, in its directory.
+fn objects(sources: &[PathBuf]) -> Vec<PathBuf> {
+    sources
+        .iter()
+        .map(|s| {
+            let stem = s.file_stem().expect("a source file name");
+            PathBuf::from(stem).with_extension("o")
+        })
+        .collect()
+}
+
+/// `calltrace runtime --freestanding`, written once per test run.
+pub fn freestanding_runtime() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let out = calltrace(["runtime", "--freestanding"]).run().success();
+        let path = fresh_dir("board", "runtime").join("calltrace.c");
+        std::fs::write(&path, out.stdout).expect("write the runtime");
+        path
+    })
+}
+
+/// What one run of a firmware printed and its exit status.
+pub struct Run {
+    /// QEMU's exit status: the firmware's (semihosting SYS_EXIT_EXTENDED).
+    pub status: i32,
+    /// What the firmware wrote on stdout through semihosting.
+    pub stdout: String,
+    /// What it wrote on stderr.
+    pub stderr: String,
+}
+
+/// Runs `elf` under QEMU in `dir` with the command line `fw ARGS...`
+/// (the first is the dump, see testdata/board/board.c), `extra` QEMU
+/// arguments, under the watchdog.
+pub fn qemu(elf: &Path, dir: &Path, args: &[&str], extra: &[&str]) -> Run {
+    let mut cmd = Command::new(QEMU);
+    cmd.current_dir(dir)
+        .args(["-M", "mps2-an385", "-nographic", "-monitor", "none"])
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .args(["-icount", "shift=4,sleep=off", "-kernel"])
+        .arg(elf)
+        .arg("-append")
+        .arg(args.join(" "))
+        .args(extra);
+    let out = output_within(&mut cmd, WATCHDOG);
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Builds C `sources` for x86-64 with `gcc -g -O0 -finstrument-functions`
+/// and the runtime into `dir/name`.
+pub fn build_x86(dir: &Path, name: &str, sources: &[PathBuf], flags: &[&str]) -> PathBuf {
+    let exe = dir.join(name);
+    compile(
+        Command::new("gcc")
+            .current_dir(dir)
+            .args(["-g", "-O0", "-finstrument-functions"])
+            .args(flags)
+            .args(sources)
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-pthread"),
+    );
+    exe
+}

@@ -1,6 +1,6 @@
 /* board.c - the board's life around the application: split the
- * semihosting command line `fw DUMP ARGS...` into arguments, run
- * main("fw", ARGS...), take the trace off as DUMP says, stop at
+ * semihosting command line `ELF DUMP ARGS...` (QEMU's -kernel and -append)
+ * into arguments, run main(ELF, ARGS...), take the trace off as DUMP says, stop at
  * board_done (where a debugger dumps calltrace_buffer) and exit QEMU with
  * main's status. DUMP is a comma-separated list of:
  *   none       nothing (the harness without the runtime)
@@ -105,7 +105,7 @@ BOARD_NOTRACE void board_start(void)
     }
     int argc = split_args(cmdline);
     if (argc < 2) {
-        sh_write("board: usage: fw DUMP ARGS...\n");
+        sh_write("board: usage: ELF DUMP ARGS...\n");
         board_exit(72);
     }
     dump_spec = args[1];

@@ -4,7 +4,8 @@
  * A board program is an application with an ordinary `main(argc, argv)`
  * (printer's, or a program of this folder) linked with startup.c,
  * semihosting.c, board.c and zformat.c. The semihosting command line
- * (QEMU's -append) is `fw DUMP ARGS...`: board.c runs main("fw", ARGS...),
+ * is `ELF DUMP ARGS...` (QEMU's -kernel ELF -append "DUMP ARGS..."):
+ * board.c runs main(ELF, ARGS...),
  * then takes the trace off as DUMP says (see board.c), stops at
  * board_done (a debugger's breakpoint) and exits QEMU with main's status. */
 #ifndef BOARD_H

@@ -8,9 +8,22 @@
 //! is under a watchdog. Without the cross compiler, QEMU or
 //! `gdb-multiarch` the tests skip (fail under `CALLTRACE_REQUIRE_TOOLS=1`).
 //!
-//! `printer.rs`: the printer's 19 patterns, output and call counts.
+//! The traced firmwares include `calltrace runtime --freestanding` and
+//! are read by `calltrace` from the dump of `calltrace_buffer`:
+//! - `printer.rs`: the printer's 19 patterns, output and call counts;
+//! - `bzip2.rs`: a third-party library compressing a buffer;
+//! - `tick.rs`: SysTick interrupting a workload;
+//! - `ring.rs`: the flight recorder over a million calls;
+//! - `dumps.rs`: the same run taken off by semihosting, by GDB and
+//!   through a UART;
+//! - `tasks.rs`: two tasks of a small scheduler, on two threads.
 
+mod bzip2;
+mod dumps;
 mod printer;
+mod ring;
+mod tasks;
+mod tick;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,23 +57,41 @@ pub struct Recipe<'a> {
     pub sources: Vec<PathBuf>,
     /// More flags for the application's sources (defines, include paths).
     pub flags: Vec<String>,
+    /// The application's optimisation level. Default is `-O0`.
+    pub opt: &'a str,
     /// Built with `-finstrument-functions` and the freestanding runtime.
     pub traced: bool,
+    /// Flags of the runtime (`-DCALLTRACE_EVENTS=...`).
+    pub runtime: Vec<String>,
+}
+
+impl Default for Recipe<'_> {
+    fn default() -> Self {
+        Recipe {
+            name: "firmware",
+            sources: Vec::new(),
+            flags: Vec::new(),
+            opt: "-O0",
+            traced: true,
+            runtime: Vec::new(),
+        }
+    }
 }
 
 /// Flags of every source of a firmware.
 const TARGET: &[&str] = &["-mcpu=cortex-m3", "-mthumb", "-g"];
 
-/// Builds a firmware: the application's sources compiled with `-O0`
-/// (as the x86-64 reference), printf's `%zu` made to work (zformat.c),
-/// then linked with the board's sources and newlib's semihosting
+/// Builds a firmware: the application's sources compiled (instrumented
+/// when traced), with printf's `%zu` made to work (zformat.c), then
+/// linked with the board's sources, the runtime and newlib's semihosting
 /// library. Returns the ELF.
 pub fn build_firmware(r: &Recipe) -> PathBuf {
     let dir = fresh_dir("board", r.name);
     let mut app = Command::new(CC);
     app.current_dir(&dir)
         .args(TARGET)
-        .args(["-O0", "-c", "-Dprintf=board_printf", "-Dfprintf=board_fprintf"])
+        .args([r.opt, "-c", "-Dprintf=board_printf", "-Dfprintf=board_fprintf", "-I"])
+        .arg(board_file(""))
         .args(&r.flags)
         .args(&r.sources);
     if r.traced {
@@ -75,13 +106,14 @@ pub fn build_firmware(r: &Recipe) -> PathBuf {
         .arg(board_file("mps2-an385.ld"))
         .arg("-I")
         .arg(board_file(""))
-        .args(["startup.c", "semihosting.c", "board.c", "zformat.c"].map(board_file))
+        .args(["startup.c", "semihosting.c", "board.c", "zformat.c", "systick.c"].map(board_file))
         .args(objects(&r.sources))
         .arg("-o")
         .arg(&elf);
     if r.traced {
         link.arg("-DBOARD_TRACE")
-            .arg(board_file("uart.c"))
+            .args(["uart.c", "sched.c"].map(board_file))
+            .args(&r.runtime)
             .arg(freestanding_runtime());
     }
     compile(&mut link);
@@ -120,7 +152,7 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `elf` under QEMU in `dir` with the command line `fw ARGS...`
+/// Runs `elf` under QEMU in `dir` with the command line `ELF ARGS...`
 /// (the first is the dump, see testdata/board/board.c), `extra` QEMU
 /// arguments, under the watchdog.
 pub fn qemu(elf: &Path, dir: &Path, args: &[&str], extra: &[&str]) -> Run {
@@ -157,4 +189,39 @@ pub fn build_x86(dir: &Path, name: &str, sources: &[PathBuf], flags: &[&str]) ->
             .arg("-pthread"),
     );
     exe
+}
+
+/// Runs `elf` under QEMU in `dir` with `args` and checks that it exits
+/// with 0 and prints `stdout`; returns what it printed.
+#[track_caller]
+pub fn qemu_ok(elf: &Path, dir: &Path, args: &[&str], extra: &[&str]) -> Run {
+    let run = qemu(elf, dir, args, extra);
+    assert_eq!(run.status, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    run
+}
+
+/// What `calltrace graph ELF --trace TRACE EXTRA...` read: the edges of
+/// its CSV (nothing pruned) and its stderr.
+#[track_caller]
+pub fn read_graph(elf: &Path, trace: &Path, extra: &[&str]) -> (Vec<Edge>, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let csv = dir.path().join("graph.csv");
+    let mut args: Vec<std::ffi::OsString> = vec!["graph".into(), elf.into(), "--trace".into()];
+    args.push(trace.into());
+    args.extend(["--min-total", "0", "--min-edge", "0", "-o"].map(Into::into));
+    args.push(dir.path().join("graph.dot").into());
+    args.push("--csv".into());
+    args.push(csv.clone().into());
+    args.extend(extra.iter().map(Into::into));
+    let out = calltrace(args).run().success();
+    (csv_edges(&std::fs::read(&csv).expect("read the CSV")), out.stderr)
+}
+
+/// The calls of each function (the sum over the edges into it), from edges.
+pub fn calls_by_callee(edges: &[Edge]) -> std::collections::BTreeMap<String, u64> {
+    let mut m = std::collections::BTreeMap::new();
+    for (_, callee, n) in edges {
+        *m.entry(callee.clone()).or_insert(0) += n;
+    }
+    m
 }

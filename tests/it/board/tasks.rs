@@ -1,0 +1,76 @@
+//! Task switching: testdata/board/tasks.c runs two tasks, `sensor` and
+//! `logger`, under the PendSV scheduler of testdata/board/sched.c, which
+//! calls `calltrace_task_switch(task, name)` at each switch. Cooperative
+//! (each task yields after each round) and preemptive (SysTick switches
+//! them wherever they are), each task's calls land on a thread named by
+//! the task, with the counts its code makes, and `--tid NAME` selects one.
+
+use super::*;
+
+/// Rounds of each task.
+const ROUNDS: u64 = 300;
+
+/// What the logger's digits loop runs for `7919 * i`, i < ROUNDS.
+fn logger_digits() -> u64 {
+    (0..ROUNDS).map(|i| (i * 7919).to_string().len() as u64).sum()
+}
+
+/// The sensor task's edges.
+fn sensor() -> Vec<Edge> {
+    edges(&[
+        ("sensor_task", "sensor_sample", ROUNDS),
+        ("sensor_task", "sensor_filter", ROUNDS),
+    ])
+}
+
+/// The logger task's edges.
+fn logger() -> Vec<Edge> {
+    edges(&[
+        ("logger_task", "logger_format", ROUNDS),
+        ("logger_format", "logger_digit", logger_digits()),
+    ])
+}
+
+/// Runs the tasks firmware `how` (coop or preempt) and checks each
+/// task's thread.
+fn two_threads(how: &str) {
+    if !have_tools() {
+        return;
+    }
+    let elf = firmware();
+    let dir = fresh_dir("board", &format!("tasks-{how}"));
+    let rounds = ROUNDS.to_string();
+    qemu_ok(elf, &dir, &["semi:tasks.bin", how, &rounds], &[]);
+    let dump = dir.join("tasks.bin");
+    let (sensor_edges, _) = read_graph(elf, &dump, &["--tid", "sensor"]);
+    assert_eq!(sensor_edges, sensor(), "{how}: the sensor task's thread");
+    let (logger_edges, _) = read_graph(elf, &dump, &["--tid", "logger"]);
+    assert_eq!(logger_edges, logger(), "{how}: the logger task's thread");
+    let tree = tree(elf.to_str().unwrap(), &dump, &[]);
+    for name in ["sensor", "logger"] {
+        assert!(tree.contains(name), "{how}: a thread named {name}:\n{tree}");
+    }
+}
+
+/// The tasks firmware, built once.
+fn firmware() -> &'static Path {
+    static ELF: OnceLock<PathBuf> = OnceLock::new();
+    ELF.get_or_init(|| {
+        build_firmware(&Recipe {
+            name: "tasks",
+            sources: vec![board_file("tasks.c")],
+            runtime: vec!["-DCALLTRACE_EVENTS=16384".into()],
+            ..Recipe::default()
+        })
+    })
+}
+
+#[test]
+fn two_cooperative_tasks_land_on_two_threads_named_by_the_tasks() {
+    two_threads("coop");
+}
+
+#[test]
+fn two_preempted_tasks_land_on_two_threads_named_by_the_tasks() {
+    two_threads("preempt");
+}

@@ -187,6 +187,11 @@
  *   - The descriptor is moved to >= 1000; if the program closes it anyway
  *     (daemons closing all descriptors), tracing stops with a message rather
  *     than write into a file the program opened later.
+ *
+ * Source: `calltrace runtime` prints this file, put together from the parts
+ * the files of runtime/linux/ and runtime/common.h in calltrace's sources (common.h is
+ * shared with `calltrace runtime --freestanding`); change those parts, not
+ * this file.
  */
 
 #ifndef _GNU_SOURCE
@@ -233,15 +238,50 @@ __extension__ typedef unsigned __int128 ct_u128;
 #define CT_HAVE_TSC 0
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+/* ------------------------------------------------------------------ */
+/* Shared by both runtimes                                              */
 
+/* What the Linux runtime and the freestanding runtime have in common:
+ * how the hooks are declared and kept out of the instrumentation, and what
+ * an event's kind is.  Both printed runtimes (`calltrace runtime`,
+ * `calltrace runtime --freestanding`) carry this part verbatim, so the two
+ * cannot disagree on it.  It needs only <stddef.h> and <stdint.h>. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* The runtime's own functions are never instrumented (a hook calling an
+ * instrumented function would recurse). */
 #define CT_NOINST __attribute__((no_instrument_function))
 #define CT_HOOK __attribute__((no_instrument_function, visibility("default")))
 #define CT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Orders memory accesses against a signal or interrupt handler on this
+ * core (a compiler barrier, no instruction). */
 #define CT_BARRIER() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/* An event's kind: the function was entered or left. */
+#define CT_ENTRY 0u
+#define CT_EXIT 1u
+/* The kind in the top bit of a 64-bit word (the Linux runtime's events). */
+#define CT_KIND_TOP(kind) ((uint64_t)(kind) << 63)
+/* The kind in the low bit of a function address (the freestanding
+ * runtime's events): the address's own low bit (Thumb) is dropped, as code
+ * is at least 2-byte aligned. */
+#define CT_KIND_LOW(fn, kind) (((uintptr_t)(fn) & ~(uintptr_t)1) | (uintptr_t)(kind))
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The hooks that -finstrument-functions calls around every function. */
+CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site);
+CT_HOOK void __cyg_profile_func_exit(void *this_fn, void *call_site);
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CT_EVENTS 131072u             /* events buffered per thread: a ring, a power of 2 */
 #define CT_STEP 4096u                 /* the owner checks in with the writer every CT_STEP events */
@@ -2195,6 +2235,9 @@ static CT_NOINST void ct_said_sibling(const char *taken, uint64_t writer)
     ct_msg(msg, mine);
 }
 
+/* ------------------------------------------------------------------ */
+/* The output file, start-up and thread buffers                         */
+
 /* Open the output file and write the header.  ct_lock held (or the only
  * thread).  Returns 0 on success. */
 static CT_NOINST int ct_open_output(void)
@@ -2756,7 +2799,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
     t->side_busy = 1;
     CT_BARRIER();
     used = CT_SIDE_PENDING(t);
-    if (kind == 0) {
+    if (kind == CT_ENTRY) {
         keep = t->side_skip == 0 && CT_SIDE - used > t->side_open + 1;
         if (keep)
             t->side_open++;
@@ -2773,7 +2816,7 @@ static CT_NOINST __attribute__((noinline)) void ct_record_nested(void *fn, uint6
     if (keep) {
         side = CT_SIDEP(t) + (t->side_len & (CT_SIDE - 1));
         side->addr = (uint64_t)(uintptr_t)fn;
-        side->tk = ct_clock() | (kind << 63);
+        side->tk = ct_clock() | CT_KIND_TOP(kind);
         t->side_len++;
         ct_t.gate |= CT_GATE_SIDE; /* the fast path drains them first */
     } else {
@@ -2807,14 +2850,14 @@ static CT_NOINST __attribute__((noinline)) void ct_record_slow(void *fn, uint64_
             if (!t)
                 ct_t.dead = 1;
         }
-        if (code && kind == 0 && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
+        if (code && kind == CT_ENTRY && (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span)
             ct_map_miss((uint64_t)(uintptr_t)fn);
         if (t) {
             if (CT_SIDE_PENDING(t))
                 ct_drain_side(t);
-            ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
+            ct_push(t, (uint64_t)(uintptr_t)fn, ct_clock() | CT_KIND_TOP(kind));
         } else if (!ct_write_error) { /* (stopped: nothing to write to) */
-            ct_write_one((uint64_t)(uintptr_t)fn, ct_clock() | (kind << 63));
+            ct_write_one((uint64_t)(uintptr_t)fn, ct_clock() | CT_KIND_TOP(kind));
         }
     }
     CT_BARRIER();
@@ -2840,7 +2883,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     uint32_t i;
     /* An entry outside the last code range goes the slow way, which writes
      * the mapping of code loaded since (dlopen) while it is still loaded. */
-    if (CT_UNLIKELY(ct_t.gate || (code && kind == 0 &&
+    if (CT_UNLIKELY(ct_t.gate || (code && kind == CT_ENTRY &&
                                   (uint64_t)(uintptr_t)fn - ct_t.lo >= ct_t.span))) {
         ct_record_slow(fn, kind, code);
         return;
@@ -2856,10 +2899,10 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
     if (CT_LIKELY(ct_t.tsc)) {
         struct ct_ev *e = CT_EVP(t) + (i & (CT_EVENTS - 1));
         e->addr = (uint64_t)(uintptr_t)fn;
-        e->tk = (__builtin_ia32_rdtsc() - ct_t.waited) | (kind << 63);
+        e->tk = (__builtin_ia32_rdtsc() - ct_t.waited) | CT_KIND_TOP(kind);
     } else
 #endif
-        CT_EV8P(t)[i & (CT_EVENTS - 1)] = (uint64_t)(uintptr_t)fn | (kind << 63);
+        CT_EV8P(t)[i & (CT_EVENTS - 1)] = (uint64_t)(uintptr_t)fn | CT_KIND_TOP(kind);
     __atomic_store_n(&t->len, i + 1, __ATOMIC_RELEASE);
     if (CT_UNLIKELY(ct_due(t, i + 1))) {
         ct_flush_full(t);
@@ -2872,7 +2915,7 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_record(void *fn, 
 CT_HOOK void __cyg_profile_func_enter(void *this_fn, void *call_site)
 {
     (void)call_site;
-    ct_record(this_fn, 0, 1);
+    ct_record(this_fn, CT_ENTRY, 1);
 }
 
 /* This copy's own entry hook, whatever the dynamic linker binds (ct_owner). */
@@ -2882,7 +2925,7 @@ static void ct_enter_here(void *this_fn, void *call_site)
 CT_HOOK void __cyg_profile_func_exit(void *this_fn, void *call_site)
 {
     (void)call_site;
-    ct_record(this_fn, 1, 1);
+    ct_record(this_fn, CT_EXIT, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2953,12 +2996,12 @@ CT_HOOK uint32_t ct_method_register(const char *name, const char *file, int line
 
 CT_HOOK void ct_enter(uint32_t id)
 {
-    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), 0, 0);
+    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), CT_ENTRY, 0);
 }
 
 CT_HOOK void ct_exit(uint32_t id)
 {
-    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), 1, 0);
+    ct_record((void *)(uintptr_t)(CT_METHOD_BASE + id), CT_EXIT, 0);
 }
 
 CT_HOOK void ct_thread_name(const char *name)

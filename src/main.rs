@@ -26,7 +26,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
         Command::Stats(args) => run_checked(&args.into_options(), run::stats::run),
         Command::View(args) => run_checked(&args.into_options(), run::view::run),
-        Command::Runtime(args) => run::runtime::run(args.header),
+        Command::Runtime(args) => run::runtime::run(&args.into_options()),
         Command::Live(args) => run::live::run(&args.into_options()),
         Command::Completions { shell } => write_stdout(|out| {
             calltrace::cli::completions(shell, out);

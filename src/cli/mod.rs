@@ -100,8 +100,29 @@ pub enum Command {
 pub struct RuntimeArgs {
     /// Print calltrace.h instead: the API for interpreters to record calls
     /// of their own methods (ct_method_register, ct_enter, ct_exit, ...)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "freestanding")]
     pub header: bool,
+    /// Print the runtime for microcontrollers and other targets without an
+    /// OS instead (Cortex-M, RISC-V; no C library): it records into a RAM
+    /// buffer, `calltrace_buffer`, taken off by semihosting, a write
+    /// callback or a debugger's memory dump
+    #[arg(long)]
+    pub freestanding: bool,
+}
+
+impl RuntimeArgs {
+    /// The options of `calltrace runtime`.
+    pub fn into_options(self) -> crate::run::runtime::Options {
+        use crate::run::runtime::{Options, Which};
+        let which = if self.header {
+            Which::Header
+        } else if self.freestanding {
+            Which::Freestanding
+        } else {
+            Which::Linux
+        };
+        Options { which }
+    }
 }
 
 #[cfg(test)]

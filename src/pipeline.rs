@@ -86,7 +86,7 @@ pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         let builder = calltree::Builder::for_view(view, opts.per_call);
         calltree::build_with(&input, format.get(), &opts.parse, builder)
     })?;
-    let (names, resolve, resolvable) = name(opts, &built.funcs, &built.meta)?;
+    let (names, resolve, resolvable) = name(opts, &built.funcs, &mut built.meta)?;
     one_node_per_name(&mut built, &names, view);
     let warnings = warnings(&built, resolve.as_ref(), resolvable);
     Ok(Loaded {
@@ -110,12 +110,12 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
-    let meta = read_pass(&input, opts, "pass 1/2", || {
+    let mut meta = read_pass(&input, opts, "pass 1/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut earliest)
     })?;
-    let (mut names, resolve, resolvable) = name(opts, &funcs, &meta)?;
+    let (mut names, resolve, resolvable) = name(opts, &funcs, &mut meta)?;
     let slice = slice_of(opts, &funcs, &names, &meta, earliest.0)?;
     input.rewind();
     let mut builder = calltree::Builder::for_view(view, opts.per_call);
@@ -131,6 +131,7 @@ fn load_sliced(opts: &InputOptions, view: View) -> Result<Loaded> {
     })?;
     let stats = sink.finish();
     check_slice(opts, &stats, &meta)?;
+    meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
     keep_threads(&mut meta, &stats.threads);
     let mut built = builder.finish(funcs, meta);
     built.repairs.unclosed += stats.unclosed;
@@ -398,7 +399,7 @@ impl Format {
 fn name(
     opts: &InputOptions,
     funcs: &FuncTable,
-    meta: &TraceMeta,
+    meta: &mut TraceMeta,
 ) -> Result<(Vec<FuncInfo>, Option<ResolveStats>, bool)> {
     let binary = opts.binary.clone().or_else(|| recorded_binary(meta, opts));
     // An XRay log without its binary is refused by `symbols::resolve`.
@@ -409,6 +410,7 @@ fn name(
     } else {
         (symbols::names_without_binary(funcs), None)
     };
+    meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
     name_threads(funcs, meta, &mut names);
     Ok((names, resolve, resolvable))
 }
@@ -471,12 +473,12 @@ pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned> {
     let format = Format::pick(&input, opts)?;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
-    let meta = read_pass(&input, opts, "pass 1/2", || {
+    let mut meta = read_pass(&input, opts, "pass 1/2", || {
         format
             .get()
             .parse(&input, &opts.parse, &mut funcs, &mut earliest)
     })?;
-    let (names, resolve, resolvable) = name(opts, &funcs, &meta)?;
+    let (names, resolve, resolvable) = name(opts, &funcs, &mut meta)?;
     let built = Built {
         tree: Default::default(),
         funcs,

@@ -47,6 +47,9 @@ pub struct ReadArgs {
     /// Threads for parsing big traces; 0 = one per core (output is the same for any number)
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: usize,
+    /// Clock rate of the target in Hz (72000000, 72MHz, 16k): a freestanding trace's cycles become times; overrides the rate the trace records
+    #[arg(long, value_name = "HZ", value_parser = parse_clock_hz)]
+    pub clock_hz: Option<u64>,
     /// Read the trace as a text log through these conversion rules (see docs/rules.md; rules/ has examples)
     #[arg(long, value_name = "FILE.json", conflicts_with = "format")]
     pub rules: Option<PathBuf>,
@@ -258,6 +261,35 @@ pub(crate) fn parse_modules(s: &str) -> Result<ModulesArg, String> {
     ModulesArg::parse(s)
 }
 
+/// `--clock-hz` values: a number of hertz, optionally with a `k`, `M`
+/// or `G` multiplier and `Hz` (`72MHz`, `32.768kHz`, `8000000`).
+pub(crate) fn parse_clock_hz(s: &str) -> Result<u64, String> {
+    clock_hz(s).filter(|&h| h > 0).ok_or_else(|| {
+        format!("expected a clock rate in Hz above 0 (72000000, 72MHz, 32.768kHz), found `{s}`")
+    })
+}
+
+fn clock_hz(s: &str) -> Option<u64> {
+    let t = s.trim();
+    let t = t.strip_suffix("Hz").unwrap_or(t);
+    let (digits, scale) = match t.chars().last()? {
+        'k' => (&t[..t.len() - 1], 1_000),
+        'M' => (&t[..t.len() - 1], 1_000_000),
+        'G' => (&t[..t.len() - 1], 1_000_000_000),
+        _ => (t, 1),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let digit = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || !digit(int) || !digit(frac) || frac.len() > 9 {
+        return None;
+    }
+    let frac_hz = match frac {
+        "" => 0,
+        f => (f.parse::<u128>().ok()? * scale as u128 / 10u128.pow(f.len() as u32)) as u64,
+    };
+    int.parse::<u64>().ok()?.checked_mul(scale)?.checked_add(frac_hz)
+}
+
 /// Most parsing threads `--threads` accepts.
 pub const MAX_THREADS: usize = 1024;
 
@@ -305,6 +337,7 @@ impl ReadArgs {
             parse: ParseOptions {
                 lenient: self.lenient,
                 threads: self.threads,
+                clock_hz: self.clock_hz,
                 ..ParseOptions::default()
             },
             rules: self.rules,

@@ -58,6 +58,8 @@ pub fn quantity(v: u64, unit: Unit, decimals: u8, shown: TimeUnit) -> String {
         Unit::Calls if v == 1 => "1 call".to_string(),
         Unit::Calls => format!("{v} calls"),
         Unit::Number => weight(v, decimals),
+        Unit::Cycles if v == 1 => "1 cycle".to_string(),
+        Unit::Cycles => format!("{v} cycles"),
     }
 }
 
@@ -257,6 +259,8 @@ mod tests {
         assert_eq!(quantity(7, Unit::Calls, 0, TimeUnit::Ms), "7 calls");
         assert_eq!(quantity(1, Unit::Calls, 0, TimeUnit::Ms), "1 call");
         assert_eq!(quantity(150, Unit::Number, 2, TimeUnit::Auto), "1.5");
+        assert_eq!(quantity(1500, Unit::Cycles, 0, TimeUnit::Ms), "1500 cycles");
+        assert_eq!(quantity(1, Unit::Cycles, 0, TimeUnit::Auto), "1 cycle");
     }
 
     #[test]

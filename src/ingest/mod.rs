@@ -15,6 +15,7 @@
 pub mod binary;
 mod chunked;
 mod ex;
+pub(crate) mod freestanding;
 mod funcs;
 pub mod guess;
 pub mod indented;
@@ -197,9 +198,27 @@ pub struct TraceMeta {
     /// the binary's `xray_instr_map` turns into functions (`symbols`), not
     /// runtime addresses. Default is false.
     pub xray_ids: bool,
+    /// Threads named by the function of their first entry (a freestanding
+    /// buffer's exception threads: `SysTick_Handler`), as (index into
+    /// `threads`, function), sorted; [`TraceMeta::name_threads_by_entry`]
+    /// names them once functions have names, and until then
+    /// `thread_names` holds their fallback (`exception 15`). Default is
+    /// none.
+    pub entry_named: Vec<(u32, FuncId)>,
 }
 
 impl TraceMeta {
+    /// Names each thread of [`TraceMeta::entry_named`] by its function,
+    /// when `name_of` gives that one a name (hex addresses are no name).
+    pub fn name_threads_by_entry<'n>(&mut self, name_of: impl Fn(FuncId) -> Option<&'n str>) {
+        for &(thread, func) in &self.entry_named {
+            let name = name_of(func).filter(|n| !n.is_empty() && !n.starts_with("0x"));
+            if let (Some(name), Some(slot)) = (name, self.thread_names.get_mut(thread as usize)) {
+                *slot = name.to_string();
+            }
+        }
+    }
+
     /// What the trace's format is made of, in messages ([`TraceFormat::piece`]):
     /// `record` for a binary trace, `line` for text.
     pub fn piece(&self) -> &'static str {
@@ -245,6 +264,10 @@ pub struct ParseOptions {
     /// Size of the pieces big inputs are parsed in, in bytes; 0 means the
     /// built-in 2 MiB (tests force tiny chunks). Default is 0.
     pub chunk_bytes: usize,
+    /// The target's clock rate in Hz (`--clock-hz`), overriding the one a
+    /// freestanding buffer records: its cycle counts become nanoseconds.
+    /// Default is none (the buffer's rate, else times in cycles).
+    pub clock_hz: Option<u64>,
 }
 
 /// A trace format: recognises its own input and parses it into a [`Sink`].
@@ -286,8 +309,9 @@ pub trait TraceFormat: Sync {
 }
 
 /// Every known format, in sniffing order (most specific first).
-pub fn formats() -> [&'static dyn TraceFormat; 6] {
+pub fn formats() -> [&'static dyn TraceFormat; 7] {
     [
+        &freestanding::FreestandingFormat,
         &uftrace::UftraceFormat,
         &BinaryFormat,
         &xray::XRayFormat,

@@ -220,6 +220,7 @@ fn same_units(base: &Side, new: &Side) -> Result<()> {
         crate::ingest::Unit::Nanos => "times (ns)",
         crate::ingest::Unit::Calls => "calls (it has no timestamps)",
         crate::ingest::Unit::Number => "weights of an unknown unit",
+        crate::ingest::Unit::Cycles => "cycles (its clock rate is unknown: --clock-hz)",
     };
     Err(Error::usage(
         "BASE/NEW",

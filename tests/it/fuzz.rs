@@ -35,6 +35,7 @@ fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
                         lenient,
                         threads,
                         chunk_bytes,
+                        ..Default::default()
                     };
                     match calltree::build(&input, format, &opts, view) {
                         Ok(b) => format!("{:?} {:?} {:?}", b.tree, b.funcs, b.repairs),

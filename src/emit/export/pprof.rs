@@ -278,6 +278,7 @@ impl Builder<'_, '_> {
             Unit::Nanos => "nanoseconds",
             Unit::Calls => "count",
             Unit::Number => "units",
+            Unit::Cycles => "cycles",
         };
         let calls = self.value_type("calls", "count");
         let own = self.value_type("self", unit);
@@ -286,7 +287,7 @@ impl Builder<'_, '_> {
         self.p.period = 1;
         self.p.sample_type = vec![calls, own];
         let tree = self.t.tree;
-        if tree.unit.is_time() {
+        if tree.unit == Unit::Nanos {
             let run = tree
                 .children(0)
                 .fold(0u64, |s, n| s.saturating_add(tree.total(n)));

@@ -228,7 +228,7 @@ fn line(
 ) -> io::Result<()> {
     let d = tree.decimals;
     let w = |v| match tree.unit {
-        Unit::Nanos | Unit::Calls => quantity(v, tree.unit, d, shown),
+        Unit::Nanos | Unit::Calls | Unit::Cycles => quantity(v, tree.unit, d, shown),
         Unit::Number => weight(v, d),
     };
     const SPACES: [u8; 512] = [b' '; 512];

@@ -286,6 +286,7 @@ fn outcome(bytes: &[u8], lenient: bool, threads: usize, chunk: usize) -> String 
         lenient,
         threads,
         chunk_bytes: chunk,
+        ..Default::default()
     };
     crate::ingest::testing::outcome(&BinaryFormat, &input, &opts)
 }

@@ -197,6 +197,7 @@ fn outcome(input: &Input, lenient: bool, threads: usize, chunk: usize) -> String
         lenient,
         threads,
         chunk_bytes: chunk,
+        ..Default::default()
     };
     crate::ingest::testing::outcome(&AddrFormat, input, &opts)
 }
@@ -350,6 +351,7 @@ fn symbolic_lines_agree_with_the_line_parser_whatever_byte_is_off() {
                             lenient,
                             threads: 1,
                             chunk_bytes: 1 << 30,
+                            ..Default::default()
                         };
                         assert_eq!(
                             crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
@@ -383,6 +385,7 @@ fn symbolic_chunks_match_one_sequential_pass() {
                 lenient: false,
                 threads,
                 chunk_bytes: chunk,
+                ..Default::default()
             };
             assert_eq!(
                 crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
@@ -492,7 +495,7 @@ proptest::proptest! {
         let input = Input::from_bytes("t.txt", text.into_bytes());
         let reference = sequential_as(&SymbolicFormat, &input, lenient);
         for (threads, chunk) in [(1, 1 << 30), (2, chunk)] {
-            let opts = ParseOptions { lenient, threads, chunk_bytes: chunk };
+            let opts = ParseOptions { lenient, threads, chunk_bytes: chunk ,    ..Default::default()};
             proptest::prop_assert_eq!(
                 &crate::ingest::testing::outcome(&SymbolicFormat, &input, &opts),
                 &reference

@@ -149,6 +149,7 @@ fn chunked(input: &Input, lenient: bool, threads: usize, chunk: usize) -> String
         lenient,
         threads,
         chunk_bytes: chunk,
+        ..Default::default()
     };
     let mut funcs = FuncTable::default();
     let mut sink = crate::ingest::testing::Collect::default();
@@ -278,6 +279,7 @@ fn contexts_chunked(input: &Input, lenient: bool, threads: usize, chunk: usize) 
         lenient,
         threads,
         chunk_bytes: chunk,
+        ..Default::default()
     };
     let mut funcs = FuncTable::default();
     let mut sink = crate::calltree::ContextsBuilder::default();

@@ -287,7 +287,10 @@ fn clock_hz(s: &str) -> Option<u64> {
         "" => 0,
         f => (f.parse::<u128>().ok()? * scale as u128 / 10u128.pow(f.len() as u32)) as u64,
     };
-    int.parse::<u64>().ok()?.checked_mul(scale)?.checked_add(frac_hz)
+    int.parse::<u64>()
+        .ok()?
+        .checked_mul(scale)?
+        .checked_add(frac_hz)
 }
 
 /// Most parsing threads `--threads` accepts.

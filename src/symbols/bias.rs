@@ -68,11 +68,14 @@ fn spread(addrs: &[u64], n: usize) -> Vec<u64> {
 fn candidates(elf: &Elf, sample: &[u64]) -> Vec<u64> {
     let mut out = vec![0];
     for &a in sample.iter().take(PROPOSERS) {
+        // An even address of an Arm object is a Thumb start without its bit.
+        let even = elf.thumb_twin(a).is_some();
         out.extend(
             elf.func_starts
                 .iter()
-                .filter(|&&s| s <= a && (a - s) & 0xfff == 0)
-                .map(|&s| a - s),
+                .map(|&s| if even { s & !1 } else { s })
+                .filter(|&s| s <= a && (a - s) & 0xfff == 0)
+                .map(|s| a - s),
         );
     }
     out.sort_unstable();
@@ -169,5 +172,24 @@ mod tests {
             find(&elf(), &[0x5555_0000_1234, 0x5555_0000_1777], None),
             None
         );
+    }
+
+    #[test]
+    fn even_addresses_of_thumb_functions_fit_their_odd_starts() {
+        let thumb = Elf {
+            thumb: true,
+            ..elf()
+        };
+        // 0x1139 is a Thumb function's symbol; the trace holds 0x1138.
+        let shifted: Vec<u64> = [0x1138, 0x1160].iter().map(|a| a + 0x4000).collect();
+        assert_eq!(
+            find(&thumb, &shifted, None),
+            Some((0x4000, BiasSource::Inferred))
+        );
+        assert_eq!(
+            find(&thumb, &[0x1138, 0x2000], None),
+            Some((0, BiasSource::Inferred))
+        );
+        assert_eq!(find(&elf(), &[0x1138, 0x1148], None), None);
     }
 }

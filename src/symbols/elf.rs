@@ -4,6 +4,13 @@
 //! `.dynsym` (names, and the function starts bias inference checks against,
 //! and for a local function the source file it was compiled from) and its
 //! GNU build-id.
+//!
+//! On 32-bit Arm a Thumb function's symbol is odd (the Thumb bit), as is
+//! the `this_fn` the Linux runtime records; the freestanding runtime drops
+//! that bit, so in an Arm object an even address also finds the function
+//! whose odd symbol is one above it. Symbols keep the address the table
+//! gives (odd for Thumb), so every command names and places a function by
+//! its symbol's address.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -65,6 +72,9 @@ pub struct Elf {
     /// Its code calls (or defines) `__cyg_profile_func_enter`: it was built
     /// with `-finstrument-functions`, by the user, not a system library.
     pub instrumented: bool,
+    /// 32-bit Arm code, whose Thumb functions' symbols are odd: an even
+    /// address also finds the symbol one above it.
+    pub thumb: bool,
     /// Indexes into `symbols` sorted by name and address, one per function
     /// (a function listed in `.symtab` and `.dynsym` once): the functions
     /// of one name, such as the copies of a header's `static inline`
@@ -133,6 +143,7 @@ impl Elf {
             build_id,
             stripped: symtab.symbol_table().is_none(),
             instrumented,
+            thumb: file.architecture() == object::Architecture::Arm,
             by_name,
         }
     }
@@ -168,9 +179,17 @@ impl Elf {
             .map(|s| s.addr)
     }
 
-    /// True when `addr` (a file address) is the start of a function.
+    /// True when `addr` (a file address) is the start of a function (a
+    /// Thumb function's, with or without the Thumb bit).
     pub fn is_func_start(&self, addr: u64) -> bool {
-        self.func_starts.binary_search(&addr).is_ok()
+        let at = |a| self.func_starts.binary_search(&a).is_ok();
+        at(addr) || self.thumb_twin(addr).is_some_and(at)
+    }
+
+    /// In an Arm object, the odd address of a Thumb function whose Thumb
+    /// bit `addr` lacks (`addr | 1` for an even `addr`); None elsewhere.
+    pub fn thumb_twin(&self, addr: u64) -> Option<u64> {
+        (self.thumb && addr & 1 == 0).then_some(addr | 1)
     }
 
     /// True when `addr` (a file address) lies in a loadable segment.
@@ -188,15 +207,23 @@ impl Elf {
             .map(|s| offset - s.offset + s.vaddr)
     }
 
-    /// The symbol starting exactly at `addr`.
+    /// The symbol starting exactly at `addr` (in an Arm object, or one
+    /// above an even `addr`: a Thumb function's).
     pub fn symbol_at(&self, addr: u64) -> Option<&Symbol> {
-        let i = self.symbols.partition_point(|s| s.addr < addr);
-        self.symbols.get(i).filter(|s| s.addr == addr)
+        let exact = |a: u64| {
+            let i = self.symbols.partition_point(|s| s.addr < a);
+            self.symbols.get(i).filter(|s| s.addr == a)
+        };
+        exact(addr).or_else(|| self.thumb_twin(addr).and_then(exact))
     }
 
     /// The symbol whose extent holds `addr` (or, for a symbol of unknown
     /// size, the nearest one below it).
     pub fn symbol_containing(&self, addr: u64) -> Option<&Symbol> {
+        // An even address in an Arm object may be a Thumb function's
+        // first byte, one below its symbol; inside an A32 function (even
+        // start and size) `addr | 1` lies in the same one.
+        let addr = self.thumb_twin(addr).unwrap_or(addr);
         let i = self.symbols.partition_point(|s| s.addr <= addr);
         let below = &self.symbols[..i];
         let last = below.last()?;
@@ -377,6 +404,42 @@ mod instrumented_tests {
     /// A program built with `-finstrument-functions` is the user's; an
     /// object that never calls the hook (this test binary, like a system
     /// library) is not, and gets no "rebuild with -g" warning.
+    #[test]
+    fn an_even_address_finds_the_odd_symbol_of_a_thumb_function_in_arm_objects_only() {
+        let sym = |addr, size, name: &str| Symbol {
+            addr,
+            size,
+            name: name.to_string(),
+            ..Symbol::default()
+        };
+        // Thumb `t` at 0x8141 (odd), A32 `a` at 0x8200, Thumb `u` at 0x8301.
+        let mut e = Elf {
+            symbols: vec![
+                sym(0x8141, 0x20, "t"),
+                sym(0x8200, 0x40, "a"),
+                sym(0x8301, 8, "u"),
+            ],
+            func_starts: vec![0x8141, 0x8200, 0x8301],
+            thumb: true,
+            ..Elf::default()
+        };
+        let at = |e: &Elf, a| e.symbol_at(a).map(|s| s.name.clone());
+        let within = |e: &Elf, a| e.symbol_containing(a).map(|s| s.name.clone());
+        for (addr, name) in [(0x8140, "t"), (0x8141, "t"), (0x8200, "a"), (0x8300, "u")] {
+            assert_eq!(at(&e, addr).as_deref(), Some(name), "{addr:#x}");
+            assert_eq!(within(&e, addr).as_deref(), Some(name), "{addr:#x}");
+            assert!(e.is_func_start(addr), "{addr:#x}");
+        }
+        assert_eq!(within(&e, 0x823e).as_deref(), Some("a"));
+        assert_eq!(within(&e, 0x8240), None);
+        assert!(!e.is_func_start(0x8201));
+        // Elsewhere an odd symbol is no even address's.
+        e.thumb = false;
+        assert_eq!(at(&e, 0x8140), None);
+        assert_eq!(within(&e, 0x8140), None);
+        assert!(!e.is_func_start(0x8140));
+    }
+
     #[test]
     fn only_objects_that_call_the_entry_hook_count_as_instrumented() {
         let own = std::env::current_exe().expect("the test binary");

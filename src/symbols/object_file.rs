@@ -167,7 +167,8 @@ impl Object {
     /// name does not depend on what a run happened to call.
     pub(super) fn namesakes(&self, probe: u64) -> Vec<u64> {
         match self.elf.symbol_at(probe) {
-            Some(s) => self.elf.namesakes(&s.name, probe).collect(),
+            // Not `probe`: a Thumb function's symbol is one above an even probe.
+            Some(s) => self.elf.namesakes(&s.name, s.addr).collect(),
             None => Vec::new(),
         }
     }

@@ -85,10 +85,7 @@ impl Header {
                 0 => Mode::Stop,
                 1 => Mode::Ring,
                 m => {
-                    return Err(fail(
-                        14,
-                        format!("mode {m}; expected 0 (stop) or 1 (ring)"),
-                    ));
+                    return Err(fail(14, format!("mode {m}; expected 0 (stop) or 1 (ring)")));
                 }
             },
             clock: data[15],
@@ -117,10 +114,7 @@ impl Header {
         if e != 2 * p {
             return Err((
                 13,
-                format!(
-                    "event size {e}; expected {} for {p}-byte pointers",
-                    2 * p
-                ),
+                format!("event size {e}; expected {} for {p}-byte pointers", 2 * p),
             ));
         }
         if self.clock > NO_CLOCK {

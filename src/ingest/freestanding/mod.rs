@@ -136,7 +136,8 @@ impl Read<'_> {
         for i in self.h.slot_order() {
             let at = self.h.header_size + i as usize * self.h.event_size;
             let bytes = &self.data[at..at + self.h.event_size];
-            let fail = |msg: String| Error::Input(format!("{}: slot {i} (byte {at}): {msg}", self.name));
+            let fail =
+                |msg: String| Error::Input(format!("{}: slot {i} (byte {at}): {msg}", self.name));
             match decode(bytes, self.h.pointer) {
                 Ok(Slot::Switch { to, .. }) => match check_context(to, self.h.task_capacity) {
                     Ok(()) => (context, thread) = (to, None),
@@ -147,15 +148,22 @@ impl Read<'_> {
                         skip_or_fail(meta, opts, fail(msg))?;
                         continue;
                     }
-                    let t = *thread.get_or_insert_with(|| {
-                        self.threads.index(context, self.h, self.data)
-                    });
+                    let t = *thread
+                        .get_or_insert_with(|| self.threads.index(context, self.h, self.data));
                     let func = funcs.addr(addr);
                     if kind == EventKind::Enter {
                         self.threads.entered(t, func);
                     }
                     let time = self.clock.time(clock);
-                    self.push(sink, Event { time, func, thread: t, kind });
+                    self.push(
+                        sink,
+                        Event {
+                            time,
+                            func,
+                            thread: t,
+                            kind,
+                        },
+                    );
                 }
                 Err(msg) => skip_or_fail(meta, opts, fail(msg))?,
             }
@@ -194,7 +202,11 @@ impl Read<'_> {
 fn warn(name: &str, data: &[u8], h: &Header, opts: &ParseOptions, meta: &mut TraceMeta) {
     let w = &mut meta.warnings;
     if h.mode == Mode::Stop && h.dropped > 0 {
-        let more = if h.dropped == u32::MAX { "at least " } else { "" };
+        let more = if h.dropped == u32::MAX {
+            "at least "
+        } else {
+            ""
+        };
         w.push(format!(
             "{name}: the buffer filled up and {more}{} event(s) were dropped: the trace holds \
              the first {} slots; a bigger CALLTRACE_EVENTS keeps more (CALLTRACE_MODE_RING keeps \

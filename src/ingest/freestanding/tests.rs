@@ -191,7 +191,10 @@ fn a_64_bit_buffer_reads_like_a_32_bit_one() {
     use EventKind::*;
     assert_eq!(
         shape(&events, &funcs),
-        [(0x5555_0000_1000, Enter, 7, 0), (0x5555_0000_1000, Exit, 9, 0)]
+        [
+            (0x5555_0000_1000, Enter, 7, 0),
+            (0x5555_0000_1000, Exit, 9, 0)
+        ]
     );
     // The same events in a 32-bit buffer, at 32-bit addresses.
     let narrow = Buf {
@@ -266,7 +269,11 @@ fn a_buffer_without_a_clock_is_untimed() {
     assert!(!meta.timed);
     assert_eq!(meta.unit, Unit::Calls);
     assert!(events.iter().all(|e| e.time == 0));
-    assert!(meta.warnings[0].contains("--clock-hz is ignored"), "{:?}", meta.warnings);
+    assert!(
+        meta.warnings[0].contains("--clock-hz is ignored"),
+        "{:?}",
+        meta.warnings
+    );
 }
 
 #[test]
@@ -411,17 +418,25 @@ fn bad_headers_name_the_field_and_what_was_expected() {
         b[at..at + v.len()].copy_from_slice(v);
         error(&b)
     };
-    assert!(error(&good[..40]).contains("fw.bin: byte 40: the file ends inside the 64-byte header"));
+    assert!(
+        error(&good[..40]).contains("fw.bin: byte 40: the file ends inside the 64-byte header")
+    );
     let swapped = with(8, &[0, 1]);
     assert!(swapped.contains("fw.bin: byte 8: version 256") && swapped.contains("big-endian"));
     assert!(with(8, &[2, 0]).contains("byte 8: version 2; expected version 1"));
-    assert!(with(10, &[64, 0]).contains("byte 10: header size 64; expected a multiple of 8 of at least 88"));
+    assert!(
+        with(10, &[64, 0])
+            .contains("byte 10: header size 64; expected a multiple of 8 of at least 88")
+    );
     assert!(with(12, &[2]).contains("byte 12: pointer size 2"));
     assert!(with(13, &[16]).contains("byte 13: event size 16; expected 8"));
     assert!(with(14, &[7]).contains("byte 14: mode 7"));
     assert!(with(15, &[4]).contains("byte 15: clock 4"));
     assert!(with(20, &[0, 0, 0, 0]).contains("byte 20: capacity 0"));
-    assert!(with(28, &[17, 0, 0, 0]).contains("byte 28: write index 17; expected one below the capacity, 16"));
+    assert!(
+        with(28, &[17, 0, 0, 0])
+            .contains("byte 28: write index 17; expected one below the capacity, 16")
+    );
     assert!(with(40, &[3, 0]).contains("byte 40: 3 tasks in use; expected at most the table's 2"));
     let cut = error(&good[..good.len() - 9]);
     assert!(
@@ -454,5 +469,8 @@ fn bad_slots_name_the_slot_and_lenient_reads_skip_them() {
         slots: vec![switch(4, 0x7FFF, 9)],
         ..Buf::default()
     };
-    assert!(error(&wrong.bytes()).contains("slot 0 (byte 88): context 0x9; expected a task table entry below 2"));
+    assert!(
+        error(&wrong.bytes())
+            .contains("slot 0 (byte 88): context 0x9; expected a task table entry below 2")
+    );
 }

@@ -156,16 +156,8 @@ pub struct Run {
 /// (the first is the dump, see testdata/board/board.c), `extra` QEMU
 /// arguments, under the watchdog.
 pub fn qemu(elf: &Path, dir: &Path, args: &[&str], extra: &[&str]) -> Run {
-    let mut cmd = Command::new(QEMU);
-    cmd.current_dir(dir)
-        .args(["-M", "mps2-an385", "-nographic", "-monitor", "none"])
-        .args(["-semihosting-config", "enable=on,target=native"])
-        .args(["-icount", "shift=4,sleep=off", "-kernel"])
-        .arg(elf)
-        .arg("-append")
-        .arg(args.join(" "))
-        .args(extra);
-    let out = output_within(&mut cmd, WATCHDOG);
+    let mut cmd = qemu_command(elf, dir, args);
+    let out = output_within(cmd.args(extra), WATCHDOG);
     Run {
         status: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -173,22 +165,17 @@ pub fn qemu(elf: &Path, dir: &Path, args: &[&str], extra: &[&str]) -> Run {
     }
 }
 
-/// Builds C `sources` for x86-64 with `gcc -g -O0 -finstrument-functions`
-/// and the runtime into `dir/name`.
-pub fn build_x86(dir: &Path, name: &str, sources: &[PathBuf], flags: &[&str]) -> PathBuf {
-    let exe = dir.join(name);
-    compile(
-        Command::new("gcc")
-            .current_dir(dir)
-            .args(["-g", "-O0", "-finstrument-functions"])
-            .args(flags)
-            .args(sources)
-            .arg(root().join("runtime/calltrace.c"))
-            .arg("-o")
-            .arg(&exe)
-            .arg("-pthread"),
-    );
-    exe
+/// The QEMU command line of [`qemu`], without the extra arguments.
+pub fn qemu_command(elf: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(QEMU);
+    cmd.current_dir(dir)
+        .args(["-M", "mps2-an385", "-nographic", "-monitor", "none"])
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .args(["-icount", "shift=4,sleep=off", "-kernel"])
+        .arg(elf)
+        .arg("-append")
+        .arg(args.join(" "));
+    cmd
 }
 
 /// Runs `elf` under QEMU in `dir` with `args` and checks that it exits
@@ -214,7 +201,31 @@ pub fn read_graph(elf: &Path, trace: &Path, extra: &[&str]) -> (Vec<Edge>, Strin
     args.push(csv.clone().into());
     args.extend(extra.iter().map(Into::into));
     let out = calltrace(args).run().success();
-    (csv_edges(&std::fs::read(&csv).expect("read the CSV")), out.stderr)
+    (cycle_edges(&std::fs::read(&csv).expect("read the CSV")), out.stderr)
+}
+
+/// The edges of `graph --csv`, sorted; its total is in ns (x86-64) or in
+/// `cycles` (a firmware's trace without a clock rate), which
+/// `util::csv_edges` does not know yet.
+#[track_caller]
+fn cycle_edges(csv: &[u8]) -> Vec<Edge> {
+    let mut r = csv::Reader::from_reader(csv);
+    let header = r.headers().expect("CSV header").clone();
+    assert_eq!(
+        header.iter().collect::<Vec<_>>(),
+        ["caller", "callee", "calls", "total_cycles"],
+        "a firmware's graph without a clock rate is in cycles"
+    );
+    let mut edges: Vec<Edge> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.expect("CSV record");
+            let calls = rec[2].parse().expect("calls is a number");
+            (rec[0].to_string(), rec[1].to_string(), calls)
+        })
+        .collect();
+    edges.sort();
+    edges
 }
 
 /// The calls of each function (the sum over the edges into it), from edges.
@@ -224,4 +235,22 @@ pub fn calls_by_callee(edges: &[Edge]) -> std::collections::BTreeMap<String, u64
         *m.entry(callee.clone()).or_insert(0) += n;
     }
     m
+}
+
+/// Builds C `sources` for x86-64 with `gcc -g -O0 -finstrument-functions`
+/// and the runtime into `dir/name`.
+pub fn build_x86(dir: &Path, name: &str, sources: &[PathBuf], flags: &[&str]) -> PathBuf {
+    let exe = dir.join(name);
+    compile(
+        Command::new("gcc")
+            .current_dir(dir)
+            .args(["-g", "-O0", "-finstrument-functions"])
+            .args(flags)
+            .args(sources)
+            .arg(root().join("runtime/calltrace.c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("-pthread"),
+    );
+    exe
 }

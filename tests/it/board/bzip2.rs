@@ -41,7 +41,10 @@ fn bzip2_compressing_a_buffer_on_the_cortex_m3_makes_the_calls_of_x86_64() {
         runtime: vec!["-DCALLTRACE_EVENTS=131072".into()],
         ..Recipe::default()
     });
-    let dir = elf.parent().expect("the firmware's directory").to_path_buf();
+    let dir = elf
+        .parent()
+        .expect("the firmware's directory")
+        .to_path_buf();
     let run = qemu_ok(&elf, &dir, &["semi:bzip2.bin", "20000"], &[]);
     assert_eq!(run.stdout, "20000 -> 7856 -> 20000 same\n");
 
@@ -56,7 +59,10 @@ fn bzip2_compressing_a_buffer_on_the_cortex_m3_makes_the_calls_of_x86_64() {
             .arg("-pthread"),
     );
     let trace = dir.join("bzip2-x86.txt");
-    let out = output_within(Command::new(&exe).arg("20000").env("CALLTRACE_OUT", &trace), 60);
+    let out = output_within(
+        Command::new(&exe).arg("20000").env("CALLTRACE_OUT", &trace),
+        60,
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), run.stdout);
 
     let x86 = graph(exe.to_str().unwrap(), &trace).edges();

@@ -9,7 +9,10 @@ use super::*;
 
 /// The fax pattern's job file.
 fn fax() -> String {
-    root().join("testdata/printer/patterns/fax.job").display().to_string()
+    root()
+        .join("testdata/printer/patterns/fax.job")
+        .display()
+        .to_string()
 }
 
 /// Checks that `other` reads as the semihosting dump `semi` does.
@@ -18,9 +21,18 @@ fn reads_the_same(elf: &Path, semi: &Path, other: &Path) {
     let (want, _) = read_graph(elf, semi, &[]);
     let (got, _) = read_graph(elf, other, &[]);
     assert!(want.len() > 10, "{want:?}");
-    assert_eq!(got, want, "{} (left) and the semihosting dump", other.display());
+    assert_eq!(
+        got,
+        want,
+        "{} (left) and the semihosting dump",
+        other.display()
+    );
     let bytes = |p: &Path| std::fs::read(p).expect("read a dump");
-    assert!(bytes(other) == bytes(semi), "{} holds the same bytes", other.display());
+    assert!(
+        bytes(other) == bytes(semi),
+        "{} holds the same bytes",
+        other.display()
+    );
 }
 
 #[test]
@@ -30,8 +42,17 @@ fn a_dump_through_the_uart_reads_as_the_semihosting_dump_of_the_same_run() {
     }
     let elf = printer::firmware();
     let dir = fresh_dir("board", "uart");
-    let run = qemu_ok(elf, &dir, &["semi:semi.bin,uart", &fax()], &["-serial", "file:uart.bin"]);
-    assert!(run.stdout.starts_with("fax: line 17 released\n"), "{}", run.stdout);
+    let run = qemu_ok(
+        elf,
+        &dir,
+        &["semi:semi.bin,uart", &fax()],
+        &["-serial", "file:uart.bin"],
+    );
+    assert!(
+        run.stdout.starts_with("fax: line 17 released\n"),
+        "{}",
+        run.stdout
+    );
     reads_the_same(elf, &dir.join("semi.bin"), &dir.join("uart.bin"));
 }
 
@@ -60,7 +81,16 @@ fn a_gdb_dump_reads_as_the_semihosting_dump_of_the_same_run() {
         Command::new("gdb-multiarch")
             .current_dir(&dir)
             .args(["-batch", "-nx", "-ex", "target remote gdb.sock"])
-            .args(["-ex", "break board_done", "-ex", "continue", "-ex", dump, "-ex", "detach"])
+            .args([
+                "-ex",
+                "break board_done",
+                "-ex",
+                "continue",
+                "-ex",
+                dump,
+                "-ex",
+                "detach",
+            ])
             .arg(elf),
         60,
     );

@@ -90,7 +90,13 @@ pub fn build_firmware(r: &Recipe) -> PathBuf {
     let mut app = Command::new(CC);
     app.current_dir(&dir)
         .args(TARGET)
-        .args([r.opt, "-c", "-Dprintf=board_printf", "-Dfprintf=board_fprintf", "-I"])
+        .args([
+            r.opt,
+            "-c",
+            "-Dprintf=board_printf",
+            "-Dfprintf=board_fprintf",
+            "-I",
+        ])
         .arg(board_file(""))
         .args(&r.flags)
         .args(&r.sources);
@@ -106,7 +112,16 @@ pub fn build_firmware(r: &Recipe) -> PathBuf {
         .arg(board_file("mps2-an385.ld"))
         .arg("-I")
         .arg(board_file(""))
-        .args(["startup.c", "semihosting.c", "board.c", "zformat.c", "systick.c"].map(board_file))
+        .args(
+            [
+                "startup.c",
+                "semihosting.c",
+                "board.c",
+                "zformat.c",
+                "systick.c",
+            ]
+            .map(board_file),
+        )
         .args(objects(&r.sources))
         .arg("-o")
         .arg(&elf);
@@ -201,7 +216,10 @@ pub fn read_graph(elf: &Path, trace: &Path, extra: &[&str]) -> (Vec<Edge>, Strin
     args.push(csv.clone().into());
     args.extend(extra.iter().map(Into::into));
     let out = calltrace(args).run().success();
-    (cycle_edges(&std::fs::read(&csv).expect("read the CSV")), out.stderr)
+    (
+        cycle_edges(&std::fs::read(&csv).expect("read the CSV")),
+        out.stderr,
+    )
 }
 
 /// The edges of `graph --csv`, sorted; its total is in ns (x86-64) or in

@@ -94,10 +94,8 @@ fn x86_runs() -> &'static Vec<Reference> {
             .map(|job| {
                 let stem = job.file_stem().expect("a job name");
                 let trace = dir.join(stem).with_extension("txt");
-                let out = output_within(
-                    Command::new(&exe).arg(job).env("CALLTRACE_OUT", &trace),
-                    60,
-                );
+                let out =
+                    output_within(Command::new(&exe).arg(job).env("CALLTRACE_OUT", &trace), 60);
                 Reference {
                     exe: exe.clone(),
                     trace,
@@ -126,8 +124,15 @@ fn printer_patterns_print_on_the_cortex_m3_what_they_print_on_x86_64() {
         statuses.push(got.status);
     }
     // the bad-* patterns exit with 1, the others with 0
-    assert_eq!(statuses.iter().filter(|&&s| s == 1).count(), 3, "{statuses:?}");
-    assert!(want.iter().all(|r| r.stdout.contains("crc=")), "every pattern prints its summary");
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 1).count(),
+        3,
+        "{statuses:?}"
+    );
+    assert!(
+        want.iter().all(|r| r.stdout.contains("crc=")),
+        "every pattern prints its summary"
+    );
 }
 
 #[test]
@@ -142,7 +147,10 @@ fn printer_patterns_make_the_same_calls_on_the_cortex_m3_as_on_x86_64() {
         let x86 = graph(want.exe.to_str().unwrap(), &want.trace).edges();
         let (m3, notes) = read_graph(firmware(), &got.dump, &[]);
         assert_eq!(m3, x86, "{name}: call counts, Cortex-M3 (left) and x86-64");
-        assert!(!notes.contains("repair") && !notes.contains("closed"), "{name}: {notes}");
+        assert!(
+            !notes.contains("repair") && !notes.contains("closed"),
+            "{name}: {notes}"
+        );
         total += m3.iter().map(|e| e.2).sum::<u64>();
     }
     assert!(total > 19 * 100, "{total} calls");

@@ -21,7 +21,11 @@ fn expected_tail(rounds: u32, n: usize) -> Vec<Event> {
     let mut rev: Vec<Event> = vec![("main".into(), true)];
     let ev = |f: &str, exit: bool| (f.to_string(), exit);
     for i in (0..rounds).rev() {
-        let mut round = vec![ev("ring_step", false), ev("ring_leaf", false), ev("ring_leaf", true)];
+        let mut round = vec![
+            ev("ring_step", false),
+            ev("ring_leaf", false),
+            ev("ring_leaf", true),
+        ];
         if i % 3 == 0 {
             round.extend([ev("ring_odd", false), ev("ring_leaf", false)]);
             round.extend([ev("ring_leaf", true), ev("ring_odd", true)]);
@@ -39,14 +43,19 @@ fn expected_tail(rounds: u32, n: usize) -> Vec<Event> {
 
 /// The ELF's function symbols by address (the Thumb bit cleared).
 fn symbols(elf: &Path) -> BTreeMap<u32, String> {
-    let out = Command::new("arm-none-eabi-nm").arg(elf).output().expect("run nm");
+    let out = Command::new("arm-none-eabi-nm")
+        .arg(elf)
+        .output()
+        .expect("run nm");
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| {
             let mut f = l.split_whitespace();
             let (addr, kind, name) = (f.next()?, f.next()?, f.next()?);
             let addr = u32::from_str_radix(addr, 16).ok()?;
-            ["T", "t"].contains(&kind).then(|| (addr & !1, name.to_string()))
+            ["T", "t"]
+                .contains(&kind)
+                .then(|| (addr & !1, name.to_string()))
         })
         .collect()
 }
@@ -58,19 +67,33 @@ fn u32_at(b: &[u8], off: usize) -> u32 {
 /// The function events of a 32-bit dump in slot order, named.
 fn decode(dump: &[u8], syms: &BTreeMap<u32, String>) -> Vec<Event> {
     assert_eq!(&dump[..8], b"CALLTRF\0");
-    assert_eq!((dump[12], dump[13], dump[14]), (4, 8, 1), "P = 4, 8-byte slots, ring");
+    assert_eq!(
+        (dump[12], dump[13], dump[14]),
+        (4, 8, 1),
+        "P = 4, 8-byte slots, ring"
+    );
     let header = u16::from_le_bytes([dump[10], dump[11]]) as usize;
     let (capacity, write) = (u32_at(dump, 20) as usize, u32_at(dump, 28) as usize);
     let wrapped = u32_at(dump, 44) & 4 != 0;
     assert!(wrapped, "the ring wrapped");
     assert_eq!(capacity, SLOTS);
-    assert_eq!(dump.len(), header + capacity * 8, "the dump is the whole buffer");
+    assert_eq!(
+        dump.len(),
+        header + capacity * 8,
+        "the dump is the whole buffer"
+    );
     (write..capacity)
         .chain(0..write)
         .map(|slot| {
             let word0 = u32_at(dump, header + slot * 8);
-            assert_ne!(word0 | 0xF, u32::MAX, "slot {slot}: no special records in this run");
-            let name = syms.get(&(word0 & !1)).unwrap_or_else(|| panic!("slot {slot}: {word0:#x}"));
+            assert_ne!(
+                word0 | 0xF,
+                u32::MAX,
+                "slot {slot}: no special records in this run"
+            );
+            let name = syms
+                .get(&(word0 & !1))
+                .unwrap_or_else(|| panic!("slot {slot}: {word0:#x}"));
             (name.clone(), word0 & 1 == 1)
         })
         .collect()
@@ -90,7 +113,10 @@ fn the_ring_keeps_exactly_the_last_1024_entries_and_exits_of_a_million_calls() {
         ],
         ..Recipe::default()
     });
-    let dir = elf.parent().expect("the firmware's directory").to_path_buf();
+    let dir = elf
+        .parent()
+        .expect("the firmware's directory")
+        .to_path_buf();
     let rounds = ROUNDS.to_string();
     let run = qemu_ok(&elf, &dir, &["semi:ring.bin", &rounds], &[]);
     assert_eq!(run.stdout, format!("rounds={ROUNDS}\n"));
@@ -98,9 +124,17 @@ fn the_ring_keeps_exactly_the_last_1024_entries_and_exits_of_a_million_calls() {
     assert_eq!(calls, 1_000_000);
 
     let dump = std::fs::read(dir.join("ring.bin")).expect("the dump");
-    assert_eq!(u32_at(&dump, 24), 2 * calls + 2, "count: every entry and exit, main's too");
+    assert_eq!(
+        u32_at(&dump, 24),
+        2 * calls + 2,
+        "count: every entry and exit, main's too"
+    );
     let got = decode(&dump, &symbols(&elf));
-    assert_eq!(got, expected_tail(ROUNDS, SLOTS), "the last {SLOTS} events, in order");
+    assert_eq!(
+        got,
+        expected_tail(ROUNDS, SLOTS),
+        "the last {SLOTS} events, in order"
+    );
 
     let (edges, notes) = read_graph(&elf, &dir.join("ring.bin"), &[]);
     let (want, orphans) = repaired_edges(&got);

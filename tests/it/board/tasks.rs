@@ -12,7 +12,9 @@ const ROUNDS: u64 = 300;
 
 /// What the logger's digits loop runs for `7919 * i`, i < ROUNDS.
 fn logger_digits() -> u64 {
-    (0..ROUNDS).map(|i| (i * 7919).to_string().len() as u64).sum()
+    (0..ROUNDS)
+        .map(|i| (i * 7919).to_string().len() as u64)
+        .sum()
 }
 
 /// The sensor task's edges.
@@ -33,7 +35,7 @@ fn logger() -> Vec<Edge> {
 
 /// Runs the tasks firmware `how` (coop or preempt) and checks each
 /// task's thread.
-fn two_threads(how: &str) {
+fn two_threads(how: &str, min_switches: usize) {
     if !have_tools() {
         return;
     }
@@ -47,9 +49,27 @@ fn two_threads(how: &str) {
     let (logger_edges, _) = read_graph(elf, &dump, &["--tid", "logger"]);
     assert_eq!(logger_edges, logger(), "{how}: the logger task's thread");
     let tree = tree(elf.to_str().unwrap(), &dump, &[]);
-    for name in ["sensor", "logger"] {
-        assert!(tree.contains(name), "{how}: a thread named {name}:\n{tree}");
+    for name in ["[main]", "[sensor]", "[logger]"] {
+        assert!(
+            tree.lines().any(|l| l.starts_with(name)),
+            "{how}: thread {name}:\n{tree}"
+        );
     }
+    let switches = context_switches(&std::fs::read(&dump).expect("the dump"));
+    assert!(
+        switches >= min_switches,
+        "{how}: {switches} context switches"
+    );
+}
+
+/// The context-switch records of a 32-bit stop-mode dump (the format of
+/// docs/binary-format.md).
+fn context_switches(dump: &[u8]) -> usize {
+    let word = |off: usize| u32::from_le_bytes(dump[off..off + 4].try_into().expect("4 bytes"));
+    let header = u16::from_le_bytes([dump[10], dump[11]]) as usize;
+    (0..word(28) as usize)
+        .filter(|slot| word(header + slot * 8) == 0xFFFF_FFFE)
+        .count()
 }
 
 /// The tasks firmware, built once.
@@ -67,10 +87,12 @@ fn firmware() -> &'static Path {
 
 #[test]
 fn two_cooperative_tasks_land_on_two_threads_named_by_the_tasks() {
-    two_threads("coop");
+    // main to sensor, then one per yield but the last task's last ones
+    two_threads("coop", 2 * ROUNDS as usize);
 }
 
 #[test]
 fn two_preempted_tasks_land_on_two_threads_named_by_the_tasks() {
-    two_threads("preempt");
+    // SysTick every 2,000 cycles over some 100,000 cycles of work
+    two_threads("preempt", 20);
 }

@@ -20,7 +20,10 @@ fn systick_calls_land_on_their_own_thread_and_leave_the_tasks_calls_alone() {
         runtime: vec!["-DCALLTRACE_EVENTS=65536".into()],
         ..Recipe::default()
     });
-    let dir = elf.parent().expect("the firmware's directory").to_path_buf();
+    let dir = elf
+        .parent()
+        .expect("the firmware's directory")
+        .to_path_buf();
     let quiet = qemu_ok(&elf, &dir, &["semi:quiet.bin", "0", ROUNDS], &[]);
     let ticked = qemu_ok(&elf, &dir, &["semi:ticked.bin", "499", ROUNDS], &[]);
     let ticks: u64 = ticked
@@ -32,11 +35,21 @@ fn systick_calls_land_on_their_own_thread_and_leave_the_tasks_calls_alone() {
     assert!(quiet.stdout.starts_with("ticks=0 "), "{}", quiet.stdout);
     assert!(ticks > 100, "{ticks} interrupts");
     // the same result with and without the interrupt
-    assert_eq!(quiet.stdout[7..], ticked.stdout[ticked.stdout.find(' ').unwrap()..]);
+    assert_eq!(
+        quiet.stdout[7..],
+        ticked.stdout[ticked.stdout.find(' ').unwrap()..]
+    );
 
     let (alone, _) = read_graph(&elf, &dir.join("quiet.bin"), &[]);
-    let (task, _) = read_graph(&elf, &dir.join("ticked.bin"), &["--tid", "main"]);
-    assert_eq!(task, alone, "the task's calls with the interrupt (left) and without");
+    let (task, notes) = read_graph(&elf, &dir.join("ticked.bin"), &["--tid", "main"]);
+    assert!(
+        !notes.contains("repaired"),
+        "the task's stack is balanced: {notes}"
+    );
+    assert_eq!(
+        task, alone,
+        "the task's calls with the interrupt (left) and without"
+    );
     let (handler, _) = read_graph(&elf, &dir.join("ticked.bin"), &["--tid", "SysTick_Handler"]);
     assert_eq!(
         handler,

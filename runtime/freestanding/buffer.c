@@ -39,6 +39,11 @@
 #error "the calltrace buffer format is little-endian only"
 #endif
 
+/* What CALLTRACE_CLOCK(), CALLTRACE_LOCK() ... use, declared (at file scope). */
+#ifdef CALLTRACE_DECLARE
+CALLTRACE_DECLARE
+#endif
+
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 #define CT_CORTEX_M 1
 #else

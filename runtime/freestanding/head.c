@@ -52,7 +52,11 @@
  *   CALLTRACE_TASK_NAME=N  bytes kept of a task's name, with its NUL
  *                          (default 16)
  *   CALLTRACE_CLOCK()      an expression giving the time (its low 32 bits
- *                          are kept); must not call instrumented code
+ *                          are kept), such as a timer's counter register,
+ *                          (*(volatile uint32_t *)0x40000024); must not
+ *                          call instrumented code
+ *   CALLTRACE_DECLARE      declarations the macros need, put at file scope:
+ *                          -D'CALLTRACE_DECLARE=uint32_t now(void);'
  *   CALLTRACE_CLOCK_HZ=HZ  the clock's rate, written into the buffer so that
  *                          calltrace prints seconds (else "cycles")
  *   CALLTRACE_UNTIMED      record no time at all (events are only ordered)

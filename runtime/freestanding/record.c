@@ -95,10 +95,10 @@ static CT_NOINST uint32_t ct_mcycle(void)
 }
 #endif
 
+#if !defined(CALLTRACE_CLOCK) && !defined(CALLTRACE_UNTIMED)
 /* Pick the clock, once, at the first event; the header says which. */
 static CT_NOINST void ct_clock_start(void)
 {
-#if !defined(CALLTRACE_CLOCK) && !defined(CALLTRACE_UNTIMED)
     uint8_t clock = CT_CLOCK_NONE;
 #if CT_HAVE_DWT
     if (ct_cyccnt_start())
@@ -115,8 +115,8 @@ static CT_NOINST void ct_clock_start(void)
 #endif
     CT_H.clock = clock;
     ct_clock_ready = 1;
-#endif
 }
+#endif
 
 /* The time of an event now: the low 32 bits of the header's clock. */
 static inline CT_NOINST __attribute__((always_inline)) uint32_t ct_time(void)

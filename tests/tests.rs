@@ -31,6 +31,7 @@ mod it {
     mod filters;
     mod first_use;
     mod formats;
+    mod freestanding_read;
     mod freestanding_runtime;
     mod fuzz;
     mod golden;

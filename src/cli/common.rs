@@ -351,3 +351,61 @@ impl ReadArgs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_rates_take_multipliers_and_refuse_zero_and_junk() {
+        for (text, hz) in [
+            ("72000000", 72_000_000),
+            ("72MHz", 72_000_000),
+            ("72M", 72_000_000),
+            ("32.768kHz", 32_768),
+            ("16k", 16_000),
+            ("1.5GHz", 1_500_000_000),
+            ("48000000Hz", 48_000_000),
+        ] {
+            assert_eq!(parse_clock_hz(text), Ok(hz), "{text}");
+        }
+        for bad in [
+            "0", "0MHz", "", "MHz", "-5", "72 MHz", "1e6", "72mhz", "1.2.3k",
+        ] {
+            let err = parse_clock_hz(bad).expect_err(bad);
+            assert!(err.contains("expected a clock rate in Hz above 0"), "{err}");
+        }
+    }
+
+    #[test]
+    fn clock_hz_reaches_every_commands_parse_options() {
+        use clap::Parser;
+        let cases: [&[&str]; 9] = [
+            &["graph"],
+            &["tree"],
+            &["abstract"],
+            &["export", "--to", "folded", "-o", "-"],
+            &["stats"],
+            &["view", "-o", "v.html"],
+            &["coverage", "prog"],
+            &["diff", "a", "b"],
+            &["compare", "t"],
+        ];
+        for args in cases {
+            let line = [&["calltrace"][..], args, &["--clock-hz", "8MHz"]].concat();
+            let cli =
+                crate::cli::Cli::try_parse_from(&line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+            let debug = format!("{:?}", cli.command);
+            assert!(debug.contains("clock_hz: Some(8000000)"), "{line:?}");
+        }
+        let cli = crate::cli::Cli::try_parse_from(["calltrace", "graph", "--clock-hz", "8k"]);
+        let Ok(crate::cli::Cli {
+            command: crate::cli::Command::Graph(g),
+            ..
+        }) = cli
+        else {
+            panic!("graph")
+        };
+        assert_eq!(g.into_options().input.parse.clock_hz, Some(8_000));
+    }
+}

@@ -256,7 +256,7 @@ pub fn calls_by_callee(edges: &[Edge]) -> std::collections::BTreeMap<String, u64
 }
 
 /// Builds C `sources` for x86-64 with `gcc -g -O0 -finstrument-functions`
-/// and the runtime into `dir/name`.
+/// (a later `-O` in `flags` wins) and the runtime into `dir/name`.
 pub fn build_x86(dir: &Path, name: &str, sources: &[PathBuf], flags: &[&str]) -> PathBuf {
     let exe = dir.join(name);
     compile(

@@ -246,14 +246,6 @@ fn cycle_edges(csv: &[u8]) -> Vec<Edge> {
     edges
 }
 
-/// The calls of each function (the sum over the edges into it), from edges.
-pub fn calls_by_callee(edges: &[Edge]) -> std::collections::BTreeMap<String, u64> {
-    let mut m = std::collections::BTreeMap::new();
-    for (_, callee, n) in edges {
-        *m.entry(callee.clone()).or_insert(0) += n;
-    }
-    m
-}
 
 /// Builds C `sources` for x86-64 with `gcc -g -O0 -finstrument-functions`
 /// (a later `-O` in `flags` wins) and the runtime into `dir/name`.

@@ -1,9 +1,11 @@
 //! Task switching: testdata/board/tasks.c runs two tasks, `sensor` and
 //! `logger`, under the PendSV scheduler of testdata/board/sched.c, which
 //! calls `calltrace_task_switch(task, name)` at each switch. Cooperative
-//! (each task yields after each round) and preemptive (SysTick switches
-//! them wherever they are), each task's calls land on a thread named by
-//! the task, with the counts its code makes, and `--tid NAME` selects one.
+//! (each task yields after each round) and preemptive (an instrumented
+//! SysTick handler switches them wherever they are), each task's calls
+//! land on a balanced thread named by the task, with the counts its code
+//! makes, the handler's on a thread of its own, and `--tid NAME` selects
+//! one.
 
 use super::*;
 
@@ -44,10 +46,18 @@ fn two_threads(how: &str, min_switches: usize) {
     let rounds = ROUNDS.to_string();
     qemu_ok(elf, &dir, &["semi:tasks.bin", how, &rounds], &[]);
     let dump = dir.join("tasks.bin");
-    let (sensor_edges, _) = read_graph(elf, &dump, &["--tid", "sensor"]);
+    let (sensor_edges, notes) = read_graph(elf, &dump, &["--tid", "sensor"]);
     assert_eq!(sensor_edges, sensor(), "{how}: the sensor task's thread");
-    let (logger_edges, _) = read_graph(elf, &dump, &["--tid", "logger"]);
+    assert!(!notes.contains("repaired"), "{how}: the sensor's stack is balanced: {notes}");
+    let (logger_edges, notes) = read_graph(elf, &dump, &["--tid", "logger"]);
     assert_eq!(logger_edges, logger(), "{how}: the logger task's thread");
+    assert!(!notes.contains("repaired"), "{how}: the logger's stack is balanced: {notes}");
+    if how == "preempt" {
+        let (ticks, _) = read_graph(elf, &dump, &["--tid", "SysTick_Handler"]);
+        let n = ticks.first().map_or(0, |e| e.2);
+        let want = edges(&[("SysTick_Handler", "tick_preempt", n)]);
+        assert!(ticks == want && n >= min_switches as u64, "{ticks:?}");
+    }
     let tree = tree(elf.to_str().unwrap(), &dump, &[]);
     for name in ["[main]", "[sensor]", "[logger]"] {
         assert!(

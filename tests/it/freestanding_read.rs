@@ -88,9 +88,10 @@ impl Buf {
         let (p, cap) = (self.pointer, self.capacity as usize);
         let n = self.slots.len();
         let ring = self.mode == 1;
+        // As the runtime does, a ring and a full stop buffer both go back
+        // to slot 0 and set the wrapped flag.
         let kept = if ring { n } else { n.min(cap) };
-        let wrapped = ring && n > cap;
-        let index = if ring { n % cap } else { kept };
+        let (wrapped, index) = (kept >= cap, kept % cap);
         let mut b = b"CALLTRF\0".to_vec();
         b.extend(1u16.to_le_bytes());
         b.extend((self.header_size() as u16).to_le_bytes());

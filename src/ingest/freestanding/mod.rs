@@ -214,7 +214,8 @@ fn warn(name: &str, data: &[u8], h: &Header, opts: &ParseOptions, meta: &mut Tra
             h.dropped, h.capacity
         ));
     }
-    if h.wrapped() {
+    // A full stop buffer sets the flag too (its slots read from 0 on).
+    if h.wrapped() && h.mode == Mode::Ring {
         let written = match h.count {
             u32::MAX => "more than 4294967294".to_string(),
             n => n.to_string(),

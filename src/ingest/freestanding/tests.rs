@@ -384,9 +384,12 @@ fn a_full_stop_buffer_says_how_many_events_it_dropped() {
         slots: vec![enter(0x100, 1), enter(0x200, 2)],
         ..Buf::default()
     };
-    for w in [0, 2] {
-        let (events, meta, _) = read(&full(w));
+    // The runtime's index goes back to 0 and it sets the wrapped flag;
+    // an index at the capacity reads the same.
+    for (w, flags) in [(0, 1 | 4), (0, 1), (2, 1)] {
+        let (events, meta, _) = read(&Buf { flags, ..full(w) });
         assert_eq!(events.len(), 2, "write index {w}");
+        assert_eq!(meta.warnings.len(), 1, "{:?}", meta.warnings);
         assert!(meta.warnings[0].contains("5 event(s) were dropped"));
         assert!(meta.warnings[0].contains("CALLTRACE_EVENTS"));
     }

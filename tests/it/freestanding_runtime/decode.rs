@@ -117,6 +117,8 @@ fn order(h: &Header) -> Vec<u32> {
         (h.write_index..h.capacity)
             .chain(0..h.write_index)
             .collect()
+    } else if h.mode == 0 && h.write_index == 0 && h.count >= h.capacity {
+        (0..h.capacity).collect() // a full stop buffer
     } else {
         (0..h.write_index).collect()
     }

@@ -3,10 +3,12 @@
  * sequence of calls and dumps calltrace_buffer through calltrace_dump into
  * a file.  It prints "fn NAME ADDRESS" for every instrumented function, then
  * what the API returned.  Usage: host SCENARIO OUT [OUT2] */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #define NOINST __attribute__((no_instrument_function))
 #define CALLED __attribute__((noinline, noipa))
@@ -44,6 +46,43 @@ CALLED void switch_and_call(void)
     g();
 }
 
+/* The "irq" build's interrupts: SIGALRM, masked around each record
+ * (CALLTRACE_LOCK/UNLOCK), its handler exception 15 (CALLTRACE_EXCEPTION). */
+static volatile sig_atomic_t in_handler, ticks;
+uintptr_t host_lock(void) NOINST;
+void host_unlock(uintptr_t was_masked) NOINST;
+unsigned host_exception(void) NOINST;
+uintptr_t host_lock(void)
+{
+    sigset_t alarm, old;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    sigprocmask(SIG_BLOCK, &alarm, &old);
+    return (uintptr_t)sigismember(&old, SIGALRM);
+}
+void host_unlock(uintptr_t was_masked)
+{
+    sigset_t alarm;
+    if (was_masked)
+        return;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alarm, NULL);
+}
+unsigned host_exception(void)
+{
+    return in_handler ? 15u : 0u;
+}
+CALLED void tick(void) { leaf(1); }
+NOINST static void on_alarm(int sig)
+{
+    (void)sig;
+    in_handler = 1;
+    tick();
+    in_handler = 0;
+    ticks++;
+}
+
 /* The write callback, instrumented itself (through byte_out): a dump must
  * record none of it. */
 CALLED void write_file(const void *data, size_t len, void *ctx)
@@ -71,6 +110,7 @@ NOINST static void names(void)
 #define NAME(fn) printf("fn %s %#lx\n", #fn, (unsigned long)(uintptr_t)fn)
     NAME(leaf); NAME(inner); NAME(outer); NAME(f); NAME(g); NAME(h);
     NAME(ring_a); NAME(ring_b); NAME(byte_out); NAME(switch_and_call); NAME(write_file);
+    NAME(tick);
     printf("buffer %#lx\n", (unsigned long)(uintptr_t)&calltrace_buffer);
 }
 
@@ -117,6 +157,20 @@ NOINST static void tasks(void)
     g();
 }
 
+/* Calls of outer while SIGALRM interrupts them every 200 us, until 20
+ * ticks or 3000 calls. */
+NOINST static void irq(void)
+{
+    struct itimerval every = {{0, 200}, {0, 200}}, off = {{0, 0}, {0, 0}};
+    int i;
+    signal(SIGALRM, on_alarm);
+    setitimer(ITIMER_REAL, &every, NULL);
+    for (i = 0; i < 3000 && ticks < 20; i++)
+        outer(i);
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("outers %d\nticks %d\n", i, (int)ticks);
+}
+
 /* Fill a stop buffer of 1024 to one free slot, then need two. */
 NOINST static void edge(void)
 {
@@ -157,6 +211,8 @@ int main(int argc, char **argv)
         edge();
     else if (!strcmp(argv[1], "control"))
         control();
+    else if (!strcmp(argv[1], "irq"))
+        irq();
     else
         return 2;
     dump(argv[2]);

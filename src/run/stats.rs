@@ -92,7 +92,8 @@ pub fn run(opts: &StatsOptions) -> Result<Outcome> {
     let shown = match &opts.histogram {
         Some(name) => {
             let r = row(&rows, name, opts)?;
-            emit::stats::histogram(r, &rows.shown(r), opts.self_time, opts.time_unit)
+            let units = (rows.unit, opts.time_unit);
+            emit::stats::histogram(r, &rows.shown(r), opts.self_time, units)
         }
         None => {
             let meta = &loaded.built.meta;

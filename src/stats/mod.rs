@@ -84,6 +84,8 @@ pub struct Rows {
     contexts: Contexts,
     /// The names the contexts' labels stand for.
     labels: Vec<String>,
+    /// What the times count: nanoseconds, or a clock's cycles.
+    pub unit: crate::ingest::Unit,
 }
 
 impl Rows {
@@ -147,7 +149,10 @@ impl Rows {
     /// Rows made by hand: each with the path of names of its context
     /// (empty for a function row).
     pub(crate) fn by_hand(rows: Vec<(&[&str], Row)>) -> Rows {
-        let mut out = Rows::default();
+        let mut out = Rows {
+            unit: crate::ingest::Unit::Nanos,
+            ..Rows::default()
+        };
         for (path, mut row) in rows {
             let mut at = None;
             for name in path {
@@ -171,10 +176,12 @@ impl Rows {
 /// `names`: functions in name order (functions shown under one name are
 /// one row), contexts in the order they were first called.
 pub(crate) fn rows(tree: &Tree, funcs: &FuncTable, names: &[FuncInfo], by: By) -> Rows {
-    match by {
+    let mut rows = match by {
         By::Function => function_rows(tree, funcs, names),
         By::Context => context_rows(tree, funcs, names),
-    }
+    };
+    rows.unit = tree.unit;
+    rows
 }
 
 /// Adds one node's (or function's) weights to a row.

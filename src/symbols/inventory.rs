@@ -51,8 +51,11 @@ pub struct Inventory {
 }
 
 impl Inventory {
-    /// The function whose code holds file address `addr`.
+    /// The function whose code holds file address `addr` (in an Arm
+    /// object, an even `addr` may be the first byte of a Thumb function,
+    /// one below its odd symbol: the freestanding runtime's addresses).
     pub fn at(&self, addr: u64) -> Option<usize> {
+        let addr = self.elf.thumb_twin(addr).unwrap_or(addr);
         let i = self.functions.partition_point(|f| f.addr <= addr);
         let f = self.functions.get(i.checked_sub(1)?)?;
         (addr < f.addr + f.size).then_some(i - 1)
@@ -151,6 +154,30 @@ mod tests {
             return None;
         }
         Some(exe)
+    }
+
+    #[test]
+    fn an_even_address_is_the_thumb_function_one_below_its_symbol_in_arm_objects() {
+        let function = |addr, size| Function {
+            addr,
+            size,
+            info: FuncInfo::default(),
+            instrumented: true,
+        };
+        let mut inv = Inventory {
+            elf: super::super::Elf {
+                thumb: true,
+                ..Default::default()
+            },
+            functions: vec![function(0x8141, 0x20), function(0x8161, 0x10)],
+            per_function: true,
+        };
+        assert_eq!(inv.at(0x8140), Some(0));
+        assert_eq!(inv.at(0x8141), Some(0));
+        assert_eq!(inv.at(0x8160), Some(1));
+        assert_eq!(inv.at(0x8172), None);
+        inv.elf.thumb = false;
+        assert_eq!(inv.at(0x8160), Some(0));
     }
 
     fn instrumented(inv: &Inventory, name: &str) -> bool {

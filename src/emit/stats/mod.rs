@@ -49,7 +49,7 @@ pub fn table(
     thread: &dyn Fn(u32) -> String,
 ) -> Vec<u8> {
     let rows = &all.rows;
-    let q = |v: u64| quantity(v, Unit::Nanos, 0, opts.time_unit);
+    let q = |v: u64| quantity(v, all.unit, 0, opts.time_unit);
     let per_call = if opts.self_time { "self time" } else { "time" };
     let mut out = String::new();
     let _ = writeln!(
@@ -118,13 +118,13 @@ fn write_columns(out: &mut String, lines: &[Vec<String>]) {
 /// are kept exactly; a path escapes a `;` or `\` inside a name with `\`.
 pub fn csv(rows: &Rows, contexts: bool, self_time: bool) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head = vec!["function"];
+    let mut head = vec!["function".to_string()];
     if contexts {
-        head.insert(0, "path");
+        head.insert(0, "path".to_string());
     }
-    head.extend([
-        "calls", "total_ns", "self_ns", "min_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns",
-    ]);
+    head.push("calls".to_string());
+    let columns = ["total", "self", "min", "mean", "p50", "p90", "p99", "max"];
+    head.extend(columns.map(|c| format!("{c}_{}", rows.unit.suffix())));
     w.write_record(&head).map_err(fail)?;
     for r in &rows.rows {
         let d = r.shown(self_time);
@@ -166,9 +166,15 @@ fn fail(e: csv::Error) -> Error {
 /// per value below 128), whose counts sum to the row's calls.
 pub fn histogram_csv(rows: &Rows, contexts: bool, self_time: bool) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head = vec!["function", "low_ns", "high_ns", "count"];
+    let u = rows.unit.suffix();
+    let mut head = vec![
+        "function".to_string(),
+        format!("low_{u}"),
+        format!("high_{u}"),
+        "count".to_string(),
+    ];
     if contexts {
-        head.insert(0, "path");
+        head.insert(0, "path".to_string());
     }
     w.write_record(&head).map_err(fail)?;
     for r in &rows.rows {
@@ -191,9 +197,14 @@ const BAR: usize = 40;
 /// `row` (called `name`: its function or path)'s calls drawn as
 /// `funclatency` does: one line per power of two from the fastest call's
 /// to the slowest's, with its count and a bar.
-pub fn histogram(row: &Row, name: &str, self_time: bool, time_unit: TimeUnit) -> Vec<u8> {
+pub fn histogram(
+    row: &Row,
+    name: &str,
+    self_time: bool,
+    (unit, time_unit): (Unit, TimeUnit),
+) -> Vec<u8> {
     let d = row.shown(self_time);
-    let q = |v: u64| quantity(v, Unit::Nanos, 0, time_unit);
+    let q = |v: u64| quantity(v, unit, 0, time_unit);
     let mut out = String::new();
     let what = if self_time { "self time" } else { "time" };
     let _ = writeln!(

@@ -44,10 +44,37 @@ fn csv_has_the_documented_columns_and_a_leading_path_for_contexts() {
 }
 
 #[test]
+fn times_in_cycles_say_so_in_the_table_the_csvs_and_the_histogram() {
+    let mut rows = Rows::by_hand(vec![(&[], row("f", &[10, 20, 30]))]);
+    rows.unit = Unit::Cycles;
+    let text = String::from_utf8(csv(&rows, false, false).unwrap()).unwrap();
+    assert!(
+        text.starts_with("function,calls,total_cycles,self_cycles,min_cycles,"),
+        "{text}"
+    );
+    let text = String::from_utf8(histogram_csv(&rows, false, false).unwrap()).unwrap();
+    assert!(
+        text.starts_with("function,low_cycles,high_cycles,count\n"),
+        "{text}"
+    );
+    let table = String::from_utf8(table(&rows, "function", &TableOptions::default(), &|t| {
+        t.to_string()
+    }))
+    .unwrap();
+    assert!(
+        table.contains("60 cycles") && !table.contains(" ns"),
+        "{table}"
+    );
+    let units = (Unit::Cycles, TimeUnit::Auto);
+    let text = String::from_utf8(histogram(&rows.rows[0], "f", false, units)).unwrap();
+    assert!(text.contains("cycles") && !text.contains(" ns"), "{text}");
+}
+
+#[test]
 fn histogram_lines_cover_min_to_max_and_sum_to_the_calls() {
     let values: Vec<u64> = (1..=1000).map(|i| i * 100).collect();
     let r = row("f", &values);
-    let text = String::from_utf8(histogram(&r, "f", false, TimeUnit::Ns)).unwrap();
+    let text = String::from_utf8(histogram(&r, "f", false, (Unit::Nanos, TimeUnit::Ns))).unwrap();
     let counts: Vec<u64> = text
         .lines()
         .skip(2)

@@ -48,10 +48,16 @@ fn two_threads(how: &str, min_switches: usize) {
     let dump = dir.join("tasks.bin");
     let (sensor_edges, notes) = read_graph(elf, &dump, &["--tid", "sensor"]);
     assert_eq!(sensor_edges, sensor(), "{how}: the sensor task's thread");
-    assert!(!notes.contains("repaired"), "{how}: the sensor's stack is balanced: {notes}");
+    assert!(
+        !notes.contains("repaired"),
+        "{how}: the sensor's stack is balanced: {notes}"
+    );
     let (logger_edges, notes) = read_graph(elf, &dump, &["--tid", "logger"]);
     assert_eq!(logger_edges, logger(), "{how}: the logger task's thread");
-    assert!(!notes.contains("repaired"), "{how}: the logger's stack is balanced: {notes}");
+    assert!(
+        !notes.contains("repaired"),
+        "{how}: the logger's stack is balanced: {notes}"
+    );
     if how == "preempt" {
         let (ticks, _) = read_graph(elf, &dump, &["--tid", "SysTick_Handler"]);
         let n = ticks.first().map_or(0, |e| e.2);

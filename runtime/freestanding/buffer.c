@@ -56,7 +56,7 @@ CALLTRACE_DECLARE
 #define CT_HAVE_DWT 0
 #endif
 
-/* Header fields (docs/binary-format.md, "Freestanding buffer"). */
+/* Header fields (docs/binary-format.md, "The freestanding buffer format"). */
 #define CT_FW_VERSION 1u
 #define CT_CLOCK_USER 0u    /* CALLTRACE_CLOCK() */
 #define CT_CLOCK_CYCLES 1u  /* DWT CYCCNT, mcycle */

@@ -8,6 +8,7 @@
 mod cross;
 mod decode;
 mod host;
+mod qemu;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -277,6 +278,22 @@ fn interrupts_get_their_own_context_and_never_break_the_interrupted_stack() {
         n >= 1 && n <= 2 * ticks,
         "{n} switches for {ticks} ticks, {outers} outers"
     );
+    balanced(&d);
+    consecutive_times(&d);
+}
+
+/// A fault in the middle of a record (its clock's page made unreadable for
+/// g's entry), whose handler calls nmi_work, stands for an NMI: no lock
+/// holds it off, and the runtime, busy, records none of its calls; the
+/// record it interrupted completes. (At -O2 GCC removed the store that
+/// marks the runtime busy, as nothing it could see read it.)
+#[test]
+fn a_handler_that_interrupts_a_record_records_nothing() {
+    let r = run(Build::Nmi, "nmi", 1);
+    let d = r.dump(0);
+    assert_eq!(r.printed("faults"), [1]);
+    assert_eq!(r.entries(0), main_counts(&[("f", 3), ("g", 1)]));
+    assert_eq!((d.header.count, d.header.dropped), (8, 0));
     balanced(&d);
     consecutive_times(&d);
 }

@@ -1,5 +1,5 @@
 //! A small decoder of the freestanding buffer format (docs/binary-format.md,
-//! "Freestanding buffer"), written from the specification alone, so that the
+//! "The freestanding buffer format"), written from the specification alone, so that the
 //! runtime's tests do not depend on calltrace's own reader: the header, the
 //! task table, and the slots in order with contexts and unwrapped times.
 

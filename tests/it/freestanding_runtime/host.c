@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 
 #define NOINST __attribute__((no_instrument_function))
@@ -83,6 +84,21 @@ NOINST static void on_alarm(int sig)
     ticks++;
 }
 
+/* The "nmi" build's clock, a word a fault can be made to read: its handler
+ * runs in the middle of a record, as an NMI would (no lock holds it off),
+ * and calls instrumented code, which must record nothing. */
+volatile uint32_t *host_clock_word;
+static void *clock_page;
+static volatile sig_atomic_t faults;
+CALLED void nmi_work(void) { sink++; }
+NOINST static void on_fault(int sig)
+{
+    (void)sig;
+    mprotect(clock_page, 4096, PROT_READ | PROT_WRITE);
+    nmi_work();
+    faults++;
+}
+
 /* The write callback, instrumented itself (through byte_out): a dump must
  * record none of it. */
 CALLED void write_file(const void *data, size_t len, void *ctx)
@@ -110,7 +126,7 @@ NOINST static void names(void)
 #define NAME(fn) printf("fn %s %#lx\n", #fn, (unsigned long)(uintptr_t)fn)
     NAME(leaf); NAME(inner); NAME(outer); NAME(f); NAME(g); NAME(h);
     NAME(ring_a); NAME(ring_b); NAME(byte_out); NAME(switch_and_call); NAME(write_file);
-    NAME(tick);
+    NAME(tick); NAME(nmi_work);
     printf("buffer %#lx\n", (unsigned long)(uintptr_t)&calltrace_buffer);
 }
 
@@ -171,6 +187,24 @@ NOINST static void irq(void)
     printf("outers %d\nticks %d\n", i, (int)ticks);
 }
 
+/* f twice, then g's entry reads the clock from a page made unreadable:
+ * the fault's handler calls nmi_work mid-record. */
+NOINST static void nmi(void)
+{
+    clock_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (clock_page == MAP_FAILED)
+        exit(1);
+    host_clock_word = clock_page;
+    *host_clock_word = 0xffffff00u;
+    signal(SIGSEGV, on_fault);
+    f();
+    f();
+    mprotect(clock_page, 4096, PROT_NONE);
+    g();
+    f();
+    printf("faults %d\n", (int)faults);
+}
+
 /* Fill a stop buffer of 1024 to one free slot, then need two. */
 NOINST static void edge(void)
 {
@@ -213,6 +247,8 @@ int main(int argc, char **argv)
         control();
     else if (!strcmp(argv[1], "irq"))
         irq();
+    else if (!strcmp(argv[1], "nmi"))
+        nmi();
     else
         return 2;
     dump(argv[2]);

@@ -59,6 +59,7 @@ mod it {
     mod scaling;
     mod stats;
     mod symbols;
+    mod thumb;
     mod tlv;
     mod uftrace_data;
     mod uftrace_files;

@@ -1,5 +1,5 @@
 //! Fuzzing every parser, bounded in time: proptest feeds each trace format
-//! (address E/X, symbolic E/X, indented, binary, XRay) and the module-table
+//! (address E/X, symbolic E/X, indented, binary, XRay, freestanding) and the module-table
 //! reader with random bytes and with lines shaped like their grammar
 //! (near misses included), through format sniffing and both tree
 //! builders, on one thread and on two threads with tiny chunks. Nothing may
@@ -24,6 +24,7 @@ fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
         Some("indented"),
         Some("binary"),
         Some("xray"),
+        Some("freestanding"),
     ] {
         let Ok(format) = guess::detect(&input, forced) else {
             continue;
@@ -173,6 +174,41 @@ proptest! {
         for (at, b) in flips {
             let i = at.index(bytes.len());
             bytes[i] = b;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn freestanding_buffers(
+        slots in prop::collection::vec((0u8..6, 0u64..4, any::<u32>()), 0..40),
+        (wide, ring) in (any::<bool>(), any::<bool>()),
+        flips in prop::collection::vec((0usize..64, any::<u8>()), 0..3),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        // Entries, exits and context switches (to main, a task, an
+        // exception, or past the task table) of a few functions, then a
+        // damaged header and maybe a cut.
+        let mut b = super::freestanding_read::Buf {
+            pointer: if wide { 8 } else { 4 },
+            mode: u8::from(ring),
+            capacity: 16,
+            tasks: vec!["a", "b"],
+            ..Default::default()
+        };
+        for (what, f, t) in slots {
+            let addr = 0x1000 + 0x40 * f;
+            match what {
+                0 | 1 => drop(b.enter(addr, t)),
+                2 | 3 => drop(b.exit(addr, t)),
+                4 => drop(b.switch(0x7FFF, [0, 1, 0x7FFF, 0x800F, 9][t as usize % 5])),
+                _ => b.slots.push((u64::MAX & !0xF | (t as u64 & 0xF), t)),
+            }
+        }
+        let mut bytes = b.bytes();
+        check(&bytes)?;
+        for (at, v) in flips {
+            bytes[at] = v;
         }
         bytes.truncate(cut.index(bytes.len() + 1));
         check(&bytes)?;

@@ -127,7 +127,7 @@ impl Header {
             ));
         }
         let table = self.table_end();
-        if self.header_size < table || self.header_size % 8 != 0 {
+        if self.header_size < table || !self.header_size.is_multiple_of(8) {
             return Err((
                 10,
                 format!(

@@ -11,6 +11,7 @@ mod it {
     mod abstraction;
     mod arch;
     mod bench;
+    mod board;
     mod cancel;
     mod clang;
     mod cli;

@@ -29,6 +29,7 @@ static CT_NOINST int ct_advances(uint32_t (*read)(void))
 #define CT_SYST_CVR CT_REG(0xe000e018u) /* current value (counts down) */
 static uint32_t ct_systick_time; /* SysTick ticks so far, mod 2^32 */
 static uint32_t ct_systick_last; /* CVR at the last read */
+static uint32_t ct_systick_reload; /* RVR at the last read */
 
 static CT_NOINST uint32_t ct_systick_cvr(void)
 {
@@ -51,15 +52,25 @@ static CT_NOINST void ct_systick_start(void)
             ;
     }
     ct_systick_last = ct_systick_cvr();
+    ct_systick_reload = CT_SYST_RVR & 0xffffffu;
 }
 
 /* Ticks since the last read added to the total: a counter below its last
- * value counted down; above it, it wrapped (once, as far as anyone can tell). */
+ * value counted down; above it, it wrapped (once, as far as anyone can tell).
+ * A firmware that reprograms SysTick (an RTOS starting its tick) changes the
+ * reload value: the count then restarts from the new value, and the old
+ * period's count would be a jump of up to 2^24 ticks, so the total goes on
+ * from the current count instead (the few ticks since the last read are lost). */
 static CT_NOINST uint32_t ct_systick_now(void)
 {
     uint32_t now = ct_systick_cvr(), last = ct_systick_last;
-    uint32_t period = (CT_SYST_RVR & 0xffffffu) + 1u;
-    ct_systick_time += now <= last ? last - now : last + period - now;
+    uint32_t reload = CT_SYST_RVR & 0xffffffu;
+    if (reload != ct_systick_reload) {
+        ct_systick_reload = reload;
+        ct_systick_last = now;
+        return ct_systick_time;
+    }
+    ct_systick_time += now <= last ? last - now : last + reload + 1u - now;
     ct_systick_last = now;
     return ct_systick_time;
 }

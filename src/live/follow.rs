@@ -40,20 +40,42 @@ pub const READ: usize = 1 << 20;
 /// at most), the reader waits, and so does the program writing a FIFO.
 pub const IN_FLIGHT: usize = 64;
 
-/// Starts following `path`; messages arrive on the returned channel. With
-/// `to_end`, a regular file ends at its end instead of being waited on.
-pub fn follow(path: &Path, to_end: bool) -> Receiver<Msg> {
+/// The reading thread's two channels: what it read, and buffers given back.
+pub struct Follower {
+    /// What the reader reports.
+    pub rx: Receiver<Msg>,
+    spares: SyncSender<Vec<u8>>,
+}
+
+impl Follower {
+    /// Gives a [`Msg::Bytes`] buffer back to be read into again: a buffer
+    /// that was used stays in memory, a new one is fresh pages to fault in.
+    pub fn give_back(&self, buf: Vec<u8>) {
+        let _ = self.spares.try_send(buf);
+    }
+}
+
+/// Starts following `path`; messages arrive on the returned follower's
+/// channel. With `to_end`, a regular file ends at its end instead of
+/// being waited on.
+pub fn follow(path: &Path, to_end: bool) -> Follower {
     let (tx, rx) = sync_channel(IN_FLIGHT);
+    let (spares, spare_rx) = sync_channel(4);
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        if let Err(e) = run(&path, to_end, &tx) {
+        if let Err(e) = run(&path, to_end, &tx, &spare_rx) {
             let _ = tx.send(Msg::Failed(format!("{}: {e}", path.display())));
         }
     });
-    rx
+    Follower { rx, spares }
 }
 
-fn run(path: &PathBuf, to_end: bool, tx: &SyncSender<Msg>) -> std::io::Result<()> {
+fn run(
+    path: &PathBuf,
+    to_end: bool,
+    tx: &SyncSender<Msg>,
+    spares: &Receiver<Vec<u8>>,
+) -> std::io::Result<()> {
     let mut file = open_when_present(path, tx)?;
     let fifo = file.metadata()?.file_type().is_fifo();
     if fifo {
@@ -61,7 +83,8 @@ fn run(path: &PathBuf, to_end: bool, tx: &SyncSender<Msg>) -> std::io::Result<()
     }
     let mut pos = 0u64;
     loop {
-        let mut buf = vec![0u8; READ];
+        let mut buf = spares.try_recv().unwrap_or_default();
+        buf.resize(READ, 0);
         let n = read_some(&mut file, &mut buf)?;
         if n > 0 {
             pos += n as u64;
@@ -147,7 +170,7 @@ mod tests {
     fn hands_over_what_the_file_grows_by() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.txt");
-        let rx = follow(&path, false);
+        let rx = follow(&path, false).rx;
         let mut f = File::create(&path).unwrap();
         f.write_all(b"E main 1 1\nX ma").unwrap();
         f.flush().unwrap();
@@ -165,7 +188,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.txt");
         std::fs::write(&path, b"E a\n").unwrap();
-        let rx = follow(&path, true);
+        let rx = follow(&path, true).rx;
         assert_eq!(next_bytes(&rx), Msg::Bytes(b"E a\n".to_vec()));
         assert_eq!(next_bytes(&rx), Msg::Ended);
     }

@@ -213,6 +213,9 @@ impl Monitor {
         let funcs = self.funcs.len();
         self.tally.apply(&meta.threads, &sink.0, self.timed, funcs);
         self.scratch = sink.0;
+        if let (Some(cutter), Some(bytes)) = (&mut self.cutter, input.into_bytes()) {
+            cutter.give_back(bytes);
+        }
         Ok(())
     }
 

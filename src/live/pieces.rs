@@ -1,9 +1,12 @@
 //! Cutting the bytes the follower reads (any length, cut anywhere) into
 //! batches that a format's parser reads whole: complete lines of a text
-//! trace, complete records of a binary one, each batch led by the trace's
-//! header (its leading comment lines, or the binary file header) so that
-//! it parses on its own. Each byte is copied once on the way, in big
-//! batches: this is `live`'s hot path besides the parser itself.
+//! trace, complete records of a binary one. Each batch of a binary trace
+//! is led by the file header, so that it parses on its own; a text trace's
+//! leading comment lines (`# base`, `# map`) lead the first batch only:
+//! the monitor keeps what they say, and a batch that starts with them is
+//! read line by line, several times slower than by the E/X reader's fast
+//! scan. Each byte is copied once on the way, in big batches: this is
+//! `live`'s hot path besides the parser itself.
 //!
 //! A binary trace's thread-buffer records are left out: they hold what a
 //! thread recorded and had not written yet, which the runtime writes again
@@ -35,10 +38,13 @@ pub(super) struct Batch {
 #[derive(Debug)]
 pub(super) struct Cutter {
     framing: Framing,
-    /// What every batch starts with.
+    /// What the next batch starts with (every batch, for records).
     header: Vec<u8>,
     /// Bytes of a piece not complete yet.
     tail: Vec<u8>,
+    /// A batch's bytes given back after parsing: the next batch reuses
+    /// them rather than touching fresh pages.
+    spare: Vec<u8>,
 }
 
 impl Cutter {
@@ -48,7 +54,21 @@ impl Cutter {
             framing,
             header,
             tail: Vec::new(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Takes back a batch's bytes once parsed.
+    pub(super) fn give_back(&mut self, bytes: Vec<u8>) {
+        self.spare = bytes;
+    }
+
+    /// An empty buffer for a batch of `len` bytes.
+    fn buffer(&mut self, len: usize) -> Vec<u8> {
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
+        out.reserve(len);
+        out
     }
 
     /// Adds the next `bytes` of the trace; the batch of the pieces they
@@ -65,13 +85,14 @@ impl Cutter {
             self.tail.extend_from_slice(bytes);
             return None;
         };
-        let mut out = Vec::with_capacity(self.header.len() + self.tail.len() + last + 1);
+        let mut out = self.buffer(self.header.len() + self.tail.len() + last + 1);
         out.extend_from_slice(&self.header);
         out.extend_from_slice(&self.tail);
         out.extend_from_slice(&bytes[..=last]);
         self.tail.clear();
         self.tail.extend_from_slice(&bytes[last + 1..]);
         let dropped = dropped_lines(&out[self.header.len()..]);
+        self.header = Vec::new();
         Some(Batch {
             bytes: out,
             dropped,
@@ -80,7 +101,7 @@ impl Cutter {
 
     fn records(&mut self, bytes: &[u8], version: u16) -> Option<Batch> {
         self.tail.extend_from_slice(bytes);
-        let mut out = Vec::with_capacity(self.header.len() + self.tail.len());
+        let mut out = self.buffer(self.header.len() + self.tail.len());
         out.extend_from_slice(&self.header);
         let (mut pos, mut dropped) = (0, 0);
         while let Some((tag, len)) = binary::record_at(&self.tail[pos..], version) {
@@ -145,7 +166,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_cut_at_the_last_newline_and_led_by_the_header() {
+    fn lines_are_cut_at_the_last_newline_and_the_first_batch_led_by_the_header() {
         let mut c = Cutter::new(Framing::Lines, b"# base 0x1\n".to_vec());
         assert_eq!(
             c.push(b"E a 1 1\nX a"),
@@ -155,7 +176,7 @@ mod tests {
         assert_eq!(
             c.push(b"\n# dropped 7\n# dropped 5 more\nE b 3 1\nX"),
             Some(batch(
-                "# base 0x1\nX a 2 1\n# dropped 7\n# dropped 5 more\nE b 3 1\n",
+                "X a 2 1\n# dropped 7\n# dropped 5 more\nE b 3 1\n",
                 12
             ))
         );

@@ -13,7 +13,6 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -88,7 +87,7 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
         ));
     }
     check_trace(&opts.trace)?;
-    let rx = follow::follow(&opts.trace, opts.batch);
+    let follower = follow::follow(&opts.trace, opts.batch);
     let monitor = Monitor::new(opts.binary.clone()).with_symbols(opts.symbols.clone());
     let shared = Arc::new(Mutex::new(Shared {
         monitor,
@@ -98,7 +97,7 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
     }));
     let parser = {
         let shared = Arc::clone(&shared);
-        std::thread::spawn(move || parse_loop(&rx, &shared))
+        std::thread::spawn(move || parse_loop(&follower, &shared))
     };
     if opts.batch {
         let _ = parser.join();
@@ -116,12 +115,15 @@ fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 
 /// Feeds the monitor everything the follower sends, as it comes, until
 /// the trace ends, fails or the view is gone.
-fn parse_loop(rx: &Receiver<Msg>, shared: &Mutex<Shared>) {
-    while let Ok(msg) = rx.recv() {
+fn parse_loop(follower: &follow::Follower, shared: &Mutex<Shared>) {
+    while let Ok(msg) = follower.rx.recv() {
         let mut s = lock(shared);
         let stop = match msg {
             Msg::Bytes(bytes) => match s.monitor.feed(&bytes) {
-                Ok(()) => false,
+                Ok(()) => {
+                    follower.give_back(bytes);
+                    false
+                }
                 Err(e) => {
                     s.failed = Some(e);
                     true

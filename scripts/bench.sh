@@ -294,6 +294,54 @@ else
     row 2 "runtime overhead" - "scripts/bench-runtime.sh" - - "(not present)"
 fi
 
+# --- issue 43: `live` keeps up with the program ---------------------------
+# bzip2 (program and library instrumented) compresses 330 KB of text
+# (calltrace's own sources) with its trace going to a file, then into a
+# FIFO that `calltrace live --batch` follows, in rounds of the two one
+# after the other; the row's ratio is the median of the rounds' ratios of
+# the program's wall time. `live` must count every event the file run has
+# (the program makes the same calls on the same input every run).
+live_rows() {
+    local bz fmt i n file_secs fifo_secs events want lp
+    bz=$("$root/scripts/third-party.sh" bzip2)
+    local bzsrc=()
+    for f in blocksort huffman crctable randtable compress decompress bzlib bzip2; do bzsrc+=("$bz/$f.c"); done
+    "$cc" -O2 -g -w -finstrument-functions -I"$bz" "${bzsrc[@]}" "$root/runtime/calltrace.c" -o "$tmp/bzip2" -lpthread
+    n=330000
+    [[ -n $smoke ]] && n=33000
+    { cat "$root"/src/*/*.rs "$root"/src/*.rs || true; } | head -c "$n" >"$tmp/bz.in"
+    (cd "$tmp" && CALLTRACE_OUT=$tmp/bz.txt "$tmp/bzip2" -c bz.in >/dev/null)
+    want=$(grep -c '^[EX]' "$tmp/bz.txt" || true)
+    rm -f "$tmp/bz.txt"
+    mkfifo "$tmp/bz.fifo"
+    for fmt in text binary; do
+        : >"$tmp/rounds.live-$fmt"
+        for ((i = 0; i < runs; i++)); do
+            one "bzfile-$fmt" env CALLTRACE_FORMAT=$fmt CALLTRACE_OUT="$tmp/bz.out" "$tmp/bzip2" -c "$tmp/bz.in"
+            file_secs=$secs
+            "$ct" live "$tmp/bzip2" --trace "$tmp/bz.fifo" --batch >/dev/null 2>"$tmp/live.err" &
+            lp=$!
+            one "bzfifo-$fmt" env CALLTRACE_FORMAT=$fmt CALLTRACE_OUT="$tmp/bz.fifo" "$tmp/bzip2" -c "$tmp/bz.in"
+            fifo_secs=$secs
+            wait "$lp" || {
+                cat "$tmp/live.err" >&2
+                exit 1
+            }
+            events=$(sed -n 's/.*: \([0-9]*\) events.*/\1/p' "$tmp/live.err")
+            echo "$file_secs $fifo_secs $(ratio "$fifo_secs" "$file_secs") ${events:-0}" >>"$tmp/rounds.live-$fmt"
+        done
+        local med_file med_fifo med_ratio least
+        med_file=$(sort -n -k1 "$tmp/rounds.live-$fmt" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+        med_fifo=$(sort -n -k2 "$tmp/rounds.live-$fmt" | awk '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
+        med_ratio=$(sort -n -k3 "$tmp/rounds.live-$fmt" | awk '{ v[NR] = $3 } END { print v[int((NR + 1) / 2)] }')
+        least=$(sort -n -k4 "$tmp/rounds.live-$fmt" | awk 'NR == 1 { print $4 }')
+        row 43 "bzip2 into a FIFO live follows, $fmt" "${med_fifo} s" "file ${med_file} s" "${med_ratio}x" "$least/$want ev" \
+            "$([[ $least == "$want" ]] && le "$med_ratio" 1.5 && echo PASS || echo FAIL) (<= 1.5x, every event)"
+    done
+    rm -f "$tmp/bz.fifo" "$tmp/bz.out"
+}
+live_rows
+
 # --- symbol resolution (issue 5's target 3) ---------------------------------
 gen=$tmp/many.c
 {

@@ -1,10 +1,12 @@
 //! `calltrace live`: a trace followed while the program writes it (seed
 //! 001's real-time view of a running system). `follow` reads the growing
-//! file or FIFO on its own thread; [`Monitor`] parses each batch of lines
-//! with the trace's own format (sniffed from the first event line), keeps
-//! every thread's current stack and the self time of each function over the
-//! last interval and overall, and counts events and the events a lossy
-//! runtime reported dropped; `screen` draws a [`Snapshot`] with ratatui.
+//! file or FIFO on its own thread; [`Monitor`] is fed what it read, cut
+//! anywhere: it tells the format (a binary trace by its magic, text from
+//! the first event line), `pieces` cuts whole lines or records into
+//! batches that the format's own reader parses, and `tally` keeps every
+//! thread's current stack, the self time of each function over the last
+//! interval and overall, its calls, and counts events and the events a
+//! lossy runtime reported dropped; `screen` draws a [`Snapshot`] with ratatui.
 //! A thread whose outermost call has returned has ended: it is shown once
 //! with no open call, then only counted, so that a program that started
 //! hundreds of short threads still shows the ones running.

@@ -38,7 +38,9 @@ fn bench_script_smoke_run_prints_every_target() {
         let line = text.lines().find(|l| l.starts_with(&row));
         let line = line.unwrap_or_else(|| panic!("no row `{row}`:\n{text}"));
         let counted = line.split_whitespace().find(|w| w.contains('/'));
-        let (got, want) = counted.and_then(|c| c.split_once('/')).expect("events counted");
+        let (got, want) = counted
+            .and_then(|c| c.split_once('/'))
+            .expect("events counted");
         assert_eq!(got, want, "{line}");
     }
     // One graph row and one contexts row per trace shape.

@@ -82,14 +82,17 @@ fn run(
         widen_pipe(&file);
     }
     let mut pos = 0u64;
+    let mut buf = Vec::new();
     loop {
-        let mut buf = spares.try_recv().unwrap_or_default();
-        buf.resize(READ, 0);
+        if buf.len() < READ {
+            buf = spares.try_recv().unwrap_or_default();
+            buf.resize(READ, 0);
+        }
         let n = read_some(&mut file, &mut buf)?;
         if n > 0 {
             pos += n as u64;
             buf.truncate(n);
-            if tx.send(Msg::Bytes(buf)).is_err() {
+            if tx.send(Msg::Bytes(std::mem::take(&mut buf))).is_err() {
                 return Ok(());
             }
             continue;

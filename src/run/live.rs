@@ -64,8 +64,6 @@ struct Shared {
     state: Option<&'static str>,
     /// Why parsing stopped, if it failed.
     failed: Option<Error>,
-    /// Parsing has ended (the trace ended or failed).
-    done: bool,
 }
 
 /// Runs `calltrace live` until the user quits (or, with `--batch`, the trace ends).
@@ -93,7 +91,6 @@ pub fn run(opts: &LiveOptions) -> Result<Outcome> {
         monitor,
         state: None,
         failed: None,
-        done: false,
     }));
     let parser = {
         let shared = Arc::clone(&shared);
@@ -146,7 +143,6 @@ fn parse_loop(follower: &follow::Follower, shared: &Mutex<Shared>) {
             break;
         }
     }
-    lock(shared).done = true;
 }
 
 /// `--batch`: the totals as CSV on stdout, the figures as a note.

@@ -102,6 +102,16 @@ fn top_of_last_interval(screen: &str) -> Option<String> {
 
 #[test]
 fn live_shows_the_hot_function_of_a_running_program() {
+    shows_the_hot_function("text");
+}
+
+/// The same view from a binary trace (`live` refused them before).
+#[test]
+fn live_shows_the_hot_function_of_a_running_program_traced_in_binary() {
+    shows_the_hot_function("binary");
+}
+
+fn shows_the_hot_function(format: &str) {
     if tool("tmux").is_none() || tool("gcc").is_none() {
         return;
     }
@@ -109,7 +119,7 @@ fn live_shows_the_hot_function_of_a_running_program() {
     let d = dir.path();
     build(d);
     let tmux = Tmux {
-        socket: format!("calltrace-live-test-{}", std::process::id()),
+        socket: format!("calltrace-live-test-{format}-{}", std::process::id()),
     };
     let live = format!("{BIN} live ./app --trace trace.fifo");
     let dir_arg = d.to_str().unwrap();
@@ -135,6 +145,7 @@ fn live_shows_the_hot_function_of_a_running_program() {
         Command::new("./app")
             .current_dir(d)
             .env("CALLTRACE_OUT", "trace.fifo")
+            .env("CALLTRACE_FORMAT", format)
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap(),

@@ -39,6 +39,7 @@ mod it {
     mod hostile_limits;
     mod house;
     mod live;
+    mod live_follow;
     mod lua;
     mod memory;
     mod mistakes;

@@ -16,6 +16,11 @@ pub struct LiveArgs {
     /// Trace file or FIFO being written (waited for if it does not exist yet)
     #[arg(long, value_name = "FILE|FIFO", default_value = "trace.txt")]
     pub trace: PathBuf,
+    /// Draw nothing: read the trace to its end (a FIFO until its writer
+    /// closes it, a file as far as it goes) and print each function's
+    /// calls and self time as CSV
+    #[arg(long)]
+    pub batch: bool,
     /// How functions are named.
     #[command(flatten)]
     pub symbols: SymbolArgs,
@@ -28,6 +33,7 @@ impl LiveArgs {
             trace: self.trace,
             binary: self.binary,
             symbols: self.symbols.into_options(),
+            batch: self.batch,
             ..LiveOptions::default()
         }
     }

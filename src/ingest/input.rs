@@ -119,6 +119,14 @@ impl Input {
         Input::new(name.to_string(), Data::Owned(bytes))
     }
 
+    /// The bytes of an input made by [`Input::from_bytes`], back for reuse.
+    pub fn into_bytes(self) -> Option<Vec<u8>> {
+        match self.data {
+            Data::Owned(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Streams `reader` (standard input, a pipe); `name` is used in messages.
     pub fn from_reader(name: &str, mut reader: Box<dyn Read + Send>) -> Result<Input> {
         let mut head = Vec::with_capacity(STREAM_HEAD);

@@ -1,8 +1,13 @@
 //! Following a trace while it is written, like `tail -f`: a thread reads
-//! the file (or FIFO) as it grows and hands complete lines to the view
-//! through a channel. A regular file that does not exist yet is waited for;
-//! one that shrinks (the program restarted and truncated it) is read again
-//! from the start. A FIFO ends when its writer closes it.
+//! the file (or FIFO) as it grows, in reads of up to [`READ`] bytes, and
+//! hands what it read to the parsing side through a channel, cut anywhere
+//! (`pieces` makes whole lines or records of it). It reads ahead of the
+//! parser by up to [`IN_FLIGHT`] reads, so that a program writing a FIFO
+//! is held up only when the parser falls that far behind. A regular file
+//! that does not exist yet is waited for; one that shrinks (the program
+//! restarted and truncated it) is read again from the start. A FIFO ends
+//! when its writer closes it; a regular file when asked (`--batch`) at its
+//! end, else never.
 
 use std::fs::File;
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
@@ -14,11 +19,12 @@ use std::time::Duration;
 /// What the reading thread reports.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Msg {
-    /// Complete lines, newline included.
-    Lines(Vec<u8>),
+    /// The next bytes of the trace.
+    Bytes(Vec<u8>),
     /// The file was truncated: what was read before is gone.
     Restart,
-    /// The writer closed the FIFO; nothing more will come.
+    /// The writer closed the FIFO (or a file read to its end was asked
+    /// for); nothing more will come.
     Ended,
     /// Reading failed.
     Failed(String),
@@ -27,55 +33,110 @@ pub enum Msg {
 /// How long the reader sleeps when there is nothing new.
 const IDLE: Duration = Duration::from_millis(50);
 
-/// Messages in flight at most (of up to 64 KiB each): when the view falls
-/// behind, the reader waits, and so does the program writing a FIFO.
-const IN_FLIGHT: usize = 64;
+/// The most one read takes, in bytes.
+pub const READ: usize = 1 << 20;
 
-/// Starts following `path`; messages arrive on the returned channel.
-pub fn follow(path: &Path) -> Receiver<Msg> {
+/// Reads in flight at most: when the parser falls this far behind (64 MiB
+/// at most), the reader waits, and so does the program writing a FIFO.
+pub const IN_FLIGHT: usize = 64;
+
+/// The reading thread's two channels: what it read, and buffers given back.
+pub struct Follower {
+    /// What the reader reports.
+    pub rx: Receiver<Msg>,
+    spares: SyncSender<Vec<u8>>,
+}
+
+impl Follower {
+    /// Gives a [`Msg::Bytes`] buffer back to be read into again: a buffer
+    /// that was used stays in memory, a new one is fresh pages to fault in.
+    pub fn give_back(&self, buf: Vec<u8>) {
+        let _ = self.spares.try_send(buf);
+    }
+}
+
+/// Starts following `path`; messages arrive on the returned follower's
+/// channel. With `to_end`, a regular file ends at its end instead of
+/// being waited on.
+pub fn follow(path: &Path, to_end: bool) -> Follower {
     let (tx, rx) = sync_channel(IN_FLIGHT);
+    let (spares, spare_rx) = sync_channel(4);
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        if let Err(e) = run(&path, &tx) {
+        if let Err(e) = run(&path, to_end, &tx, &spare_rx) {
             let _ = tx.send(Msg::Failed(format!("{}: {e}", path.display())));
         }
     });
-    rx
+    Follower { rx, spares }
 }
 
-fn run(path: &PathBuf, tx: &SyncSender<Msg>) -> std::io::Result<()> {
+fn run(
+    path: &PathBuf,
+    to_end: bool,
+    tx: &SyncSender<Msg>,
+    spares: &Receiver<Vec<u8>>,
+) -> std::io::Result<()> {
     let mut file = open_when_present(path, tx)?;
     let fifo = file.metadata()?.file_type().is_fifo();
-    let mut pending = Vec::new();
-    let mut buf = vec![0u8; 1 << 16];
+    if fifo {
+        widen_pipe(&file);
+    }
     let mut pos = 0u64;
+    let mut buf = Vec::new();
     loop {
-        let n = file.read(&mut buf)?;
+        if buf.len() < READ {
+            buf = spares.try_recv().unwrap_or_default();
+            buf.resize(READ, 0);
+        }
+        let n = read_some(&mut file, &mut buf)?;
         if n > 0 {
             pos += n as u64;
-            pending.extend_from_slice(&buf[..n]);
-            if let Some(end) = memchr::memrchr(b'\n', &pending) {
-                let rest = pending.split_off(end + 1);
-                let lines = std::mem::replace(&mut pending, rest);
-                if tx.send(Msg::Lines(lines)).is_err() {
-                    return Ok(());
-                }
+            buf.truncate(n);
+            if tx.send(Msg::Bytes(std::mem::take(&mut buf))).is_err() {
+                return Ok(());
             }
             continue;
         }
-        if fifo {
+        if fifo || to_end {
             let _ = tx.send(Msg::Ended);
             return Ok(());
         }
         std::thread::sleep(IDLE);
         if std::fs::metadata(path).is_ok_and(|m| m.len() < pos) {
             file.seek(SeekFrom::Start(0))?;
-            (pos, pending) = (0, Vec::new());
+            pos = 0;
             if tx.send(Msg::Restart).is_err() {
                 return Ok(());
             }
         }
     }
+}
+
+/// Reads what is there into `buf`, going on while reads come back full
+/// (a pipe gives at most its capacity per read): fewer, bigger messages.
+fn read_some(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        if got > 0 && got < buf.len() / 2 {
+            break; // the writer is slower than us: hand over what came
+        }
+    }
+    Ok(got)
+}
+
+/// Asks for a pipe buffer of [`READ`] bytes (Linux caps it for
+/// unprivileged users at `/proc/sys/fs/pipe-max-size`, 1 MiB by default):
+/// the writer then blocks less often while the reader is between reads.
+fn widen_pipe(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: F_SETPIPE_SZ on a descriptor we own; failure leaves the pipe as it was.
+    unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETPIPE_SZ, READ as libc::c_int) };
 }
 
 /// Opens `path`, waiting while it does not exist (the program has not started).
@@ -84,7 +145,7 @@ fn open_when_present(path: &Path, tx: &SyncSender<Msg>) -> std::io::Result<File>
         match File::open(path) {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 // Stop waiting once the view is gone.
-                if tx.send(Msg::Lines(Vec::new())).is_err() {
+                if tx.send(Msg::Bytes(Vec::new())).is_err() {
                     return Err(e);
                 }
                 std::thread::sleep(IDLE);
@@ -99,29 +160,39 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn next_lines(rx: &Receiver<Msg>) -> Msg {
+    fn next_bytes(rx: &Receiver<Msg>) -> Msg {
         loop {
             match rx.recv_timeout(Duration::from_secs(5)).expect("a message") {
-                Msg::Lines(l) if l.is_empty() => continue,
+                Msg::Bytes(l) if l.is_empty() => continue,
                 m => return m,
             }
         }
     }
 
     #[test]
-    fn hands_over_complete_lines_as_the_file_grows() {
+    fn hands_over_what_the_file_grows_by() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.txt");
-        let rx = follow(&path);
+        let rx = follow(&path, false).rx;
         let mut f = File::create(&path).unwrap();
         f.write_all(b"E main 1 1\nX ma").unwrap();
         f.flush().unwrap();
-        assert_eq!(next_lines(&rx), Msg::Lines(b"E main 1 1\n".to_vec()));
+        assert_eq!(next_bytes(&rx), Msg::Bytes(b"E main 1 1\nX ma".to_vec()));
         f.write_all(b"in 2 1\n").unwrap();
-        assert_eq!(next_lines(&rx), Msg::Lines(b"X main 2 1\n".to_vec()));
+        assert_eq!(next_bytes(&rx), Msg::Bytes(b"in 2 1\n".to_vec()));
         drop(f);
         std::fs::write(&path, b"E a\n").unwrap();
-        assert_eq!(next_lines(&rx), Msg::Restart);
-        assert_eq!(next_lines(&rx), Msg::Lines(b"E a\n".to_vec()));
+        assert_eq!(next_bytes(&rx), Msg::Restart);
+        assert_eq!(next_bytes(&rx), Msg::Bytes(b"E a\n".to_vec()));
+    }
+
+    #[test]
+    fn a_file_read_to_its_end_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, b"E a\n").unwrap();
+        let rx = follow(&path, true).rx;
+        assert_eq!(next_bytes(&rx), Msg::Bytes(b"E a\n".to_vec()));
+        assert_eq!(next_bytes(&rx), Msg::Ended);
     }
 }

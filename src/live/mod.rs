@@ -1,40 +1,35 @@
 //! `calltrace live`: a trace followed while the program writes it (seed
 //! 001's real-time view of a running system). `follow` reads the growing
-//! file or FIFO on its own thread; [`Monitor`] parses each batch of lines
-//! with the trace's own format (sniffed from the first event line), keeps
-//! every thread's current stack and the self time of each function over the
-//! last interval and overall, and counts events and the events a lossy
-//! runtime reported dropped; `screen` draws a [`Snapshot`] with ratatui.
+//! file or FIFO on its own thread; [`Monitor`] is fed what it read, cut
+//! anywhere: it tells the format (a binary trace by its magic, text from
+//! the first event line), `pieces` cuts whole lines or records into
+//! batches that the format's own reader parses, and `tally` keeps every
+//! thread's current stack, the self time of each function over the last
+//! interval and overall, its calls, and counts events and the events a
+//! lossy runtime reported dropped; `screen` draws a [`Snapshot`] with ratatui.
 //! A thread whose outermost call has returned has ended: it is shown once
 //! with no open call, then only counted, so that a program that started
 //! hundreds of short threads still shows the ones running.
 
 pub mod follow;
+mod pieces;
 pub mod screen;
+mod tally;
 
 use std::path::PathBuf;
 
-use rustc_hash::FxHashMap;
-
-use crate::error::{Error, Result};
-use crate::ingest::{self, Event, EventKind, FuncId, FuncTable, Input, NodeRecord, ParseOptions};
+use crate::error::Result;
+use crate::ingest::{self, Event, FuncId, FuncTable, Input, NodeRecord, ParseOptions};
 use crate::symbols::{self, FuncInfo};
-
-/// One thread as the view sees it.
-#[derive(Debug, Default)]
-struct ThreadState {
-    stack: Vec<FuncId>,
-    last_time: Option<u64>,
-    /// A snapshot showed it with no open call: the next one drops it.
-    shown_ended: bool,
-}
+use pieces::{Cutter, Framing};
+use tally::Tally;
 
 /// The state of a followed trace.
 pub struct Monitor {
     binary: Option<PathBuf>,
     format: Option<&'static dyn ingest::TraceFormat>,
-    /// Comment lines before the first event (`# base`), given to every later batch.
-    header: Vec<u8>,
+    /// Cuts what arrives into batches, once the format is known.
+    cutter: Option<Cutter>,
     /// Bytes received before the format could be told.
     pending: Vec<u8>,
     funcs: FuncTable,
@@ -44,19 +39,15 @@ pub struct Monitor {
     /// What the trace said about the loaded objects, for naming.
     objects: ingest::TraceMeta,
     timed: bool,
-    threads: FxHashMap<u64, ThreadState>,
-    /// Threads dropped from the view because they ended.
-    ended: rustc_hash::FxHashSet<u64>,
-    self_all: FxHashMap<FuncId, u64>,
-    self_now: FxHashMap<FuncId, u64>,
+    tally: Tally,
     last_interval: Vec<(FuncId, u64)>,
-    events: u64,
-    events_now: u64,
     /// Recent intervals: seconds and events, for the rate.
     recent: std::collections::VecDeque<(f64, u64)>,
     dropped: u64,
     skipped: u64,
     problem: Option<String>,
+    /// A batch's decoded events (the allocation is kept between batches).
+    scratch: Vec<Event>,
 }
 
 /// What the screen shows.
@@ -85,51 +76,57 @@ pub struct Snapshot {
     pub problem: Option<String>,
 }
 
+/// One function's figures since the start (`live --batch`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Total {
+    /// Its name.
+    pub name: String,
+    /// Times it was entered.
+    pub calls: u64,
+    /// Its self time in nanoseconds (timed traces), else its calls.
+    pub self_weight: u64,
+}
+
 impl Monitor {
     /// A monitor naming functions from `binary` when given.
     pub fn new(binary: Option<PathBuf>) -> Monitor {
         Monitor {
             binary,
             format: None,
-            header: Vec::new(),
+            cutter: None,
             pending: Vec::new(),
             funcs: FuncTable::default(),
             names: Vec::new(),
             symbols: symbols::SymbolOptions::default(),
             objects: ingest::TraceMeta::default(),
             timed: false,
-            threads: FxHashMap::default(),
-            ended: Default::default(),
-            self_all: FxHashMap::default(),
-            self_now: FxHashMap::default(),
+            tally: Tally::default(),
             last_interval: Vec::new(),
-            events: 0,
-            events_now: 0,
             recent: Default::default(),
             dropped: 0,
             skipped: 0,
             problem: None,
+            scratch: Vec::new(),
         }
     }
 
-    /// Reads a batch of complete lines.
-    pub fn feed(&mut self, lines: &[u8]) -> Result<()> {
-        self.dropped += dropped_markers(lines);
-        let format = match self.format {
-            Some(f) => f,
-            None => {
-                self.pending.extend_from_slice(lines);
-                match self.sniff()? {
-                    Some(f) => f,
-                    None => return Ok(()),
-                }
+    /// Reads the next bytes of the trace, cut anywhere: the pieces (lines
+    /// or records) they complete are parsed now, the rest when it is whole.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+        let batch = match (&mut self.cutter, self.format) {
+            (Some(cutter), Some(format)) => cutter.push(bytes).map(|b| (format, b)),
+            _ => {
+                self.pending.extend_from_slice(bytes);
+                self.sniff()?
             }
         };
-        let batch = match self.pending.is_empty() {
-            true => [self.header.as_slice(), lines].concat(),
-            false => std::mem::take(&mut self.pending),
-        };
-        self.parse(format, batch)
+        match batch {
+            Some((format, batch)) => {
+                self.dropped += batch.dropped;
+                self.parse(format, batch.bytes)
+            }
+            None => Ok(()),
+        }
     }
 
     /// Names functions with these symbol options (search path, demangling).
@@ -144,15 +141,37 @@ impl Monitor {
         *self = Monitor::new(self.binary.take()).with_symbols(symbols);
     }
 
-    fn sniff(&mut self) -> Result<Option<&'static dyn ingest::TraceFormat>> {
+    /// Tells the format once the first event (or the binary header) has
+    /// come, and cuts what came so far.
+    fn sniff(&mut self) -> Result<Option<(&'static dyn ingest::TraceFormat, pieces::Batch)>> {
+        let Some((format, framing, header_len)) = self.framing()? else {
+            return Ok(None);
+        };
+        let mut cutter = Cutter::new(framing, self.pending[..header_len].to_vec());
+        let batch = cutter.push(&self.pending[header_len..]);
+        self.pending = Vec::new();
+        (self.format, self.cutter) = (Some(format), Some(cutter));
+        Ok(batch.map(|b| (format, b)))
+    }
+
+    /// The format of the pending bytes, how it is cut and how long its
+    /// header is, once that can be told.
+    fn framing(&self) -> Result<Option<(&'static dyn ingest::TraceFormat, Framing, usize)>> {
+        let magic = ingest::binary::MAGIC;
+        if magic.starts_with(&self.pending) {
+            return Ok(None); // perhaps the start of a binary trace
+        }
+        if self.pending.starts_with(magic) {
+            return Ok(
+                ingest::binary::header_end(&self.pending).map(|(end, version)| {
+                    let format: &'static dyn ingest::TraceFormat = &ingest::BinaryFormat;
+                    (format, Framing::Records(version), end)
+                }),
+            );
+        }
         // Past a long header of `# map` lines, as the sniffer reads files.
         let header = ingest::guess::header_len(&self.pending).min(ingest::guess::HEADER_BOUND);
         let head = &self.pending[..self.pending.len().min(header + ingest::guess::HEAD)];
-        if head.starts_with(ingest::binary::MAGIC) {
-            return Err(Error::Input(
-                "live follows text traces; run the program without CALLTRACE_FORMAT=binary".into(),
-            ));
-        }
         if ingest::guess::meaningful_lines(head).next().is_none() {
             return Ok(None);
         }
@@ -164,9 +183,7 @@ impl Monitor {
             .take_while(|l| l.starts_with(b"#"))
             .map(<[u8]>::len)
             .sum();
-        self.header = self.pending[..header_len].to_vec();
-        self.format = Some(format);
-        Ok(Some(format))
+        Ok(Some((format, Framing::Lines, header_len)))
     }
 
     fn parse(&mut self, format: &dyn ingest::TraceFormat, batch: Vec<u8>) -> Result<()> {
@@ -176,7 +193,8 @@ impl Monitor {
             threads: 1,
             ..ParseOptions::default()
         };
-        let mut sink = Collect::default();
+        let mut sink = Collect(std::mem::take(&mut self.scratch));
+        sink.0.clear();
         let meta = format.parse(&input, &opts, &mut self.funcs, &mut sink)?;
         self.objects.base = self.objects.base.or(meta.base);
         if self.objects.exe_path.is_none() {
@@ -194,40 +212,13 @@ impl Monitor {
             self.problem
                 .get_or_insert(format!("skipped lines; first: {first}"));
         }
-        for e in sink.0 {
-            let tid = meta.threads.get(e.thread as usize).copied().unwrap_or(0);
-            self.event(tid, e);
+        let funcs = self.funcs.len();
+        self.tally.apply(&meta.threads, &sink.0, self.timed, funcs);
+        self.scratch = sink.0;
+        if let (Some(cutter), Some(bytes)) = (&mut self.cutter, input.into_bytes()) {
+            cutter.give_back(bytes);
         }
         Ok(())
-    }
-
-    fn event(&mut self, tid: u64, e: Event) {
-        self.events += 1;
-        self.events_now += 1;
-        // A thread id the system gave again, or a thread that went on.
-        self.ended.remove(&tid);
-        let th = self.threads.entry(tid).or_default();
-        th.shown_ended = false;
-        if let (Some(&top), Some(last), true) = (th.stack.last(), th.last_time, self.timed) {
-            let dt = e.time.saturating_sub(last);
-            *self.self_all.entry(top).or_default() += dt;
-            *self.self_now.entry(top).or_default() += dt;
-        }
-        th.last_time = Some(e.time);
-        match e.kind {
-            EventKind::Enter => {
-                th.stack.push(e.func);
-                if !self.timed {
-                    *self.self_all.entry(e.func).or_default() += 1;
-                    *self.self_now.entry(e.func).or_default() += 1;
-                }
-            }
-            EventKind::Exit => {
-                if let Some(i) = th.stack.iter().rposition(|&f| f == e.func) {
-                    th.stack.truncate(i);
-                }
-            }
-        }
     }
 
     /// Ends an interval of `secs` seconds: its figures become the "last
@@ -235,15 +226,17 @@ impl Monitor {
     /// that received none keeps the previous one's table, and the rate is
     /// taken over the last [`RATE_WINDOW`] intervals.
     pub fn end_interval(&mut self, secs: f64) {
-        if !self.self_now.is_empty() {
-            self.last_interval = sorted(&self.self_now);
-            self.self_now.clear();
+        let t = &mut self.tally;
+        if t.now_touched {
+            self.last_interval = sorted(&t.self_now);
+            t.self_now.fill(0);
+            t.now_touched = false;
         }
-        self.recent.push_back((secs, self.events_now));
+        self.recent.push_back((secs, t.events_now));
         if self.recent.len() > RATE_WINDOW {
             self.recent.pop_front();
         }
-        self.events_now = 0;
+        self.tally.events_now = 0;
     }
 
     fn rate(&self) -> f64 {
@@ -262,7 +255,7 @@ impl Monitor {
     pub fn snapshot(&mut self, top: usize) -> Snapshot {
         self.name_functions();
         self.drop_ended();
-        for t in self.threads.values_mut() {
+        for t in self.tally.threads.values_mut() {
             t.shown_ended = t.stack.is_empty();
         }
         let named = |list: &[(FuncId, u64)]| {
@@ -273,6 +266,7 @@ impl Monitor {
                 .collect()
         };
         let mut stacks: Vec<_> = self
+            .tally
             .threads
             .iter()
             .map(|(&tid, t)| (tid, t.stack.iter().map(|&f| self.name(f)).collect()))
@@ -281,29 +275,47 @@ impl Monitor {
         Snapshot {
             timed: self.timed,
             top_interval: named(&self.last_interval),
-            top_overall: named(&sorted(&self.self_all)),
+            top_overall: named(&sorted(&self.tally.self_all)),
             stacks,
-            ended_threads: self.ended.len(),
+            ended_threads: self.tally.ended.len(),
             rate: self.rate(),
-            events: self.events,
+            events: self.tally.events,
             dropped: self.dropped,
             skipped: self.skipped,
             problem: self.problem.clone(),
         }
     }
 
+    /// Every function entered or with self time since the start, by
+    /// decreasing calls, then name: what `live --batch` prints at the end.
+    pub fn totals(&mut self) -> Vec<Total> {
+        self.name_functions();
+        let t = &self.tally;
+        let mut rows: Vec<Total> = (0..t.calls.len())
+            .filter(|&f| t.calls[f] > 0 || t.self_all[f] > 0)
+            .map(|f| Total {
+                name: self.name(f as FuncId),
+                calls: t.calls[f],
+                self_weight: t.self_all[f],
+            })
+            .collect();
+        rows.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
+        rows
+    }
+
     /// Forgets the threads a snapshot already showed as ended (their
     /// outermost call returned, nothing since).
     fn drop_ended(&mut self) {
         let ended: Vec<u64> = self
+            .tally
             .threads
             .iter()
             .filter(|(_, t)| t.shown_ended && t.stack.is_empty())
             .map(|(&tid, _)| tid)
             .collect();
         for tid in ended {
-            self.threads.remove(&tid);
-            self.ended.insert(tid);
+            self.tally.threads.remove(&tid);
+            self.tally.ended.insert(tid);
         }
     }
 
@@ -343,35 +355,16 @@ impl Monitor {
 pub const RATE_WINDOW: usize = 8;
 
 /// Weights by decreasing weight, then function id (deterministic).
-fn sorted(weights: &FxHashMap<FuncId, u64>) -> Vec<(FuncId, u64)> {
-    let mut v: Vec<_> = weights
-        .iter()
-        .map(|(&f, &w)| (f, w))
+fn sorted(weights: &[u64]) -> Vec<(FuncId, u64)> {
+    let mut v: Vec<_> = (0..)
+        .zip(weights.iter().copied())
         .filter(|&(_, w)| w > 0)
         .collect();
     v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     v
 }
 
-/// Sum of the `# dropped N` lines a lossy runtime writes.
-fn dropped_markers(lines: &[u8]) -> u64 {
-    lines
-        .split(|&b| b == b'\n')
-        .filter_map(|l| l.strip_prefix(b"# dropped "))
-        .filter_map(|n| {
-            std::str::from_utf8(n)
-                .ok()?
-                .trim()
-                .split(' ')
-                .next()?
-                .parse::<u64>()
-                .ok()
-        })
-        .sum()
-}
-
 /// Keeps the events of one batch.
-#[derive(Default)]
 struct Collect(Vec<Event>);
 
 impl ingest::EventSink for Collect {
@@ -428,15 +421,40 @@ mod tests {
     }
 
     #[test]
-    fn untimed_traces_count_calls_and_binary_traces_are_refused() {
+    fn untimed_traces_count_calls() {
         let mut m = Monitor::new(None);
         m.feed(b"E f\nX f\nE f\nX f\nE g\n").unwrap();
         let s = m.snapshot(5);
         assert!(!s.timed);
         assert_eq!(s.top_overall[0], ("f".to_string(), 2, 2.0 / 3.0));
-        let mut m = Monitor::new(None);
-        let err = m.feed(b"CALLTRC\0\x01\0\x01\0").unwrap_err().to_string();
-        assert!(err.contains("text traces"), "{err}");
+    }
+
+    /// A binary trace fed in pieces cut anywhere (as a FIFO delivers it)
+    /// reads as it would whole.
+    #[test]
+    fn binary_traces_are_followed_in_pieces_cut_anywhere() {
+        use ingest::EventKind::{Enter, Exit};
+        let blocks = [
+            (7, vec![(Enter, 0x1000, 10), (Enter, 0x2000, 20)]),
+            (8, vec![(Enter, 0x3000, 5)]),
+            (7, vec![(Exit, 0x2000, 80), (Exit, 0x1000, 100)]),
+        ];
+        let trace = ingest::binary::encode(0, "", &blocks);
+        for piece in [1, 3, 29, trace.len()] {
+            let mut m = Monitor::new(None);
+            for bytes in trace.chunks(piece) {
+                m.feed(bytes).unwrap();
+            }
+            let s = m.snapshot(5);
+            assert!(s.timed, "piece {piece}");
+            assert_eq!(s.events, 5, "piece {piece}");
+            let weights: Vec<u64> = s.top_overall.iter().map(|t| t.1).collect();
+            assert_eq!(weights, [60, 30], "piece {piece}");
+            assert_eq!(s.stacks.len(), 2, "piece {piece}");
+            assert_eq!(s.stacks[1].1.len(), 1, "thread 8 is in one call");
+            let calls: Vec<u64> = m.totals().iter().map(|t| t.calls).collect();
+            assert_eq!(calls, [1, 1, 1], "piece {piece}");
+        }
     }
 
     #[test]

@@ -32,6 +32,23 @@ fn bench_script_smoke_run_prints_every_target() {
             "no row for target {target}:\n{text}"
         );
     }
+    // What --exclude costs against the unfiltered graph (issue 43).
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("43     graph --exclude GLOB / graph, binary ")),
+        "no --exclude row:\n{text}"
+    );
+    // `live` following bzip2 through a FIFO, text and binary, every event counted.
+    for fmt in ["text", "binary"] {
+        let row = format!("43     bzip2 into a FIFO live follows, {fmt} ");
+        let line = text.lines().find(|l| l.starts_with(&row));
+        let line = line.unwrap_or_else(|| panic!("no row `{row}`:\n{text}"));
+        let counted = line.split_whitespace().find(|w| w.contains('/'));
+        let (got, want) = counted
+            .and_then(|c| c.split_once('/'))
+            .expect("events counted");
+        assert_eq!(got, want, "{line}");
+    }
     // One graph row and one contexts row per trace shape.
     for shape in [
         "addr untimed",

@@ -44,8 +44,10 @@ const TAG_BLOCK: u8 = b'B';
 const TAG_MAP: u8 = b'M';
 const TAG_METHOD: u8 = b'N';
 const TAG_THREAD: u8 = b'T';
-const TAG_RAW: u8 = b'R';
-const TAG_DROPPED: u8 = b'D';
+/// The tag of a thread-buffer record, which a reader of a growing file skips.
+pub const TAG_RAW: u8 = b'R';
+/// The tag of a dropped-events record (payload: the count, u64).
+pub const TAG_DROPPED: u8 = b'D';
 /// Where a raw buffer's events start in its region (the runtime's `CT_HDR`).
 const RAW_EVENTS_AT: usize = 4096;
 /// The timed flag of an untimed raw buffer whose events are 8 bytes.
@@ -55,6 +57,29 @@ const RAW_SLOTS_8: u64 = 2;
 pub const METHOD_BASE: u64 = 0x3f00_0000_0000_0000;
 /// The marker that starts every record from version 2 on.
 pub const SYNC: &[u8; 4] = b"CTR\x1a";
+
+/// The length of a binary trace's file header (magic to executable path)
+/// and its format version, once `data` holds all of it: where records
+/// start, for a reader that gets the file in pieces (`calltrace live`).
+pub fn header_end(data: &[u8]) -> Option<(usize, u16)> {
+    let field = |at: usize, n: usize| data.get(at..at + n);
+    let version = u16::from_le_bytes(field(8, 2)?.try_into().ok()?);
+    let path_len = u32::from_le_bytes(field(24, 4)?.try_into().ok()?) as usize;
+    let end = 28usize.checked_add(path_len)?;
+    (data.len() >= end).then_some((end, version))
+}
+
+/// The tag and length of the record at the start of `data` in a file of
+/// `version`, once the whole record is there (checksum not checked): how
+/// a reader that gets the file in pieces cuts whole records. None while
+/// the record is incomplete or its header is not one (no marker).
+pub fn record_at(data: &[u8], version: u16) -> Option<(u8, usize)> {
+    let layout = framing::Layout {
+        version,
+        timed: true,
+    };
+    layout.step(data, 0).map(|(head, end)| (head.tag, end))
+}
 
 /// Binary calltrace trace (`CALLTRACE_FORMAT=binary`).
 pub struct BinaryFormat;

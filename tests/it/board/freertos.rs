@@ -19,8 +19,7 @@ const ROUNDS: u64 = 300;
 const SLEEP_EVERY: u64 = 64;
 
 /// The README recipe's flag: the port's naked handlers not instrumented.
-const EXCLUDE: &str =
-    "-finstrument-functions-exclude-function-list=vPortSVCHandler,xPortPendSVHandler,prvPortStartFirstTask";
+const EXCLUDE: &str = "-finstrument-functions-exclude-function-list=vPortSVCHandler,xPortPendSVHandler,prvPortStartFirstTask";
 
 /// The functions of the firmware's own code (not the kernel's).
 const APP: &[&str] = &[
@@ -149,7 +148,10 @@ fn run() -> Option<&'static FreeRtosRun> {
             runtime: vec!["-DCALLTRACE_EVENTS=65536".into()],
             ..Recipe::default()
         });
-        let dir = elf.parent().expect("the firmware's directory").to_path_buf();
+        let dir = elf
+            .parent()
+            .expect("the firmware's directory")
+            .to_path_buf();
         let rounds = ROUNDS.to_string();
         let out = qemu_ok(&elf, &dir, &["semi:freertos.bin", &rounds], &[]);
         Some(FreeRtosRun {
@@ -207,7 +209,10 @@ fn the_freertos_tick_runs_on_its_own_thread_and_no_task_holds_it() {
     // PendSV's switches: vTaskSwitchContext, on a thread of its own
     let (pendsv, note) = run.thread("vTaskSwitchContext");
     assert_eq!(note, "", "PendSV's thread is balanced");
-    assert!(pendsv.iter().all(|e| e.0 != "xTaskIncrementTick"), "{pendsv:?}");
+    assert!(
+        pendsv.iter().all(|e| e.0 != "xTaskIncrementTick"),
+        "{pendsv:?}"
+    );
     for task in ["main", "sensor", "logger", "IDLE"] {
         let (edges, _) = run.thread(task);
         assert!(
@@ -243,4 +248,31 @@ fn each_freertos_thread_is_balanced_but_for_where_the_run_stops_it() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("IDLE: {note}"));
     assert!((1..=4).contains(&frames), "IDLE: {note}");
+}
+
+/// SysTick cycles per kernel tick (configCPU_CLOCK_HZ / configTICK_RATE_HZ).
+const TICK_CYCLES: u64 = 2_500;
+
+/// The kernel reprograms SysTick, which is also the runtime's clock on
+/// QEMU's board: the run still takes one tick period per tick the
+/// firmware counted, plus the start before the scheduler and the part of
+/// a period after the last tick, not a jump of up to 2^24 cycles where
+/// the kernel set its period.
+#[test]
+fn a_freertos_run_takes_one_tick_period_per_tick() {
+    let Some(run) = run() else { return };
+    let ticks = run.count("ticks");
+    let elf = run.elf.to_str().expect("a UTF-8 path");
+    let text = tree(elf, &run.dump, &["--tid", "main"]);
+    let first = text.lines().next().unwrap_or("");
+    let total: u64 = first
+        .strip_prefix("main (")
+        .and_then(|rest| rest.split(" / ").nth(1))
+        .and_then(|total| total.strip_suffix(" cycles)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {first:?}"));
+    assert!(
+        total >= ticks * TICK_CYCLES && total <= (ticks + 4) * TICK_CYCLES,
+        "{total} cycles for {ticks} ticks of {TICK_CYCLES}"
+    );
 }

@@ -1,8 +1,9 @@
 /* FreeRTOSConfig.h - FreeRTOS for the Cortex-M3 of QEMU's mps2-an385
- * (testdata/board/freertos/main.c): preemptive, a 1 kHz-looking tick that
- * the 25 MHz SysTick makes every 2,500 cycles (fast, so that it preempts
- * the tasks often), static allocation only (no heap file), no software
- * timers, and the calltrace hook of README.md's FreeRTOS recipe. */
+ * (testdata/board/freertos/main.c): preemptive, with time slicing, a
+ * 10 kHz tick (SysTick every 2,500 cycles of the 25 MHz clock: fast, so
+ * that it preempts the tasks often), a tick hook that counts the ticks,
+ * static allocation only (no heap file), no software timers, and the
+ * calltrace hook of README.md's FreeRTOS recipe. */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
 

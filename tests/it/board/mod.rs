@@ -16,10 +16,12 @@
 //! - `ring.rs`: the flight recorder over a million calls;
 //! - `dumps.rs`: the same run taken off by semihosting, by GDB and
 //!   through a UART;
-//! - `tasks.rs`: two tasks of a small scheduler, on two threads.
+//! - `tasks.rs`: two tasks of a small scheduler, on two threads;
+//! - `freertos.rs`: two tasks of the FreeRTOS kernel, its tick and idle task.
 
 mod bzip2;
 mod dumps;
+mod freertos;
 mod printer;
 mod ring;
 mod tasks;

@@ -19,8 +19,7 @@ use crate::emit::export::{self, Exported, Exporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
 use crate::ingest::Sink;
-use crate::ingest::slice::{Slice, SliceSink};
-use crate::pipeline::{self, InputOptions};
+use crate::pipeline::{self, InputOptions, Threads};
 use crate::symbols::FuncInfo;
 
 /// Options of `calltrace export`.
@@ -161,8 +160,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
 fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     super::warn_now(&scanned.warnings);
-    let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
-    let slice = pipeline::slice_of(&opts.input, funcs, names, meta, scanned.start)?;
+    let (names, funcs, meta) = (scanned.names(), &scanned.funcs, &scanned.meta);
     let mut failed = None;
     let bytes = write_counted(&opts.output, |out| {
         let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
@@ -172,7 +170,7 @@ fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
                 opts.to
             )));
         };
-        if let Err(e) = parse_sliced(&scanned, &opts.input, &slice, &mut *sink, false) {
+        if let Err(e) = scanned.replay(&mut *sink, Threads::AsTrace) {
             failed = Some(e);
             return Err(std::io::Error::other("the trace changed while it was read"));
         }
@@ -258,28 +256,6 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The second pass over `scanned`'s events into `sink`, through the
-/// filters (`--tid`, `--time-range`, ...), as [`pipeline::load`] reads them;
-/// `dense`: with the kept threads numbered as [`pipeline::load`] numbers them.
-fn parse_sliced(
-    scanned: &pipeline::Scanned,
-    input: &InputOptions,
-    slice: &Slice,
-    sink: &mut dyn Sink,
-    dense: bool,
-) -> Result<()> {
-    if input.filter.is_empty() {
-        return scanned.parse_again(input, sink);
-    }
-    let mut sliced = SliceSink::new(slice, sink);
-    if dense {
-        sliced = sliced.dense_threads();
-    }
-    scanned.parse_again(input, &mut sliced)?;
-    let stats = sliced.finish();
-    pipeline::check_slice(input, &stats, &scanned.meta)
-}
-
 /// `names` (linkage names) as `--demangle` shows them.
 fn shown(names: &[FuncInfo], style: crate::symbols::Demangle) -> Vec<FuncInfo> {
     names
@@ -345,15 +321,8 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             opts.input.trace.display()
         )));
     }
-    let slice = pipeline::slice_of(
-        &input,
-        &scanned.funcs,
-        &scanned.names,
-        &scanned.meta,
-        scanned.start,
-    )?;
     // The tree numbered its threads as a dense slice does: so does the replay.
-    let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink, true);
+    let replay = |sink: &mut dyn Sink| scanned.replay(sink, Threads::Dense);
     let title = opts.input.trace.display().to_string();
     let t = Exported {
         tree: &loaded.built.tree,

@@ -30,6 +30,7 @@ mod it {
     mod filters;
     mod first_use;
     mod formats;
+    mod front_door;
     mod fuzz;
     mod golden;
     mod hostile;

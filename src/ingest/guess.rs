@@ -200,6 +200,17 @@ pub fn is_elf_file(path: &Path) -> bool {
     path.is_file() && head_of(path).is_ok_and(|h| is_elf(&h))
 }
 
+/// The format and the file to open when `dir` is a recorded trace (a
+/// directory some format reads: [`TraceFormat::recording_entry`]).
+pub(crate) fn recording(dir: &Path) -> Option<(&'static dyn TraceFormat, std::path::PathBuf)> {
+    if !dir.is_dir() {
+        return None;
+    }
+    formats()
+        .into_iter()
+        .find_map(|f| f.recording_entry(dir).map(|entry| (f, entry)))
+}
+
 /// The first bytes of the file at `path`, as many as sniffing looks at
 /// ([`HEAD`]).
 pub fn head_of(path: &Path) -> std::io::Result<Vec<u8>> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::InputOptions;
 use crate::error::{Error, Result};
-use crate::ingest::{self, TraceMeta, guess};
+use crate::ingest::{TraceMeta, guess};
 use crate::symbols;
 
 /// A BINARY given on the command line must be there, whatever the trace
@@ -18,10 +18,10 @@ pub(crate) fn check_binary(binary: Option<&Path>) -> Result<()> {
         return Ok(());
     };
     let meta = std::fs::metadata(binary).map_err(|e| Error::io(binary, e))?;
-    if meta.is_dir() && ingest::uftrace::is_recording(binary) {
-        let name = binary.display();
+    if let Some((format, _)) = guess::recording(binary) {
+        let (name, format) = (binary.display(), format.name());
         return Err(Error::Input(format!(
-            "{name} is a uftrace recording; did you mean `--trace {name}`?"
+            "{name} is a {format} recording; did you mean `--trace {name}`?"
         )));
     }
     if meta.is_dir() {

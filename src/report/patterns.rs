@@ -61,7 +61,7 @@ fn from_arg(arg: &str, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
         ));
     }
     let path = Path::new(arg);
-    if path.is_dir() && !crate::ingest::uftrace::is_recording(path) {
+    if path.is_dir() && crate::ingest::guess::recording(path).is_none() {
         return dir_patterns(path, skipped);
     }
     Ok(vec![Pattern {

@@ -190,7 +190,7 @@ pub fn is_trace(head: &[u8]) -> bool {
 /// Whether a file that begins with `head` is a program or library (ELF):
 /// the one test of "is this the traced program, not a trace" that every
 /// command's `[BINARY] TRACE...` arguments, `compare`'s directories and
-/// the BINARY check of [`crate::pipeline`] make.
+/// the pipeline's BINARY check make.
 pub fn is_elf(head: &[u8]) -> bool {
     head.starts_with(b"\x7fELF")
 }

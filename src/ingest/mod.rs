@@ -272,7 +272,7 @@ pub trait TraceFormat: Sync {
     }
     /// For a format whose trace is a directory (a uftrace recording): the
     /// file of `dir` that is opened and sniffed as the trace, when `dir`
-    /// is one of its recordings ([`guess::recording`]). None (the
+    /// is one of its recordings. None (the
     /// default) for formats whose traces are files.
     fn recording_entry(&self, _dir: &std::path::Path) -> Option<std::path::PathBuf> {
         None

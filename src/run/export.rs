@@ -2,11 +2,14 @@
 //! tools read (collapsed stacks, flame graph, Chrome trace, callgrind,
 //! JSON; see `emit::export`). With abstraction flags (`--threshold`,
 //! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
-//! A format that can stream (chrome, tlv, perfetto; it says so before the trace is
-//! read, so every format opens the trace once) is written straight from a
-//! second pass over the events when there is no abstraction and no
-//! `--view`, so its memory does not grow with the trace (except from a
-//! pipe, which is held in memory for the second pass).
+//! The format's shape (`emit::export::Shape`, known before the trace is
+//! read, so every format opens the trace once) picks the path: a streamed
+//! format (chrome, tlv, perfetto) is written straight from a second pass
+//! over the events when there is no abstraction and no `--view`, so its
+//! memory does not grow with the trace (except from a pipe, which is held
+//! in memory for the second pass); a dataset (parquet) with `--view calls`
+//! adds a table of every call from another pass. Both passes are the
+//! pipeline's (`pipeline::scan`), filters included.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -56,12 +56,12 @@ pub struct Exported<'a> {
     /// `--show`: per-call numbers each node carries (json). Default is none.
     pub show: &'a [Stat],
     /// Names as the objects spell them (C++ mangled), by function id, for
-    /// a format that asks ([`Exporter::wants_linkage_names`]); None
+    /// a format that asks ([`TreeExporter::wants_linkage_names`]); None
     /// otherwise.
     pub linkage: Option<&'a [FuncInfo]>,
 }
 
-/// What a dataset format ([`Exporter::files`]) records about the run
+/// What a dataset format ([`DatasetExporter`]) records about the run
 /// besides its tree.
 pub struct Run<'a> {
     /// The run's id: the name of the `-o` directory unless `--run-id`

@@ -120,3 +120,33 @@ fn every_path_of_every_command_says_a_cut_off_last_line_is_one() {
         }
     }
 }
+
+/// Telling BINARY from TRACE looks at a file's first bytes only when it is
+/// a regular file: `coverage` opened its first argument to read them, so
+/// a trace in a FIFO lost its first bytes to that look and the read after
+/// waited for a writer forever.
+#[test]
+fn coverage_reads_a_trace_from_a_fifo_given_first() {
+    let program = hello_pie();
+    let text = std::fs::read(&program.text_trace().path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("t");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = std::thread::spawn({
+        let fifo = fifo.clone();
+        // Blocks until calltrace opens the FIFO to read it.
+        move || std::fs::write(fifo, text)
+    });
+    let mut cmd = std::process::Command::new(BIN);
+    cmd.args(["coverage", "t"]).current_dir(dir.path());
+    let out = output_within(&mut cmd, 60);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    writer.join().unwrap().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("main"), "{stdout}");
+}

@@ -3,14 +3,18 @@
 //!
 //! The pipeline follows the folders: [`ingest`] reads a trace (E/X address
 //! lines from `-finstrument-functions`, symbolic E/X lines, indented
-//! self/total trees, or the runtime's binary format) into a stream of
-//! events; [`calltree`] builds the weighted tree from it (one node per call,
-//! or one per distinct call path) and the caller/callee graph; [`symbols`]
-//! names the functions from the executable's DWARF and symbol tables,
-//! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
-//! indented text; `report` compares many traces (test patterns of one
-//! product) as the abstraction paper's evaluation does. [`run`] holds one
-//! function per command and `pipeline` the part they share.
+//! self/total trees, the runtime's binary format, uftrace recordings, XRay
+//! logs) into a stream of events; [`calltree`] builds the weighted tree
+//! from it (one node per call, or one per distinct call path) and the
+//! caller/callee graph; [`symbols`] names the functions from the
+//! executable's DWARF and symbol tables, undoing the load bias of PIE
+//! executables; [`emit`] writes DOT, CSV, indented text and the `export`
+//! formats; `report` compares many traces (test patterns of one product) as
+//! the abstraction paper's evaluation does. [`run`] holds one function per
+//! command and `pipeline` the part they share: every command reads a trace
+//! through its one front door (BINARY checked, trace opened, format picked,
+//! then one read function), in one pass or, through filters and for
+//! streamed exports, in two.
 //!
 //! ```
 //! use calltrace::{calltree, ingest, symbols, emit};

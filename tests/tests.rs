@@ -33,6 +33,7 @@ mod it {
     mod formats;
     mod freestanding_read;
     mod freestanding_runtime;
+    mod front_door;
     mod fuzz;
     mod golden;
     mod hostile;

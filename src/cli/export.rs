@@ -45,6 +45,7 @@ pub struct ExportArgs {
 fn export_formats() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
         crate::emit::export::exporters()
+            .iter()
             .map(|e| clap::builder::PossibleValue::new(e.name()).help(e.about())),
     )
 }

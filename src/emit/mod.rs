@@ -10,7 +10,11 @@
 //! - [`graph`]: the DOT drawings and edge CSV of `graph` and `abstract`.
 //! - [`tree`]: the indented text tree.
 //! - [`compare`]: `compare`'s tables, figures, HTML page and stdout table.
-//! - [`export`]: the `export --to` formats, one file each behind one trait.
+//! - [`export`]: the `export --to` formats, one file each, listed once
+//!   with their shape: a tree, a stream of every call, or a dataset
+//!   directory ([`export::Shape`]).
+//! - [`stats`], [`coverage`], [`diff`]: the tables, CSVs and pictures of
+//!   those commands; `view`: `calltrace view`'s one-page HTML.
 
 pub mod compare;
 pub mod coverage;

@@ -187,11 +187,46 @@ pub fn is_trace(head: &[u8]) -> bool {
     head.starts_with(super::binary::MAGIC) || formats().into_iter().any(|f| f.sniff(head))
 }
 
+/// Whether a file that begins with `head` is a program or library (ELF):
+/// the one test of "is this the traced program, not a trace" that every
+/// command's `[BINARY] TRACE...` arguments, `compare`'s directories and
+/// the pipeline's BINARY check make.
+pub fn is_elf(head: &[u8]) -> bool {
+    head.starts_with(b"\x7fELF")
+}
+
+/// Whether `path` is a regular file that begins like a program ([`is_elf`]).
+pub fn is_elf_file(path: &Path) -> bool {
+    path.is_file() && head_of(path).is_ok_and(|h| is_elf(&h))
+}
+
+/// The format and the file to open when `dir` is a recorded trace (a
+/// directory some format reads: [`TraceFormat::recording_entry`]).
+pub(crate) fn recording(dir: &Path) -> Option<(&'static dyn TraceFormat, std::path::PathBuf)> {
+    if !dir.is_dir() {
+        return None;
+    }
+    formats()
+        .into_iter()
+        .find_map(|f| f.recording_entry(dir).map(|entry| (f, entry)))
+}
+
+/// The first bytes of the file at `path`, as many as sniffing looks at
+/// ([`HEAD`]).
+pub fn head_of(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(HEAD);
+    std::fs::File::open(path)?
+        .take(HEAD as u64)
+        .read_to_end(&mut head)?;
+    Ok(head)
+}
+
 /// What a file that no format reads is instead, when its first bytes say
 /// so: a program given as the trace, a compressed trace, other binary data.
 pub(crate) fn not_a_trace(head: &[u8]) -> Option<String> {
     const EXPECTED: &str = "expected E/X lines, indented lines or a binary calltrace trace";
-    let what = if head.starts_with(b"\x7fELF") {
+    let what = if is_elf(head) {
         return Some(
             "this is a program or library (ELF), not a trace; give the program as BINARY and \
              the trace it wrote with --trace (`calltrace graph ./app --trace trace.txt`)"

@@ -84,9 +84,9 @@ impl Input {
         super::opened::note_meta(path, &meta);
         let kind = meta.file_type();
         if kind.is_dir() {
-            // A uftrace recording: its `info` file is sniffed, the rest read beside it.
-            if super::uftrace::is_recording(path) {
-                return Input::open(&path.join("info")).map(|i| Input { name, ..i });
+            // A recording (uftrace's): one file is sniffed, the rest read beside it.
+            if let Some((_, entry)) = super::guess::recording(path) {
+                return Input::open(&entry).map(|i| Input { name, ..i });
             }
             return Err(Error::Input(format!(
                 "{name}: is a directory; expected a trace file"

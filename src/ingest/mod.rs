@@ -275,8 +275,10 @@ pub struct ParseOptions {
 /// Required: [`TraceFormat::name`], [`TraceFormat::sniff`],
 /// [`TraceFormat::parse`]. Provided: [`TraceFormat::help`] (default: none;
 /// every format in [`formats`] should give one, `--format`'s help shows
-/// it), [`TraceFormat::magic`] (default: none, for text formats) and
-/// [`TraceFormat::piece`] (default: `line`).
+/// it), [`TraceFormat::magic`] (default: none, for text formats),
+/// [`TraceFormat::piece`] (default: `line`) and
+/// [`TraceFormat::recording_entry`] (default: none, for formats whose
+/// traces are files).
 pub trait TraceFormat: Sync {
     /// Short name used by `--format` and in messages.
     fn name(&self) -> &'static str;
@@ -289,6 +291,13 @@ pub trait TraceFormat: Sync {
     /// that lacks them, or forced to another that has them, is reported
     /// before it is read. None (the default) for text formats.
     fn magic(&self) -> Option<&'static [u8]> {
+        None
+    }
+    /// For a format whose trace is a directory (a uftrace recording): the
+    /// file of `dir` that is opened and sniffed as the trace, when `dir`
+    /// is one of its recordings. None (the
+    /// default) for formats whose traces are files.
+    fn recording_entry(&self, _dir: &std::path::Path) -> Option<std::path::PathBuf> {
         None
     }
     /// What the format's input is made of, in messages: what a lenient

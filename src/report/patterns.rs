@@ -61,7 +61,7 @@ fn from_arg(arg: &str, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
         ));
     }
     let path = Path::new(arg);
-    if path.is_dir() && !crate::ingest::uftrace::is_recording(path) {
+    if path.is_dir() && crate::ingest::guess::recording(path).is_none() {
         return dir_patterns(path, skipped);
     }
     Ok(vec![Pattern {
@@ -96,8 +96,8 @@ fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> 
             continue;
         }
         // Unreadable files are left to the reader to report.
-        let head = read_head(&path);
-        if head.as_ref().is_some_and(|h| h.starts_with(b"\x7fELF")) {
+        let head = crate::ingest::guess::head_of(&path).ok();
+        if head.as_deref().is_some_and(crate::ingest::guess::is_elf) {
             continue; // the traced program beside its traces
         }
         if head.is_none_or(|h| crate::ingest::guess::may_be_trace(&h)) {
@@ -116,18 +116,6 @@ fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> 
         ));
     }
     Ok(out)
-}
-
-/// The first bytes of `path` that tell its format
-/// ([`crate::ingest::guess::HEAD`]), or None if it cannot be read.
-fn read_head(path: &Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(crate::ingest::guess::HEAD);
-    let f = std::fs::File::open(path).ok()?;
-    f.take(crate::ingest::guess::HEAD as u64)
-        .read_to_end(&mut head)
-        .ok()?;
-    Some(head)
 }
 
 fn check_unique(sorted: &[Pattern]) -> Result<()> {

@@ -115,7 +115,11 @@ fn config(opts: &CompareOptions) -> Result<Config> {
 pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
     let mut opts = opts.clone();
     let first = opts.traces.first().map(PathBuf::from);
-    if opts.config.input.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
+    if opts.config.input.binary.is_some()
+        || !first
+            .as_deref()
+            .is_some_and(crate::ingest::guess::is_elf_file)
+    {
         return Ok(opts);
     }
     opts.config.input.binary = first;
@@ -127,15 +131,6 @@ pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
         ));
     }
     Ok(opts)
-}
-
-/// Whether `path` is a regular file that starts like an ELF object.
-fn is_elf(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    path.is_file()
-        && std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok())
-        && &magic == b"\x7fELF"
 }
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {

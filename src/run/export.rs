@@ -2,11 +2,14 @@
 //! tools read (collapsed stacks, flame graph, Chrome trace, callgrind,
 //! JSON; see `emit::export`). With abstraction flags (`--threshold`,
 //! `--merge-modules`, `--min-total`, ...) the abstracted tree is exported.
-//! A format that can stream (chrome, tlv, perfetto; it says so before the trace is
-//! read, so every format opens the trace once) is written straight from a
-//! second pass over the events when there is no abstraction and no
-//! `--view`, so its memory does not grow with the trace (except from a
-//! pipe, which is held in memory for the second pass).
+//! The format's shape (`emit::export::Shape`, known before the trace is
+//! read, so every format opens the trace once) picks the path: a streamed
+//! format (chrome, tlv, perfetto) is written straight from a second pass
+//! over the events when there is no abstraction and no `--view`, so its
+//! memory does not grow with the trace (except from a pipe, which is held
+//! in memory for the second pass); a dataset (parquet) with `--view calls`
+//! adds a table of every call from another pass. Both passes are the
+//! pipeline's (`pipeline::scan`), filters included.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,12 +18,11 @@ use super::Outcome;
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
 use crate::calltree::{Keep, Stat, View};
-use crate::emit::export::{self, Exported, Exporter};
+use crate::emit::export::{self, DatasetExporter, Exported, Shape, StreamExporter};
 use crate::emit::write_atomic_with;
 use crate::error::{Error, Result};
 use crate::ingest::Sink;
-use crate::ingest::slice::{Slice, SliceSink};
-use crate::pipeline::{self, InputOptions};
+use crate::pipeline::{self, InputOptions, Threads};
 use crate::symbols::FuncInfo;
 
 /// Options of `calltrace export`.
@@ -62,22 +64,62 @@ impl Default for ExportOptions {
 
 /// Runs `calltrace export`.
 pub fn run(opts: &ExportOptions) -> Result<Outcome> {
-    let exporter = export::by_name(&opts.to).ok_or_else(|| {
+    let shape = export::by_name(&opts.to).ok_or_else(|| {
         let names = export::names();
         Error::usage(
             "--to",
             format!("expected one of {names}, found `{}`", opts.to),
         )
     })?;
-    if !exporter.files().is_empty() && opts.output.as_os_str() == "-" {
+    check_flags(shape, opts)?;
+    let abstracting = !opts.abstraction.no_method();
+    let view = opts.abstraction.view;
+    // Chosen before anything is read, so the trace is read once either way
+    // (and a pipe read by a first pass would leave nothing for the tree).
+    match shape {
+        Shape::Stream(e) if !abstracting && view.is_none() => return stream(e, opts),
+        Shape::Dataset(e) if !abstracting && view == Some(View::Calls) => {
+            return calls_dataset(e, opts);
+        }
+        _ => {}
+    }
+    let mut input = match linkage_names(shape) || matches!(shape, Shape::Dataset(_)) {
+        true => linkage_input(&opts.input),
+        false => opts.input.clone(),
+    };
+    input.per_call = (!opts.show.is_empty()).then_some(Keep::Total);
+    if abstracting {
+        let a = abstract_trace(&input, &opts.abstraction)?;
+        super::warn_now(&a.loaded.warnings);
+        write(shape, opts, &a.loaded, &a.outcome.tree)?;
+        let mut notes = a.notes.clone();
+        notes.extend(wrote(opts));
+        return Ok(Outcome {
+            warnings: Vec::new(),
+            notes,
+        });
+    }
+    let loaded = pipeline::load(&input, view.unwrap_or(shape.view()))?;
+    super::warn_now(&loaded.warnings);
+    write(shape, opts, &loaded, &loaded.built.tree)?;
+    Ok(Outcome {
+        warnings: Vec::new(),
+        notes: wrote(opts),
+    })
+}
+
+/// Refuses flags the format has no use for: a dataset written to standard
+/// output, `--show` where there is no place for per-call numbers.
+fn check_flags(shape: Shape, opts: &ExportOptions) -> Result<()> {
+    if matches!(shape, Shape::Dataset(_)) && opts.output.as_os_str() == "-" {
         return Err(Error::usage(
             "--output",
             format!("--to {} writes a directory: give one with -o DIR", opts.to),
         ));
     }
-    if !opts.show.is_empty() && !exporter.shows_per_call() {
+    if !opts.show.is_empty() && !shape.shows_per_call() {
         let which: Vec<&str> = export::exporters()
-            .into_iter()
+            .iter()
             .filter(|e| e.shows_per_call())
             .map(|e| e.name())
             .collect();
@@ -90,96 +132,78 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
             ),
         ));
     }
-    let abstracting = !opts.abstraction.no_method();
-    let view = opts.abstraction.view;
-    let dataset = !exporter.files().is_empty();
-    if dataset && !abstracting && view == Some(View::Calls) {
-        return calls_dataset(exporter, opts);
-    }
-    let linkage = exporter.wants_linkage_names();
-    let mut input = match dataset || linkage {
-        true => linkage_input(&opts.input),
-        false => opts.input.clone(),
-    };
-    input.per_call = (!opts.show.is_empty()).then_some(Keep::Total);
-    // Chosen before anything is read, so the trace is read once either way
-    // (and a pipe read by a first pass would leave nothing for the tree).
-    if exporter.streams() && !abstracting && view.is_none() {
-        return stream(exporter, opts);
-    }
-    let title = opts.input.trace.display().to_string();
-    let write = |loaded: &pipeline::Loaded, tree: &crate::calltree::Tree| {
-        // Read with linkage names, shown as --demangle says.
-        let demangled = linkage.then(|| shown(&loaded.names, opts.input.symbols.demangle));
-        let t = Exported {
-            tree,
-            funcs: &loaded.built.funcs,
-            names: demangled.as_deref().unwrap_or(&loaded.names),
-            title: &title,
-            max_depth: opts.max_depth,
-            command: &command(opts, loaded),
-            meta: &loaded.built.meta,
-            show: &opts.show,
-            linkage: linkage.then_some(&loaded.names[..]),
-        };
-        if let Some(warning) = exporter.check(&t)? {
-            super::print_warning(&warning);
-        }
-        if !exporter.files().is_empty() {
-            let warnings = write_dir(exporter, opts, loaded, &t, None)?;
-            super::warn_now(&warnings);
-            return Ok(());
-        }
-        let bytes = write_counted(&opts.output, |out| exporter.write(&t, out))?;
-        warn_if_huge(exporter, bytes);
-        Ok(())
-    };
-    if abstracting {
-        let a = abstract_trace(&input, &opts.abstraction)?;
-        let loaded = &a.loaded;
-        super::warn_now(&loaded.warnings);
-        write(loaded, &a.outcome.tree)?;
-        let mut notes = a.notes.clone();
-        notes.extend(wrote(opts));
-        return Ok(Outcome {
-            warnings: Vec::new(),
-            notes,
-        });
-    }
-    let loaded = pipeline::load(&input, view.unwrap_or(exporter.view()))?;
-    super::warn_now(&loaded.warnings);
-    write(&loaded, &loaded.built.tree)?;
-    Ok(Outcome {
-        warnings: Vec::new(),
-        notes: wrote(opts),
-    })
+    Ok(())
 }
 
-/// Writes a streaming format ([`Exporter::streams`]) from the trace's
-/// events: a first pass for names and threads, a second one through the
-/// format's sink.
-fn stream(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
+/// Whether a one-file format writes linkage names beside the shown ones.
+fn linkage_names(shape: Shape) -> bool {
+    matches!(shape, Shape::Tree(e) if e.wants_linkage_names())
+}
+
+/// Writes `tree`, of the trace `loaded`, in the format `shape`.
+fn write(
+    shape: Shape,
+    opts: &ExportOptions,
+    loaded: &pipeline::Loaded,
+    tree: &crate::calltree::Tree,
+) -> Result<()> {
+    let linkage = linkage_names(shape);
+    // Read with linkage names, shown as --demangle says.
+    let demangled = linkage.then(|| shown(&loaded.names, opts.input.symbols.demangle));
+    let title = opts.input.trace.display().to_string();
+    let t = Exported {
+        tree,
+        funcs: &loaded.built.funcs,
+        names: demangled.as_deref().unwrap_or(&loaded.names),
+        title: &title,
+        max_depth: opts.max_depth,
+        command: &command(opts, loaded),
+        meta: &loaded.built.meta,
+        show: &opts.show,
+        linkage: linkage.then_some(&loaded.names[..]),
+    };
+    match shape {
+        Shape::Tree(e) => {
+            warn_about(e.check(&t)?);
+            write_counted(&opts.output, |out| e.write(&t, out))?;
+        }
+        Shape::Stream(e) => {
+            let bytes = write_counted(&opts.output, |out| export::write_tree(e, &t, out))?;
+            warn_if_huge(e.name(), bytes);
+        }
+        Shape::Dataset(e) => {
+            warn_about(e.check(&t)?);
+            let warnings = write_dir(e, opts, loaded, &t, None)?;
+            super::warn_now(&warnings);
+        }
+    }
+    Ok(())
+}
+
+/// Prints the warning a format's check gave, if any.
+fn warn_about(warning: Option<String>) {
+    if let Some(warning) = warning {
+        super::print_warning(&warning);
+    }
+}
+
+/// Writes a streamed format from the trace's events: a first pass for
+/// names and threads, a second one through the format's sink.
+fn stream(exporter: &dyn StreamExporter, opts: &ExportOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     super::warn_now(&scanned.warnings);
-    let (names, funcs, meta) = (&scanned.names, &scanned.funcs, &scanned.meta);
-    let slice = pipeline::slice_of(&opts.input, funcs, names, meta, scanned.start)?;
+    let (names, funcs, meta) = (scanned.names(), &scanned.funcs, &scanned.meta);
     let mut failed = None;
     let bytes = write_counted(&opts.output, |out| {
-        let Some(mut sink) = exporter.stream_sink(names, funcs, &meta.threads, meta.timed, out)
-        else {
-            return Err(std::io::Error::other(format!(
-                "--to {} does not stream",
-                opts.to
-            )));
-        };
-        if let Err(e) = parse_sliced(&scanned, &opts.input, &slice, &mut *sink, false) {
+        let mut sink = exporter.sink(names, funcs, &meta.threads, meta.timed, out);
+        if let Err(e) = scanned.replay(&mut *sink, Threads::AsTrace) {
             failed = Some(e);
             return Err(std::io::Error::other("the trace changed while it was read"));
         }
         sink.finish()
     })
     .map_err(|e| failed.take().unwrap_or(e))?;
-    warn_if_huge(exporter, bytes);
+    warn_if_huge(exporter.name(), bytes);
     Ok(Outcome {
         warnings: Vec::new(),
         notes: wrote(opts),
@@ -218,7 +242,7 @@ impl Write for Counted<'_> {
     }
 }
 
-/// A timeline output ([`Exporter::timeline`]) bigger than this gets a
+/// A streamed format's output ([`StreamExporter`]) bigger than this gets a
 /// warning: 1 GiB (a 200 KB trace made a 1.9 GB Chrome trace, which no
 /// viewer opens).
 const HUGE_TIMELINE: u64 = 1 << 30;
@@ -233,11 +257,11 @@ fn huge_timeline() -> u64 {
         .unwrap_or(HUGE_TIMELINE)
 }
 
-/// Warns when a timeline export wrote more than [`huge_timeline`] bytes
-/// (the output is kept).
-fn warn_if_huge(exporter: &dyn Exporter, bytes: u64) {
-    if exporter.timeline() && bytes > huge_timeline() {
-        super::print_warning(&huge_warning(exporter.name(), bytes));
+/// Warns when a streamed format `--to name` (a timeline of every call)
+/// wrote more than [`huge_timeline`] bytes (the output is kept).
+fn warn_if_huge(name: &str, bytes: u64) {
+    if bytes > huge_timeline() {
+        super::print_warning(&huge_warning(name, bytes));
     }
 }
 
@@ -258,28 +282,6 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The second pass over `scanned`'s events into `sink`, through the
-/// filters (`--tid`, `--time-range`, ...), as [`pipeline::load`] reads them;
-/// `dense`: with the kept threads numbered as [`pipeline::load`] numbers them.
-fn parse_sliced(
-    scanned: &pipeline::Scanned,
-    input: &InputOptions,
-    slice: &Slice,
-    sink: &mut dyn Sink,
-    dense: bool,
-) -> Result<()> {
-    if input.filter.is_empty() {
-        return scanned.parse_again(input, sink);
-    }
-    let mut sliced = SliceSink::new(slice, sink);
-    if dense {
-        sliced = sliced.dense_threads();
-    }
-    scanned.parse_again(input, &mut sliced)?;
-    let stats = sliced.finish();
-    pipeline::check_slice(input, &stats, &scanned.meta)
-}
-
 /// `names` (linkage names) as `--demangle` shows them.
 fn shown(names: &[FuncInfo], style: crate::symbols::Demangle) -> Vec<FuncInfo> {
     names
@@ -291,9 +293,9 @@ fn shown(names: &[FuncInfo], style: crate::symbols::Demangle) -> Vec<FuncInfo> {
         .collect()
 }
 
-/// Writes a directory format ([`Exporter::files`]) into `-o DIR`.
+/// Writes a dataset into `-o DIR`.
 fn write_dir(
-    exporter: &dyn Exporter,
+    exporter: &dyn DatasetExporter,
     opts: &ExportOptions,
     loaded: &pipeline::Loaded,
     t: &Exported<'_>,
@@ -322,7 +324,7 @@ fn write_dir(
 /// contexts, plus every call written from another pass over the events
 /// (a first pass to build the contexts, a second to name the functions,
 /// a third for the calls), so memory never holds the calls.
-fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcome> {
+fn calls_dataset(exporter: &dyn DatasetExporter, opts: &ExportOptions) -> Result<Outcome> {
     if opts.input.trace.as_os_str() == "-" {
         return Err(Error::usage(
             "--trace",
@@ -345,15 +347,8 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
             opts.input.trace.display()
         )));
     }
-    let slice = pipeline::slice_of(
-        &input,
-        &scanned.funcs,
-        &scanned.names,
-        &scanned.meta,
-        scanned.start,
-    )?;
     // The tree numbered its threads as a dense slice does: so does the replay.
-    let replay = |sink: &mut dyn Sink| parse_sliced(&scanned, &input, &slice, sink, true);
+    let replay = |sink: &mut dyn Sink| scanned.replay(sink, Threads::Dense);
     let title = opts.input.trace.display().to_string();
     let t = Exported {
         tree: &loaded.built.tree,
@@ -366,9 +361,7 @@ fn calls_dataset(exporter: &dyn Exporter, opts: &ExportOptions) -> Result<Outcom
         show: &[],
         linkage: None,
     };
-    if let Some(warning) = exporter.check(&t)? {
-        super::print_warning(&warning);
-    }
+    warn_about(exporter.check(&t)?);
     let warnings = write_dir(exporter, opts, &loaded, &t, Some(&replay))?;
     super::warn_now(&warnings);
     Ok(Outcome {

@@ -98,8 +98,9 @@ fn a_deep_recursion_is_refused_by_pprof_and_parquet_within_a_memory_limit() {
     }
 }
 
-/// A timeline export (chrome, perfetto) of a small trace can be huge (a
-/// 200 KB input made 1.9 GB of Chrome JSON): past 1 GiB it warns and says
+/// A timeline export (every streamed format: chrome, perfetto, tlv) of a
+/// small trace can be huge (a 200 KB input made 1.9 GB of Chrome JSON;
+/// tlv writes two lines a call): past 1 GiB it warns and says
 /// how to export a part, and still writes the file. The bound is lowered
 /// for the test by `CALLTRACE_TEST_HUGE_OUTPUT`, so nothing writes a
 /// gigabyte; without it these small outputs get no warning.
@@ -114,6 +115,7 @@ fn a_huge_timeline_export_warns_and_suggests_cutting_the_trace() {
         ("perfetto", &[]),
         ("chrome", &["--threshold", "50%"]),
         ("perfetto", &["--view", "contexts"]),
+        ("tlv", &[]),
     ] {
         let out = dir.path().join(format!("out.{to}"));
         let run = |limit: Option<&str>| {

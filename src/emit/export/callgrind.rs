@@ -19,7 +19,7 @@ use std::io::{self, Write};
 use petgraph::Direction::Outgoing;
 use petgraph::visit::EdgeRef;
 
-use super::{Exported, Exporter};
+use super::{Exported, Exporter, TreeExporter};
 use crate::calltree::{CallGraph, NodeId};
 use crate::error::escape_controls;
 use crate::ingest::FuncId;
@@ -35,6 +35,9 @@ impl Exporter for Callgrind {
     fn about(&self) -> &'static str {
         "callgrind profile for KCachegrind and callgrind_annotate (file:line from DWARF)"
     }
+}
+
+impl TreeExporter for Callgrind {
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut w = Writer {
             out: io::BufWriter::new(out),
@@ -126,6 +129,7 @@ impl<W: Write> Writer<'_, W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Shape;
     use super::super::testing::{TRACE, export};
     use super::*;
 
@@ -159,7 +163,7 @@ mod tests {
 
     #[test]
     fn self_costs_and_inclusive_call_costs() {
-        let out = String::from_utf8(export(&Callgrind, TRACE)).unwrap();
+        let out = String::from_utf8(export(Shape::Tree(&Callgrind), TRACE)).unwrap();
         assert!(out.starts_with("# callgrind format\n"), "{out}");
         assert!(out.contains("events: ns\nsummary: 40\n"), "{out}");
         // main: self 19, calls f twice (18 ns), g once (3 ns).

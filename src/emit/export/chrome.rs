@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 
 use super::calls::{CallStream, CallWriter, Layout};
-use super::{Exported, Exporter, StreamSink};
+use super::{Exporter, StreamExporter, StreamSink};
 use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
@@ -27,28 +27,18 @@ impl Exporter for Chrome {
     fn about(&self) -> &'static str {
         "Trace Event Format JSON for the Perfetto UI and chrome://tracing (streamed)"
     }
-    fn view(&self) -> crate::calltree::View {
-        crate::calltree::View::Calls
-    }
-    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let sink = ChromeSink::new(t.names, t.funcs, &[], t.tree.unit.is_time(), out);
-        super::stream_tree(t.tree, Box::new(sink))
-    }
-    fn streams(&self) -> bool {
-        true
-    }
-    fn timeline(&self) -> bool {
-        true
-    }
-    fn stream_sink<'a>(
+}
+
+impl StreamExporter for Chrome {
+    fn sink<'a>(
         &self,
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
         threads: &'a [u64],
         timed: bool,
         out: &'a mut dyn Write,
-    ) -> Option<Box<dyn StreamSink + 'a>> {
-        Some(Box::new(ChromeSink::new(names, funcs, threads, timed, out)))
+    ) -> Box<dyn StreamSink + 'a> {
+        Box::new(ChromeSink::new(names, funcs, threads, timed, out))
     }
 }
 
@@ -187,9 +177,9 @@ impl StreamSink for ChromeSink<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{TRACE, built, export};
+    use super::super::Shape;
+    use super::super::testing::{TRACE, export};
     use super::*;
-    use crate::calltree::View;
 
     /// (name, ts, dur, tid) of every event.
     fn events(json: &[u8]) -> Vec<(String, f64, f64, u64)> {
@@ -212,19 +202,7 @@ mod tests {
     }
 
     fn streamed(text: &str) -> Vec<u8> {
-        let (b, names) = built(text, View::Calls);
-        let input = crate::ingest::Input::from_bytes("t", text.as_bytes().to_vec());
-        let format = crate::ingest::guess::detect(&input, None).unwrap();
-        let mut funcs = b.funcs.clone();
-        let mut out = Vec::new();
-        let mut sink = Chrome
-            .stream_sink(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
-            .unwrap();
-        format
-            .parse(&input, &Default::default(), &mut funcs, &mut *sink)
-            .unwrap();
-        sink.finish().unwrap();
-        out
+        super::super::testing::streamed(&Chrome, text)
     }
 
     #[test]
@@ -259,7 +237,7 @@ mod tests {
     #[test]
     fn trees_are_laid_out_inside_their_callers() {
         let ev = events(&export(
-            &Chrome,
+            Shape::Stream(&Chrome),
             "main (1 / 10)\n  f (2 / 4)\n  g (5 / 5)\n",
         ));
         let spans: Vec<_> = ev.iter().map(|e| (e.0.as_str(), e.1, e.2)).collect();

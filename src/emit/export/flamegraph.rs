@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 
 use super::folded::{folded_bytes, for_each_stack};
-use super::{Exported, Exporter};
+use super::{Exported, Exporter, TreeExporter};
 
 /// The most bytes of stacks drawn, with or without `--max-depth`: inferno
 /// holds them all, and a 60k-deep recursion needed 7.3 GB (256 MiB).
@@ -27,6 +27,9 @@ impl Exporter for FlameGraph {
     fn about(&self) -> &'static str {
         "flame graph as SVG (inferno)"
     }
+}
+
+impl TreeExporter for FlameGraph {
     fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
         // The stacks as cut by --max-depth, if given.
         let bytes = folded_bytes(t);
@@ -78,12 +81,13 @@ fn title(t: &Exported<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Shape;
     use super::super::testing::{TRACE, export};
     use super::*;
 
     #[test]
     fn the_svg_is_well_formed_and_names_every_function() {
-        let svg = String::from_utf8(export(&FlameGraph, TRACE)).unwrap();
+        let svg = String::from_utf8(export(Shape::Tree(&FlameGraph), TRACE)).unwrap();
         let opts = roxmltree::ParsingOptions {
             allow_dtd: true,
             ..Default::default()
@@ -102,7 +106,7 @@ mod tests {
 
     #[test]
     fn the_title_names_the_program_then_the_trace() {
-        let svg = String::from_utf8(export(&FlameGraph, TRACE)).unwrap();
+        let svg = String::from_utf8(export(Shape::Tree(&FlameGraph), TRACE)).unwrap();
         assert!(svg.contains(">calltrace: app (t.trace)<"), "{svg}");
     }
 }

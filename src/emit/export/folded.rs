@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use super::{Exported, Exporter};
+use super::{Exported, Exporter, TreeExporter};
 use crate::calltree::NodeId;
 
 /// Folded text past this many bytes gets a warning (1 GiB).
@@ -31,6 +31,9 @@ impl Exporter for Folded {
     fn about(&self) -> &'static str {
         "collapsed stacks `a;b;c value` (self time, or calls when untimed) for inferno, flamegraph.pl, speedscope"
     }
+}
+
+impl TreeExporter for Folded {
     fn check(&self, t: &Exported<'_>) -> crate::error::Result<Option<String>> {
         let bytes = folded_bytes(t);
         Ok((bytes > HUGE_FOLDED).then(|| {
@@ -155,12 +158,13 @@ pub(crate) fn frame(name: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Shape;
     use super::super::testing::{TRACE, export};
     use super::*;
 
     #[test]
     fn one_line_per_path_with_its_self_time() {
-        let out = String::from_utf8(export(&Folded, TRACE)).unwrap();
+        let out = String::from_utf8(export(Shape::Tree(&Folded), TRACE)).unwrap();
         // main: 40 - (10 + 8) - 3 = 19; f: 8 + 7 = 15 minus g 3 + 1; g under main: 3.
         assert_eq!(out, "main 19\nmain;f 14\nmain;f;g 4\nmain;g 3\n");
     }
@@ -181,7 +185,7 @@ mod tests {
 
     #[test]
     fn untimed_traces_count_calls() {
-        let out = export(&Folded, "E main\nE f\nX f\nE f\nX f\nX main\n");
+        let out = export(Shape::Tree(&Folded), "E main\nE f\nX f\nE f\nX f\nX main\n");
         assert_eq!(String::from_utf8(out).unwrap(), "main 1\nmain;f 2\n");
     }
 }

@@ -12,7 +12,7 @@
 
 use std::io::{self, Write};
 
-use super::{Exported, Exporter};
+use super::{Exported, Exporter, TreeExporter};
 use crate::calltree::{NodeId, Stat};
 
 /// `--to json`.
@@ -25,6 +25,9 @@ impl Exporter for Json {
     fn about(&self) -> &'static str {
         "the call tree as JSON: name, file, line, calls, self, total, children"
     }
+}
+
+impl TreeExporter for Json {
     fn shows_per_call(&self) -> bool {
         true
     }
@@ -123,12 +126,14 @@ fn string(out: &mut impl Write, s: &str) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Shape;
     use super::super::testing::{TRACE, export};
     use super::*;
 
     #[test]
     fn nodes_have_the_documented_fields() {
-        let v: serde_json::Value = serde_json::from_slice(&export(&Json, TRACE)).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_slice(&export(Shape::Tree(&Json), TRACE)).unwrap();
         assert_eq!((&v["unit"], &v["view"]), (&"ns".into(), &"contexts".into()));
         let main = &v["children"][0];
         assert_eq!(main["name"], "main");

@@ -1,14 +1,16 @@
 //! `calltrace export --to FORMAT`: the outputs other tools read, one file
-//! per format behind one [`Exporter`] trait and listed once in
-//! [`exporters`] (hyperfine's `src/export/` model). Adding a format means
-//! adding a file and a line there; the command, its `--to` values and its
-//! help all come from the list.
+//! per format, listed once with its shape in [`exporters`] (hyperfine's
+//! `src/export/` model). Adding a format means adding a file and a line
+//! there; the command, its `--to` values and its help all come from the
+//! list.
 //!
-//! Exporters write a (possibly abstracted) call tree. One that can also
-//! write straight from the trace's event stream, without building a tree
-//! (the Chrome trace of a 10^8-call trace), says so with
-//! [`Exporter::streams`], known before the trace is read, and is fed as a
-//! [`crate::ingest::Sink`] made by [`Exporter::stream_sink`].
+//! A format has one of three shapes ([`Shape`]), each a trait:
+//! a [`TreeExporter`] writes a (possibly abstracted) call tree into one
+//! file; a [`StreamExporter`] writes a timeline of every call straight
+//! from the trace's events, as a [`crate::ingest::Sink`], and a tree
+//! through the same sink ([`write_tree`]); a [`DatasetExporter`] writes a
+//! tree as the files of a directory. The shape is known before the trace
+//! is read, so `export` picks its path up front and reads the trace once.
 
 mod callgrind;
 mod calls;
@@ -54,12 +56,12 @@ pub struct Exported<'a> {
     /// `--show`: per-call numbers each node carries (json). Default is none.
     pub show: &'a [Stat],
     /// Names as the objects spell them (C++ mangled), by function id, for
-    /// a format that asks ([`Exporter::wants_linkage_names`]); None
+    /// a format that asks ([`TreeExporter::wants_linkage_names`]); None
     /// otherwise.
     pub linkage: Option<&'a [FuncInfo]>,
 }
 
-/// What a dataset format ([`Exporter::files`]) records about the run
+/// What a dataset format ([`DatasetExporter`]) records about the run
 /// besides its tree.
 pub struct Run<'a> {
     /// The run's id: the name of the `-o` directory unless `--run-id`
@@ -80,13 +82,19 @@ pub struct Run<'a> {
 /// Reads a trace's events again into a sink ([`Run::replay`]).
 pub type Replay<'a> = dyn Fn(&mut dyn Sink) -> crate::error::Result<()> + 'a;
 
-/// One output format of `calltrace export`.
+/// What every export format has: its `--to` name and help. Its shape
+/// ([`Shape`], given by its line in [`exporters`]) says how it is written.
 pub trait Exporter: Sync {
     /// The `--to` value.
     fn name(&self) -> &'static str;
     /// One line for `--help`.
     fn about(&self) -> &'static str;
-    /// The tree view it reads unless `--view` says otherwise.
+}
+
+/// A format written from a (possibly abstracted) tree into one file.
+pub trait TreeExporter: Exporter {
+    /// The tree view it reads unless `--view` says otherwise. Default is
+    /// the calling contexts.
     fn view(&self) -> View {
         View::Contexts
     }
@@ -106,58 +114,106 @@ pub trait Exporter: Sync {
     fn check(&self, _t: &Exported<'_>) -> crate::error::Result<Option<String>> {
         Ok(None)
     }
-    /// Whether the output is a timeline of every call (chrome, perfetto),
-    /// which grows with the calls, not the tree: `export` warns when it
-    /// passes 1 GiB and suggests cutting the trace (`--time-range`,
-    /// `--tid`). False by default.
-    fn timeline(&self) -> bool {
-        false
-    }
     /// Writes the tree.
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()>;
-    /// The files a format that writes a directory (`-o DIR`) puts there,
-    /// through [`Exporter::write_dir`] instead of [`Exporter::write`].
-    /// Empty (one stream) by default.
-    fn files(&self) -> &'static [&'static str] {
+}
+
+/// A timeline of every call written straight from the trace's events as
+/// they stream by (the Chrome trace of a 10^8-call trace never becomes a
+/// tree), into one file. A tree (abstracted, or from `--view`, or an
+/// indented trace) is written through the same sink by [`write_tree`], in
+/// the calls view unless `--view` says otherwise. Its output grows with
+/// the calls, not the tree: `export` warns past 1 GiB and suggests
+/// cutting the trace (`--time-range`, `--tid`).
+pub trait StreamExporter: Exporter {
+    /// A sink writing the output to `out` as the events arrive. `names`
+    /// and `threads` (thread ids by index) come from a first pass over the
+    /// trace; times are nanoseconds when `timed`.
+    fn sink<'a>(
+        &self,
+        names: &'a [FuncInfo],
+        funcs: &'a FuncTable,
+        threads: &'a [u64],
+        timed: bool,
+        out: &'a mut dyn Write,
+    ) -> Box<dyn StreamSink + 'a>;
+    /// The thread ids a tree's sink is made with ([`write_tree`]): none by
+    /// default (a tree's threads are its thread nodes, and a tree without
+    /// them is thread 0); perfetto gives the trace's, for its process id.
+    fn tree_threads<'m>(&self, _meta: &'m TraceMeta) -> &'m [u64] {
         &[]
     }
-    /// Writes the tree as the files of [`Exporter::files`] in `dir`
-    /// (created if missing); warnings about the dataset it joined. Called
-    /// only for a format with files.
+}
+
+/// A dataset: a tree written as several files into a directory (`-o
+/// DIR`), whose files the output checks cover. The trace is named with
+/// linkage names ([`Run::linkage`]) and demangled for showing.
+pub trait DatasetExporter: Exporter {
+    /// The files it puts in the directory.
+    fn files(&self) -> &'static [&'static str];
+    /// A warning about the size of the output, or an error when it is
+    /// too big to make; checked before writing. None by default.
+    fn check(&self, _t: &Exported<'_>) -> crate::error::Result<Option<String>> {
+        Ok(None)
+    }
+    /// Writes the tree as the files of [`DatasetExporter::files`] in `dir`
+    /// (created if missing); warnings about the dataset it joined.
     fn write_dir(
         &self,
-        _t: &Exported<'_>,
-        _run: &Run<'_>,
+        t: &Exported<'_>,
+        run: &Run<'_>,
         dir: &Path,
-    ) -> crate::error::Result<Vec<String>> {
-        Err(crate::error::Error::usage(
-            "--output",
-            format!(
-                "--to {} writes one file, not directory {}",
-                self.name(),
-                dir.display()
-            ),
-        ))
+    ) -> crate::error::Result<Vec<String>>;
+}
+
+/// An export format by the shape of what it writes: the one place that
+/// says whether a format streams, writes a directory or writes a tree, so
+/// no two answers can disagree.
+#[derive(Clone, Copy)]
+pub enum Shape {
+    /// One file from a tree.
+    Tree(&'static dyn TreeExporter),
+    /// One file, a timeline of every call, streamed from the events.
+    Stream(&'static dyn StreamExporter),
+    /// A directory of files.
+    Dataset(&'static dyn DatasetExporter),
+}
+
+impl Shape {
+    /// The format's name and help.
+    pub fn exporter(self) -> &'static dyn Exporter {
+        match self {
+            Shape::Tree(e) => e,
+            Shape::Stream(e) => e,
+            Shape::Dataset(e) => e,
+        }
     }
-    /// Whether the format can be written straight from the trace's events
-    /// ([`Exporter::stream_sink`]). Known before anything is read, so the
-    /// command picks its path up front and reads the trace once either
-    /// way. False by default.
-    fn streams(&self) -> bool {
-        false
+    /// The `--to` value.
+    pub fn name(self) -> &'static str {
+        self.exporter().name()
     }
-    /// A sink writing the output straight from the trace's events; Some
-    /// exactly when [`Exporter::streams`]. `names` and `threads` (thread ids
-    /// by index) come from a first pass over the trace. None by default.
-    fn stream_sink<'a>(
-        &self,
-        _names: &'a [FuncInfo],
-        _funcs: &'a FuncTable,
-        _threads: &'a [u64],
-        _timed: bool,
-        _out: &'a mut dyn Write,
-    ) -> Option<Box<dyn StreamSink + 'a>> {
-        None
+    /// One line for `--help`.
+    pub fn about(self) -> &'static str {
+        self.exporter().about()
+    }
+    /// The files a dataset writes into `-o DIR`; empty for one file.
+    pub fn files(self) -> &'static [&'static str] {
+        match self {
+            Shape::Dataset(e) => e.files(),
+            _ => &[],
+        }
+    }
+    /// The tree view it reads unless `--view` says otherwise.
+    pub fn view(self) -> View {
+        match self {
+            Shape::Tree(e) => e.view(),
+            Shape::Stream(_) => View::Calls,
+            Shape::Dataset(_) => View::Contexts,
+        }
+    }
+    /// Whether it writes the per-call numbers `--show` asks for.
+    pub fn shows_per_call(self) -> bool {
+        matches!(self, Shape::Tree(e) if e.shows_per_call())
     }
 }
 
@@ -167,9 +223,16 @@ pub trait StreamSink: Sink {
     fn finish(self: Box<Self>) -> io::Result<()>;
 }
 
-/// Writes a tree through a streaming exporter's sink: its nodes in
-/// preorder, as an indented trace would feed them, then `finish`.
-fn stream_tree(tree: &Tree, mut sink: Box<dyn StreamSink + '_>) -> io::Result<()> {
+/// Writes a tree through a stream exporter's sink: its nodes in preorder,
+/// as an indented trace would feed them, then `finish`. The one tree
+/// writer of every [`StreamExporter`].
+pub fn write_tree(
+    exporter: &dyn StreamExporter,
+    t: &Exported<'_>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let (tree, threads) = (t.tree, exporter.tree_threads(t.meta));
+    let mut sink = exporter.sink(t.names, t.funcs, threads, tree.unit.is_time(), out);
     let depths = tree.depths();
     for n in 1..tree.len() as crate::calltree::NodeId {
         sink.node(crate::ingest::NodeRecord {
@@ -230,79 +293,37 @@ fn check_frames_within(t: &Exported<'_>, what: &str, max: u64) -> crate::error::
     ))
 }
 
-/// Every export format, in `--help` order.
-pub fn exporters() -> [&'static dyn Exporter; 9] {
-    [
-        &folded::Folded,
-        &flamegraph::FlameGraph,
-        &chrome::Chrome,
-        &callgrind::Callgrind,
-        &json::Json,
-        &tlv::Tlv,
-        &pprof::Pprof,
-        &perfetto::Perfetto,
-        &parquet::Parquet,
-    ]
+/// Every export format with its shape, in `--help` order.
+pub fn exporters() -> &'static [Shape] {
+    EXPORTERS
 }
 
+/// The list behind [`exporters`]: one line per format.
+const EXPORTERS: &[Shape] = &[
+    Shape::Tree(&folded::Folded),
+    Shape::Tree(&flamegraph::FlameGraph),
+    Shape::Stream(&chrome::Chrome),
+    Shape::Tree(&callgrind::Callgrind),
+    Shape::Tree(&json::Json),
+    Shape::Stream(&tlv::Tlv),
+    Shape::Tree(&pprof::Pprof),
+    Shape::Stream(&perfetto::Perfetto),
+    Shape::Dataset(&parquet::Parquet),
+];
+
 /// Looks an exporter up by its `--to` name.
-pub fn by_name(name: &str) -> Option<&'static dyn Exporter> {
-    exporters().into_iter().find(|e| e.name() == name)
+pub fn by_name(name: &str) -> Option<Shape> {
+    exporters().iter().copied().find(|e| e.name() == name)
 }
 
 /// The names of every format, for messages: `folded, flamegraph, ...`.
 pub fn names() -> String {
-    exporters().map(|e| e.name()).join(", ")
+    let names: Vec<_> = exporters().iter().map(|e| e.name()).collect();
+    names.join(", ")
 }
 
 #[cfg(test)]
-pub(crate) mod testing {
-    //! A small named tree for the exporters' unit tests.
-
-    use crate::calltree::{self, Built, View};
-    use crate::ingest::{self, Input};
-    use crate::symbols::{self, FuncInfo};
-
-    /// main calls f twice (f calls g once each time) and g once.
-    pub const TRACE: &str = "E main 0\nE f 10\nE g 12\nX g 15\nX f 20\nE f 22\nE g 23\nX g 24\nX f 30\nE g 31\nX g 34\nX main 40\n";
-
-    /// `TRACE` (or `text`) built in `view`, with names.
-    pub fn built(text: &str, view: View) -> (Built, Vec<FuncInfo>) {
-        let input = Input::from_bytes("t.trace", text.as_bytes().to_vec());
-        let format = ingest::guess::detect(&input, None).unwrap();
-        let built = calltree::build(&input, format, &Default::default(), view).unwrap();
-        let names = symbols::names_without_binary(&built.funcs);
-        (built, names)
-    }
-
-    /// The export of `b` named by `names`, with the defaults every test uses.
-    pub fn exported<'a>(
-        b: &'a Built,
-        names: &'a [FuncInfo],
-        title: &'a str,
-    ) -> super::Exported<'a> {
-        super::Exported {
-            tree: &b.tree,
-            funcs: &b.funcs,
-            names,
-            title,
-            max_depth: None,
-            command: "./app",
-            meta: &b.meta,
-            show: &[],
-            linkage: None,
-        }
-    }
-
-    /// Runs `exporter` on `TRACE` in its view.
-    pub fn export(exporter: &dyn super::Exporter, text: &str) -> Vec<u8> {
-        let (b, names) = built(text, exporter.view());
-        let mut out = Vec::new();
-        let t = exported(&b, &names, "t.trace");
-        exporter.write(&t, &mut out).unwrap();
-        out
-    }
-}
+pub(crate) mod testing;
 
 #[cfg(test)]
 mod tests {
@@ -328,6 +349,14 @@ mod tests {
         for n in names {
             assert_eq!(by_name(n).map(|e| e.name()), Some(n));
         }
+        let shape = |n| match by_name(n) {
+            Some(Shape::Tree(_)) => "tree",
+            Some(Shape::Stream(_)) => "stream",
+            Some(Shape::Dataset(_)) => "dataset",
+            None => "none",
+        };
+        let shapes = ["chrome", "tlv", "perfetto", "parquet", "pprof"].map(shape);
+        assert_eq!(shapes, ["stream", "stream", "stream", "dataset", "tree"]);
         assert!(by_name("svg").is_none());
     }
 
@@ -358,20 +387,5 @@ mod tests {
             ..t
         };
         assert_eq!(path_frames(&t), 4);
-    }
-
-    #[test]
-    fn a_format_makes_a_stream_sink_exactly_when_it_says_it_streams() {
-        let no_funcs = FuncTable::default();
-        for e in exporters() {
-            let mut out = Vec::new();
-            let sink = e.stream_sink(&[], &no_funcs, &[], false, &mut out);
-            assert_eq!(sink.is_some(), e.streams(), "{}", e.name());
-        }
-        let streaming: Vec<_> = exporters().into_iter().filter(|e| e.streams()).collect();
-        assert_eq!(
-            streaming.iter().map(|e| e.name()).collect::<Vec<_>>(),
-            ["chrome", "tlv", "perfetto"]
-        );
     }
 }

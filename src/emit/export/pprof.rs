@@ -33,7 +33,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use prost::Message;
 
-use super::{Exported, Exporter};
+use super::{Exported, Exporter, TreeExporter};
 use crate::calltree::NodeId;
 use crate::ingest::{FuncId, FuncKey, Unit};
 
@@ -47,6 +47,9 @@ impl Exporter for Pprof {
     fn about(&self) -> &'static str {
         "gzipped profile.proto for pprof and Pyroscope: one sample per calling context, [calls, self]"
     }
+}
+
+impl TreeExporter for Pprof {
     fn wants_linkage_names(&self) -> bool {
         true
     }
@@ -446,13 +449,14 @@ fn symbolized(m: Mapping) -> Mapping {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Shape;
     use super::super::testing::{TRACE, export};
     use super::*;
     use flate2::read::GzDecoder;
     use std::io::Read;
 
     fn decoded(text: &str) -> Profile {
-        let gz = export(&Pprof, text);
+        let gz = export(Shape::Tree(&Pprof), text);
         let mut bytes = Vec::new();
         GzDecoder::new(&gz[..]).read_to_end(&mut bytes).unwrap();
         Profile::decode(&bytes[..]).unwrap()

@@ -19,7 +19,7 @@
 use std::io::{self, Write};
 
 use super::calls::{CallStream, CallWriter, Layout};
-use super::{Exported, Exporter, StreamSink};
+use super::{Exporter, StreamExporter, StreamSink};
 use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
@@ -33,25 +33,18 @@ impl Exporter for Tlv {
     fn about(&self) -> &'static str {
         "TraceLogVisualizer standard-format log, enter/leave per call in ns (streamed)"
     }
-    fn view(&self) -> crate::calltree::View {
-        crate::calltree::View::Calls
-    }
-    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let sink = TlvSink::new(t.names, t.funcs, &[], t.tree.unit.is_time(), out);
-        super::stream_tree(t.tree, Box::new(sink))
-    }
-    fn streams(&self) -> bool {
-        true
-    }
-    fn stream_sink<'a>(
+}
+
+impl StreamExporter for Tlv {
+    fn sink<'a>(
         &self,
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
         threads: &'a [u64],
         timed: bool,
         out: &'a mut dyn Write,
-    ) -> Option<Box<dyn StreamSink + 'a>> {
-        Some(Box::new(TlvSink::new(names, funcs, threads, timed, out)))
+    ) -> Box<dyn StreamSink + 'a> {
+        Box::new(TlvSink::new(names, funcs, threads, timed, out))
     }
 }
 
@@ -192,24 +185,12 @@ impl StreamSink for TlvSink<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{TRACE, built, export};
+    use super::super::Shape;
+    use super::super::testing::{TRACE, export};
     use super::*;
-    use crate::calltree::View;
 
     fn streamed(text: &str) -> String {
-        let (b, names) = built(text, View::Calls);
-        let input = crate::ingest::Input::from_bytes("t", text.as_bytes().to_vec());
-        let format = crate::ingest::guess::detect(&input, None).unwrap();
-        let mut funcs = b.funcs.clone();
-        let mut out = Vec::new();
-        let mut sink = Tlv
-            .stream_sink(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
-            .unwrap();
-        format
-            .parse(&input, &Default::default(), &mut funcs, &mut *sink)
-            .unwrap();
-        sink.finish().unwrap();
-        String::from_utf8(out).unwrap()
+        String::from_utf8(super::super::testing::streamed(&Tlv, text)).unwrap()
     }
 
     #[test]
@@ -248,7 +229,7 @@ mod tests {
     #[test]
     fn trees_are_laid_out_inside_their_callers() {
         let log = export(
-            &Tlv,
+            Shape::Stream(&Tlv),
             "main (1 / 10)\n  f (2 / 4)\n    g (2 / 2)\n  g (5 / 5)\n",
         );
         let expected = "\

@@ -54,6 +54,10 @@ impl TraceFormat for UftraceFormat {
         head.starts_with(MAGIC)
     }
 
+    fn recording_entry(&self, dir: &Path) -> Option<PathBuf> {
+        is_recording(dir).then(|| dir.join("info"))
+    }
+
     fn parse(
         &self,
         input: &Input,

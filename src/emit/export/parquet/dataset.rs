@@ -80,7 +80,7 @@ mod tests {
                 build_id: None,
                 replay: None,
             };
-            use super::super::Exporter;
+            use super::super::DatasetExporter;
             super::super::Parquet
                 .write_dir(&t, &run, &ds.path().join(dir))
                 .unwrap();

@@ -27,7 +27,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
-use super::{Exported, Exporter, Run};
+use super::{DatasetExporter, Exported, Exporter, Run};
 use crate::calltree::NodeId;
 use crate::emit::output::{Staged, stage_with};
 use crate::error::{Error, Result};
@@ -47,6 +47,9 @@ impl Exporter for Parquet {
     fn about(&self) -> &'static str {
         "Parquet tables of runs, functions and calling contexts in directory -o DIR (DuckDB, Spark)"
     }
+}
+
+impl DatasetExporter for Parquet {
     fn files(&self) -> &'static [&'static str] {
         &[
             "runs.parquet",
@@ -58,9 +61,6 @@ impl Exporter for Parquet {
     fn check(&self, t: &Exported<'_>) -> Result<Option<String>> {
         super::check_frames(t, "the contexts' path column")?;
         Ok(None)
-    }
-    fn write(&self, _t: &Exported<'_>, _out: &mut dyn Write) -> io::Result<()> {
-        Err(io::Error::other("--to parquet writes a directory"))
     }
     fn write_dir(&self, t: &Exported<'_>, run: &Run<'_>, dir: &Path) -> Result<Vec<String>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

@@ -32,7 +32,7 @@ use std::io::{self, Write};
 use prost::Message;
 
 use super::calls::{CallStream, CallWriter, Layout};
-use super::{Exported, Exporter, StreamSink};
+use super::{Exporter, StreamExporter, StreamSink};
 use crate::ingest::{Event, EventSink, FuncId, FuncTable, NodeRecord, NodeSink};
 use crate::symbols::FuncInfo;
 
@@ -46,31 +46,21 @@ impl Exporter for Perfetto {
     fn about(&self) -> &'static str {
         "native Perfetto protobuf trace (TrackEvent slices, one track per thread; streamed)"
     }
-    fn view(&self) -> crate::calltree::View {
-        crate::calltree::View::Calls
-    }
-    fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let timed = t.tree.unit.is_time();
-        let sink = PerfettoSink::new(t.names, t.funcs, &t.meta.threads, timed, out);
-        super::stream_tree(t.tree, Box::new(sink))
-    }
-    fn streams(&self) -> bool {
-        true
-    }
-    fn timeline(&self) -> bool {
-        true
-    }
-    fn stream_sink<'a>(
+}
+
+impl StreamExporter for Perfetto {
+    fn sink<'a>(
         &self,
         names: &'a [FuncInfo],
         funcs: &'a FuncTable,
         threads: &'a [u64],
         timed: bool,
         out: &'a mut dyn Write,
-    ) -> Option<Box<dyn StreamSink + 'a>> {
-        Some(Box::new(PerfettoSink::new(
-            names, funcs, threads, timed, out,
-        )))
+    ) -> Box<dyn StreamSink + 'a> {
+        Box::new(PerfettoSink::new(names, funcs, threads, timed, out))
+    }
+    fn tree_threads<'m>(&self, meta: &'m crate::ingest::TraceMeta) -> &'m [u64] {
+        &meta.threads
     }
 }
 

@@ -2,6 +2,7 @@
 //! once, nesting, clamped exits and 64-bit thread ids.
 
 use super::*;
+use crate::emit::export::Shape;
 use crate::emit::export::testing::{TRACE, export};
 
 /// The `Trace` message: packets, field 1.
@@ -43,7 +44,7 @@ fn slices(bytes: &[u8]) -> Vec<(bool, String, u64, u64)> {
 
 #[test]
 fn calls_are_begin_end_pairs_with_names_sent_once() {
-    let bytes = export(&Perfetto, TRACE);
+    let bytes = export(Shape::Stream(&Perfetto), TRACE);
     let s = slices(&bytes);
     assert_eq!(s.len(), 12, "a begin and an end per call");
     assert_eq!(s[0], (true, "main".to_string(), 0, 0));
@@ -67,7 +68,7 @@ fn calls_are_begin_end_pairs_with_names_sent_once() {
 #[test]
 fn a_tree_becomes_nested_slices() {
     let s = slices(&export(
-        &Perfetto,
+        Shape::Stream(&Perfetto),
         "main (1 / 10)\n  f (2 / 4)\n  g (5 / 5)\n",
     ));
     let short: Vec<_> = s.iter().map(|x| (x.0, x.1.as_str(), x.3)).collect();
@@ -86,20 +87,7 @@ fn a_tree_becomes_nested_slices() {
 
 /// `text` streamed from its events, as `export` writes it.
 fn streamed(text: &str) -> Vec<u8> {
-    use crate::emit::export::testing::built;
-    let (b, names) = built(text, crate::calltree::View::Calls);
-    let input = crate::ingest::Input::from_bytes("t", text.as_bytes().to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let mut funcs = b.funcs.clone();
-    let mut out = Vec::new();
-    let mut sink = Perfetto
-        .stream_sink(&names, &b.funcs, &b.meta.threads, b.meta.timed, &mut out)
-        .unwrap();
-    format
-        .parse(&input, &Default::default(), &mut funcs, &mut *sink)
-        .unwrap();
-    sink.finish().unwrap();
-    out
+    crate::emit::export::testing::streamed(&Perfetto, text)
 }
 
 #[test]

@@ -1,0 +1,216 @@
+//! Two passes over a trace: a first that builds nothing but names the
+//! functions and threads and finds the earliest time ([`scan`]), then a
+//! second into a tree ([`Scanned::build`], what `load` does through the
+//! filters) or into any sink ([`Scanned::replay`], the streamed exports
+//! and a dataset's calls). Both second passes go through the filters
+//! (`--tid`, `--time-range`, `--function`, `--exclude`) the same way: the
+//! filter resolved once, after the first pass, into a [`Slice`].
+
+use super::names::{self, Named};
+use super::opened::{Earliest, Opened, Reads};
+use super::{InputOptions, Loaded};
+use crate::calltree::{self, Built, View};
+use crate::error::{Error, Result};
+use crate::ingest::slice::{self, Slice, SliceSink, SliceStats};
+use crate::ingest::{self, FuncTable, Sink, TraceMeta};
+use crate::symbols::{self, FuncInfo};
+
+/// A trace read once without building anything: its functions, named, and
+/// what the format reported, ready for a second pass.
+pub(crate) struct Scanned<'o> {
+    opened: Opened<'o>,
+    /// Functions in first-appearance order.
+    pub funcs: FuncTable,
+    /// What the format reported.
+    pub meta: TraceMeta,
+    /// Counted problems worth one line each on stderr.
+    pub warnings: Vec<String>,
+    /// Names of `funcs`, and how resolving them went.
+    named: Named,
+    /// Time of the earliest event, if any.
+    start: Option<u64>,
+    /// The filter resolved for this trace; None when it keeps everything.
+    slice: Option<Slice>,
+}
+
+/// How a second pass numbers threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Threads {
+    /// As the trace does (thread `i` is `meta.threads[i]`).
+    AsTrace,
+    /// The threads a filter kept numbered from 0, as a filtered tree numbers them.
+    Dense,
+}
+
+/// Reads and names a trace, discarding its events, and resolves the
+/// filter for it. A pipe is read whole into memory first: it cannot be
+/// read the second time a [`Scanned`] is for.
+pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned<'_>> {
+    let opened = Opened::open(opts, Reads::Again)?;
+    let mut funcs = FuncTable::default();
+    let mut earliest = Earliest::default();
+    let mut meta = opened.read("pass 1/2", &mut funcs, &mut earliest)?;
+    let named = names::name(opts, &funcs, &mut meta)?;
+    let slice = match opts.filter.is_empty() {
+        true => None,
+        false => Some(slice_of(opts, &funcs, &named.names, &meta, earliest.0)?),
+    };
+    let built = Built {
+        tree: Default::default(),
+        funcs,
+        meta,
+        repairs: Default::default(),
+    };
+    let warnings = names::warnings(&built, &named);
+    Ok(Scanned {
+        opened,
+        funcs: built.funcs,
+        meta: built.meta,
+        warnings,
+        named,
+        start: earliest.0,
+        slice,
+    })
+}
+
+impl Scanned<'_> {
+    /// Names of [`Scanned::funcs`], by function id.
+    pub(crate) fn names(&self) -> &[FuncInfo] {
+        &self.named.names
+    }
+
+    /// Reads the trace again into `sink`, through the filter if there is
+    /// one, with threads numbered as `threads` says; function ids are those
+    /// of the first pass.
+    pub(crate) fn replay(&self, sink: &mut dyn Sink, threads: Threads) -> Result<()> {
+        let mut funcs = self.funcs.clone();
+        self.second_pass(&mut funcs, sink, threads)?;
+        Ok(())
+    }
+
+    /// The tree in `view`, built by a second pass through the filter (the
+    /// kept threads numbered from 0), named.
+    pub(crate) fn build(mut self, view: View) -> Result<Loaded> {
+        let opts = self.opened.opts;
+        let mut builder = calltree::Builder::for_view(view, opts.per_call);
+        // Start times count from the trace's earliest event, kept or not.
+        if let Some(t) = self.start {
+            builder.set_origin(t);
+        }
+        let mut funcs = std::mem::take(&mut self.funcs);
+        let (mut meta, stats) = self.second_pass(&mut funcs, &mut builder, Threads::Dense)?;
+        let names = &self.named.names;
+        meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
+        if let Some(stats) = &stats {
+            keep_threads(&mut meta, &stats.threads);
+        }
+        let mut built = builder.finish(funcs, meta);
+        if let Some(stats) = &stats {
+            built.repairs.unclosed += stats.unclosed;
+            built.repairs.orphan_exits += stats.orphan_exits;
+        }
+        let mut named = self.named;
+        // The tree added its thread functions after those named.
+        let plain = symbols::names_without_binary(&built.funcs);
+        named
+            .names
+            .extend(plain.into_iter().skip(named.names.len()));
+        names::name_threads(&built.funcs, &built.meta, &mut named.names);
+        Ok(Loaded::finish(built, named, view))
+    }
+
+    /// The second pass into `sink` through the filter, if any: what the
+    /// format reported, and what the filter kept.
+    fn second_pass(
+        &self,
+        funcs: &mut FuncTable,
+        sink: &mut dyn Sink,
+        threads: Threads,
+    ) -> Result<(TraceMeta, Option<SliceStats>)> {
+        let Some(slice) = &self.slice else {
+            let meta = self.opened.read("pass 2/2", funcs, sink)?;
+            return Ok((meta, None));
+        };
+        let mut sliced = SliceSink::new(slice, sink);
+        if threads == Threads::Dense {
+            sliced = sliced.dense_threads();
+        }
+        let meta = self.opened.read("pass 2/2", funcs, &mut sliced)?;
+        let stats = sliced.finish();
+        check_slice(self.opened.opts, &stats, &meta)?;
+        Ok((meta, Some(stats)))
+    }
+}
+
+/// Leaves in `meta` the threads a dense [`SliceSink`] passed on, in its
+/// order (`kept[i]` is the trace's index of its thread `i`).
+fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
+    meta.threads = pick(&meta.threads, kept);
+    if !meta.thread_names.is_empty() {
+        meta.thread_names = pick(&meta.thread_names, kept);
+    }
+}
+
+/// `all[i]` for each `i` of `kept`.
+fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
+    kept.iter()
+        .filter_map(|&i| all.get(i as usize).cloned())
+        .collect()
+}
+
+/// The filter of `opts` resolved for a trace whose functions `funcs` are
+/// named `names`, and whose earliest event is at `origin`.
+fn slice_of(
+    opts: &InputOptions,
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+    meta: &TraceMeta,
+    origin: Option<u64>,
+) -> Result<Slice> {
+    let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .zip(&short)
+        .map(|(n, s)| (n.name.as_str(), s.as_str()))
+        .collect();
+    slice::resolve(&opts.filter, funcs, &pairs, meta, origin)
+}
+
+/// Refuses what the filter could not do to the trace: cut an indented
+/// tree, cut an untimed trace by time, or keep anything of a time range
+/// in which no call starts.
+fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Result<()> {
+    let file = opts.trace.display();
+    let f = &opts.filter;
+    if stats.got_nodes && f.needs_events() {
+        return Err(Error::Input(format!(
+            "--function, --exclude and --time-range need a trace of entries and exits; {file} is an indented tree"
+        )));
+    }
+    let Some(range) = f.range else {
+        return Ok(());
+    };
+    if !meta.timed || meta.unit != ingest::Unit::Nanos {
+        return Err(Error::usage(
+            "--time-range",
+            format!("{file} has no timestamps in nanoseconds, so it cannot be cut by time"),
+        ));
+    }
+    if stats.kept_calls == 0 {
+        let length = stats
+            .last_time
+            .saturating_sub(stats.first_time.unwrap_or(stats.last_time));
+        return Err(Error::usage(
+            "--time-range",
+            format!(
+                "no call starts in {range}{}; {file} lasts {}",
+                match f.tids.is_empty() && f.function.is_empty() {
+                    true => "",
+                    false => " (on the threads and functions kept)",
+                },
+                slice::show_time(length)
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -145,12 +145,14 @@ static CT_NOINST __attribute__((noinline)) intptr_t ct_semihost(uintptr_t op, ui
     __asm__ volatile("hlt 0xf000" : "+r"(x0) : "r"(x1) : "memory");
     return (intptr_t)x0;
 #else
-    /* The RISC-V sequence: three uncompressed instructions in one page. */
+    /* The RISC-V sequence: three uncompressed instructions in one page
+     * (aligned before compressed instructions are turned off: the padding
+     * may need a 2-byte one). */
     register uintptr_t a0 __asm__("a0") = op;
     register uintptr_t *a1 __asm__("a1") = args;
     __asm__ volatile(".option push\n\t"
-                     ".option norvc\n\t"
                      ".balign 16\n\t"
+                     ".option norvc\n\t"
                      "slli x0, x0, 0x1f\n\t"
                      "ebreak\n\t"
                      "srai x0, x0, 7\n\t"

@@ -56,7 +56,7 @@ CALLTRACE_DECLARE
 #define CT_HAVE_DWT 0
 #endif
 
-/* Header fields (docs/binary-format.md, "Freestanding buffer"). */
+/* Header fields (docs/binary-format.md, "The freestanding buffer format"). */
 #define CT_FW_VERSION 1u
 #define CT_CLOCK_USER 0u    /* CALLTRACE_CLOCK() */
 #define CT_CLOCK_CYCLES 1u  /* DWT CYCCNT, mcycle */
@@ -173,7 +173,10 @@ __attribute__((used)) struct calltrace_buffer calltrace_buffer = {
 #define CT_H calltrace_buffer.header
 
 static uint16_t ct_task = CT_CTX_MAIN; /* the current task's context */
-static uint8_t ct_busy;                /* inside a record: a hook called from it returns */
+/* Inside a record: a hook called from it (an NMI, which masking does not
+ * hold off) returns.  Volatile: the compiler sees no reader of the store
+ * that sets it, as it cannot see an interrupt. */
+static volatile uint8_t ct_busy;
 static uint8_t ct_paused;              /* dumps under way: nothing is recorded */
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,8 @@
  * Tested with GCC 12 for Cortex-M0 (ARMv6-M), Cortex-M3 (ARMv7-M),
  * Cortex-M33 (ARMv8-M), RV32IMAC, and x86-64 (with a CALLTRACE_CLOCK), at
  * -O0 to -O2.  Compile it as C (gnu99 or later), single core only.
+ * Functions must start at even addresses, but for the Thumb bit (bit 0 of
+ * an event holds its kind): on x86 build with -falign-functions=2 or -O2.
  *
  * API (every function here is no_instrument_function; declare the ones you
  * call):
@@ -85,11 +87,11 @@
  * handler (SysTick_Handler) or "exception N".
  *
  * The buffer format is specified in calltrace's docs/binary-format.md
- * ("Freestanding buffer").  When recording passes from one context (task,
- * exception, thread mode) to another, the runtime writes a context-switch
- * record first, which takes a slot of its own: the ring keeps exactly the
- * last CALLTRACE_EVENTS entries and exits only in a program without task
- * switches or interrupts.
+ * ("The freestanding buffer format").  When recording passes from one
+ * context (task, exception, thread mode) to another, the runtime writes a
+ * context-switch record first, which takes a slot of its own: the ring
+ * keeps exactly the last CALLTRACE_EVENTS entries and exits only in a
+ * program without task switches or interrupts.
  *
  * Source: `calltrace runtime --freestanding` prints this file, put together
  * from the files of runtime/freestanding/ and runtime/common.h in calltrace's

@@ -154,10 +154,12 @@ static inline CT_NOINST __attribute__((always_inline)) void ct_put(uintptr_t wor
     calltrace_buffer.events[i].word0 = word0;
     calltrace_buffer.events[i].word1 = word1;
     if (++i == CALLTRACE_EVENTS) {
+        /* A ring goes round and reads from write_index on; a stop buffer
+         * is full (count = capacity), and reads from slot 0 on. */
         i = 0;
-        /* A ring goes round; a stop buffer is full: both read from slot
-         * write_index (0) on. */
+#if CALLTRACE_MODE == CALLTRACE_MODE_RING
         CT_H.flags |= CT_FLAG_WRAPPED;
+#endif
     }
     CT_H.write_index = i;
     if (CT_H.count != 0xffffffffu)

@@ -1,7 +1,8 @@
 //! A small decoder of the freestanding buffer format (docs/binary-format.md,
-//! "Freestanding buffer"), written from the specification alone, so that the
-//! runtime's tests do not depend on calltrace's own reader: the header, the
-//! task table, and the slots in order with contexts and unwrapped times.
+//! "The freestanding buffer format"), written from the specification alone,
+//! so that the runtime's tests do not depend on calltrace's own reader: the
+//! header, the task table, and the slots in order with contexts and
+//! unwrapped times.
 
 use std::collections::BTreeMap;
 
@@ -117,6 +118,8 @@ fn order(h: &Header) -> Vec<u32> {
         (h.write_index..h.capacity)
             .chain(0..h.write_index)
             .collect()
+    } else if h.mode == 0 && h.write_index == 0 && h.count >= h.capacity {
+        (0..h.capacity).collect() // a full stop buffer
     } else {
         (0..h.write_index).collect()
     }

@@ -3,10 +3,13 @@
  * sequence of calls and dumps calltrace_buffer through calltrace_dump into
  * a file.  It prints "fn NAME ADDRESS" for every instrumented function, then
  * what the API returned.  Usage: host SCENARIO OUT [OUT2] */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
 
 #define NOINST __attribute__((no_instrument_function))
 #define CALLED __attribute__((noinline, noipa))
@@ -44,6 +47,58 @@ CALLED void switch_and_call(void)
     g();
 }
 
+/* The "irq" build's interrupts: SIGALRM, masked around each record
+ * (CALLTRACE_LOCK/UNLOCK), its handler exception 15 (CALLTRACE_EXCEPTION). */
+static volatile sig_atomic_t in_handler, ticks;
+uintptr_t host_lock(void) NOINST;
+void host_unlock(uintptr_t was_masked) NOINST;
+unsigned host_exception(void) NOINST;
+uintptr_t host_lock(void)
+{
+    sigset_t alarm, old;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    sigprocmask(SIG_BLOCK, &alarm, &old);
+    return (uintptr_t)sigismember(&old, SIGALRM);
+}
+void host_unlock(uintptr_t was_masked)
+{
+    sigset_t alarm;
+    if (was_masked)
+        return;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alarm, NULL);
+}
+unsigned host_exception(void)
+{
+    return in_handler ? 15u : 0u;
+}
+CALLED void tick(void) { leaf(1); }
+NOINST static void on_alarm(int sig)
+{
+    (void)sig;
+    in_handler = 1;
+    tick();
+    in_handler = 0;
+    ticks++;
+}
+
+/* The "nmi" build's clock, a word a fault can be made to read: its handler
+ * runs in the middle of a record, as an NMI would (no lock holds it off),
+ * and calls instrumented code, which must record nothing. */
+volatile uint32_t *host_clock_word;
+static void *clock_page;
+static volatile sig_atomic_t faults;
+CALLED void nmi_work(void) { sink++; }
+NOINST static void on_fault(int sig)
+{
+    (void)sig;
+    mprotect(clock_page, 4096, PROT_READ | PROT_WRITE);
+    nmi_work();
+    faults++;
+}
+
 /* The write callback, instrumented itself (through byte_out): a dump must
  * record none of it. */
 CALLED void write_file(const void *data, size_t len, void *ctx)
@@ -71,6 +126,7 @@ NOINST static void names(void)
 #define NAME(fn) printf("fn %s %#lx\n", #fn, (unsigned long)(uintptr_t)fn)
     NAME(leaf); NAME(inner); NAME(outer); NAME(f); NAME(g); NAME(h);
     NAME(ring_a); NAME(ring_b); NAME(byte_out); NAME(switch_and_call); NAME(write_file);
+    NAME(tick); NAME(nmi_work);
     printf("buffer %#lx\n", (unsigned long)(uintptr_t)&calltrace_buffer);
 }
 
@@ -117,6 +173,38 @@ NOINST static void tasks(void)
     g();
 }
 
+/* Calls of outer while SIGALRM interrupts them every 200 us, until 20
+ * ticks or 3000 calls. */
+NOINST static void irq(void)
+{
+    struct itimerval every = {{0, 200}, {0, 200}}, off = {{0, 0}, {0, 0}};
+    int i;
+    signal(SIGALRM, on_alarm);
+    setitimer(ITIMER_REAL, &every, NULL);
+    for (i = 0; i < 3000 && ticks < 20; i++)
+        outer(i);
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("outers %d\nticks %d\n", i, (int)ticks);
+}
+
+/* f twice, then g's entry reads the clock from a page made unreadable:
+ * the fault's handler calls nmi_work mid-record. */
+NOINST static void nmi(void)
+{
+    clock_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (clock_page == MAP_FAILED)
+        exit(1);
+    host_clock_word = clock_page;
+    *host_clock_word = 0xffffff00u;
+    signal(SIGSEGV, on_fault);
+    f();
+    f();
+    mprotect(clock_page, 4096, PROT_NONE);
+    g();
+    f();
+    printf("faults %d\n", (int)faults);
+}
+
 /* Fill a stop buffer of 1024 to one free slot, then need two. */
 NOINST static void edge(void)
 {
@@ -157,6 +245,10 @@ int main(int argc, char **argv)
         edge();
     else if (!strcmp(argv[1], "control"))
         control();
+    else if (!strcmp(argv[1], "irq"))
+        irq();
+    else if (!strcmp(argv[1], "nmi"))
+        nmi();
     else
         return 2;
     dump(argv[2]);

@@ -202,7 +202,7 @@ proptest! {
                 0 | 1 => drop(b.enter(addr, t)),
                 2 | 3 => drop(b.exit(addr, t)),
                 4 => drop(b.switch(0x7FFF, [0, 1, 0x7FFF, 0x800F, 9][t as usize % 5])),
-                _ => b.slots.push((u64::MAX & !0xF | (t as u64 & 0xF), t)),
+                _ => b.slots.push((!0xF | u64::from(t & 0xF), t)),
             }
         }
         let mut bytes = b.bytes();

@@ -24,6 +24,8 @@ pub(super) enum Mode {
 
 /// `clock` 3: no clock, the time of an event is its sequence number.
 pub(super) const NO_CLOCK: u8 = 3;
+/// `flags` bit 0: recording is on.
+const RECORDING: u32 = 1;
 /// `flags` bit 1: tasks past the table share one context.
 const TASKS_OVERFLOWED: u32 = 1 << 1;
 /// `flags` bit 2: the ring has wrapped.
@@ -187,6 +189,11 @@ impl Header {
     /// True when the ring has wrapped: the slots start at `write_index`.
     pub(super) fn wrapped(&self) -> bool {
         self.flags & WRAPPED != 0
+    }
+
+    /// True when recording was on (not paused by `calltrace_stop`).
+    pub(super) fn recording(&self) -> bool {
+        self.flags & RECORDING != 0
     }
 
     /// True when tasks past the table share context 0x7FFE.

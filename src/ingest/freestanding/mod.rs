@@ -196,11 +196,22 @@ impl Read<'_> {
     }
 }
 
-/// What the user should know about the buffer, once each: events dropped,
+/// What the user should know about the buffer, once each: no events,
+/// events dropped,
 /// a ring that wrapped, tasks past the table, bytes past the buffer, a
 /// clock rate given to a buffer without a clock.
 fn warn(name: &str, data: &[u8], h: &Header, opts: &ParseOptions, meta: &mut TraceMeta) {
     let w = &mut meta.warnings;
+    if h.slot_order().next().is_none() {
+        let state = match h.recording() {
+            true => "on",
+            false => "off (calltrace_stop)",
+        };
+        w.push(format!(
+            "{name}: the buffer holds no events: nothing was recorded since reset or \
+             calltrace_clear; recording is {state}"
+        ));
+    }
     if h.mode == Mode::Stop && h.dropped > 0 {
         let more = if h.dropped == u32::MAX {
             "at least "

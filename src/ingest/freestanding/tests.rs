@@ -396,6 +396,27 @@ fn a_full_stop_buffer_says_how_many_events_it_dropped() {
 }
 
 #[test]
+fn an_empty_buffer_says_so_and_whether_recording_was_on() {
+    let (events, meta, _) = read(&Buf::default());
+    assert!(events.is_empty() && meta.threads.is_empty());
+    assert!(
+        meta.warnings[0].contains("the buffer holds no events"),
+        "{:?}",
+        meta.warnings
+    );
+    assert!(
+        meta.warnings[0].ends_with("recording is on"),
+        "{:?}",
+        meta.warnings
+    );
+    let (_, meta, _) = read(&Buf {
+        flags: 0,
+        ..Buf::default()
+    });
+    assert!(meta.warnings[0].ends_with("recording is off (calltrace_stop)"));
+}
+
+#[test]
 fn tasks_past_the_table_and_bytes_past_the_buffer_are_reported() {
     let b = Buf {
         flags: 1 | 2,

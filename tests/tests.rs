@@ -39,6 +39,7 @@ mod it {
     mod lua;
     mod memory;
     mod mistakes;
+    mod naming;
     mod outputs_once;
     mod parquet_export;
     mod perf_map;

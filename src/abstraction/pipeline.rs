@@ -42,8 +42,8 @@ pub struct Options {
     pub min_total: Option<Share>,
     /// Node budget. Default is none.
     pub max_nodes: Option<usize>,
-    /// Globs of functions that survive with their ancestors. Default is none.
-    pub keep: Vec<String>,
+    /// Functions that survive with their ancestors (`--keep`). Default is none.
+    pub keep: Vec<crate::symbols::FuncPattern>,
     /// Draw single-callee chains as one node (`--fold-chains`,
     /// `--no-fold-chains`). Default is none: on in the recommended
     /// pipeline, off otherwise.

@@ -36,9 +36,9 @@ pub struct AbstractionArgs {
     /// Node budget: keep the N heaviest nodes (and their ancestors)
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<usize>,
-    /// Functions (globs `*`, `?`) that always survive, with their ancestors; repeatable
-    #[arg(long, value_name = "GLOB")]
-    pub keep: Vec<String>,
+    /// Functions that always survive, with their ancestors; repeatable (FUNC: see README "Naming functions")
+    #[arg(long, value_name = "FUNC")]
+    pub keep: Vec<crate::symbols::FuncPattern>,
     /// Draw chains of nodes with negligible self time and one callee as one node [default: on with no method flag, else off]
     #[arg(long, overrides_with = "no_fold_chains")]
     pub fold_chains: bool,

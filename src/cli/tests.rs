@@ -178,7 +178,8 @@ fn abstract_flags_reach_the_options() {
     let o = a.into_options().abstraction;
     assert!(o.fold_recursion && o.chains == Some(true) && !o.merge);
     assert_eq!((o.min_total, o.max_nodes), (Share::new(0.001), Some(50)));
-    assert_eq!(o.keep, ["lua*", "f?"]);
+    let keep: Vec<&str> = o.keep.iter().map(|p| p.as_str()).collect();
+    assert_eq!(keep, ["lua*", "f?"]);
     assert_eq!(o.view, Some(View::Calls));
     let err = Cli::try_parse_from(["calltrace", "abstract", "--threshold", "2"])
         .unwrap_err()

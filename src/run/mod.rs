@@ -45,6 +45,19 @@ pub fn print_warning(warning: &str) {
 
 pub(crate) use crate::emit::format::counted;
 
+/// The one function `pattern` names among `names` (see
+/// [`FuncPattern`]), for `flag`; none without a pattern.
+pub(crate) fn function(
+    names: &[crate::symbols::FuncInfo],
+    flag: &str,
+    pattern: Option<&crate::symbols::FuncPattern>,
+) -> crate::Result<Option<crate::ingest::FuncId>> {
+    pattern
+        .map(|p| p.pick_function(names))
+        .transpose()
+        .map_err(|e| crate::Error::usage(flag, e))
+}
+
 /// Names longer than this make boxes wider than a screen.
 const LONG_NAME: usize = 100;
 

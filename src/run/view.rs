@@ -15,6 +15,7 @@ use crate::emit;
 use crate::emit::view::{Data, GraphGrid, Pattern, TreeGrid};
 use crate::error::Result;
 use crate::pipeline::{InputOptions, load};
+use crate::symbols::FuncPattern;
 use rayon::prelude::*;
 
 /// Where the page goes when no output is named.
@@ -32,11 +33,11 @@ pub struct ViewOptions {
     /// `--modules` for `abstract`'s states. Default is `auto`.
     pub(crate) modules: ModulesArg,
     /// `--keep` globs the page can turn on. Default is none.
-    pub(crate) keep: Vec<String>,
+    pub(crate) keep: Vec<FuncPattern>,
     /// `--focus` functions the page offers for `graph`. Default is none.
-    pub(crate) focus: Vec<String>,
+    pub(crate) focus: Vec<FuncPattern>,
     /// `--root` functions the page offers for `graph`. Default is none.
-    pub(crate) root: Vec<String>,
+    pub(crate) root: Vec<FuncPattern>,
     /// The page. Default is [`DEFAULT_OUTPUT`].
     pub(crate) output: PathBuf,
 }

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobSet, GlobSetBuilder};
 
 pub(crate) mod arg;
 pub(crate) mod assigned;
@@ -205,9 +205,7 @@ impl ModuleTable {
     fn compile(&mut self, name: &str) -> Result<()> {
         let mut b = GlobSetBuilder::new();
         for ((g, _), &line) in self.globs.iter().zip(&self.glob_lines) {
-            let glob = GlobBuilder::new(&escape_except_wildcards(g))
-                .backslash_escape(false)
-                .build()
+            let glob = crate::symbols::pattern_glob(g)
                 .map_err(|e| Error::parse(name, line, format!("bad glob `{g}`: {e}")))?;
             b.add(glob);
         }
@@ -273,18 +271,6 @@ impl ModuleTable {
         let first = self.set.matches(name).into_iter().min()?;
         Some(self.globs[first].1.as_str())
     }
-}
-
-/// A table glob in globset syntax: only `*` and `?` are wildcards.
-pub(crate) fn escape_except_wildcards(g: &str) -> String {
-    let mut out = String::with_capacity(g.len());
-    for c in g.chars() {
-        match c {
-            '*' | '?' => out.push(c),
-            c => out.push_str(&globset::escape(c.encode_utf8(&mut [0; 4]))),
-        }
-    }
-    out
 }
 
 /// Finds broken CSV quoting, which the CSV reader would silently accept:

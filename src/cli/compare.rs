@@ -68,12 +68,13 @@ impl CompareArgs {
     pub fn into_options(self) -> CompareOptions {
         // Each pattern reads its own trace: the input's path is unused.
         let input = InputOptions::default().trace;
+        let (binary, traces) = super::positional::split(self.traces, self.binary);
         CompareOptions {
-            traces: self.traces,
+            traces,
             modules: self.modules,
             out_dir: self.out_dir,
             config: Config {
-                input: self.read.into_options(input, self.binary),
+                input: self.read.into_options(input, binary),
                 modules: Config::default().modules,
                 threshold: self.threshold,
                 sweep: self.sweep,

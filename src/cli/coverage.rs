@@ -52,25 +52,10 @@ pub struct CoverageArgs {
     pub fail_under: Option<Share>,
 }
 
-/// Whether `path` is an ELF file (the traced executable, not a trace).
-fn is_elf(path: &str) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && &magic == b"\x7fELF"
-}
-
 impl CoverageArgs {
     /// Converts the flags into [`CoverageOptions`].
     pub fn into_options(self) -> CoverageOptions {
-        let mut args = self.args;
-        let binary = match args.first() {
-            Some(first) if is_elf(first) => Some(PathBuf::from(args.remove(0))),
-            _ => None,
-        };
-        let mut traces = args;
+        let (binary, mut traces) = super::positional::split(self.args, None);
         traces.extend(self.trace);
         if traces.is_empty() {
             traces.push("trace.txt".to_string());

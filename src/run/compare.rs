@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::files::{CommandFiles, Files, inputs_of};
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
 use crate::emit::{self, compare};
@@ -18,9 +19,9 @@ use crate::report::{self, Config, Report};
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
-    /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
-    /// is the executable when it is an ELF file and `config.input.binary`
-    /// (the hidden `--binary`) is none. Default is none.
+    /// `TRACE` arguments: files, `NAME=PATH` or directories (the program,
+    /// when the first argument was one, is `config.input.binary`).
+    /// Default is none.
     pub(crate) traces: Vec<String>,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
@@ -69,9 +70,8 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
             ),
         ));
     }
-    let opts = &with_binary(opts)?;
     let mut skipped = Vec::new();
-    let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
+    let patterns = report::patterns::from_args_noting(traces(opts)?, &mut skipped)?;
     let config = config(opts)?;
     let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
     let result = report::compare(&patterns, &config, &|| bar.inc(1));
@@ -109,33 +109,31 @@ fn config(opts: &CompareOptions) -> Result<Config> {
     })
 }
 
-/// `opts` with the positional BINARY taken out of the traces: the first
-/// argument is the executable when it is an ELF file (a program is never a
-/// trace), unless `--binary` named one.
-pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
-    let mut opts = opts.clone();
-    let first = opts.traces.first().map(PathBuf::from);
-    if opts.config.input.binary.is_some() || !first.as_deref().is_some_and(is_elf) {
-        return Ok(opts);
-    }
-    opts.config.input.binary = first;
-    opts.traces.remove(0);
-    if opts.traces.is_empty() {
-        return Err(Error::usage(
+/// The traces, refused when there are none (all that was given was the
+/// program: `[BINARY]` is split off by the command line).
+fn traces(opts: &CompareOptions) -> Result<&[String]> {
+    match opts.traces.is_empty() {
+        true => Err(Error::usage(
             "TRACE",
             "expected at least one trace after the program (BINARY)",
-        ));
+        )),
+        false => Ok(&opts.traces),
     }
-    Ok(opts)
 }
 
-/// Whether `path` is a regular file that starts like an ELF object.
-fn is_elf(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    path.is_file()
-        && std::fs::File::open(path).is_ok_and(|mut f| f.read_exact(&mut magic).is_ok())
-        && &magic == b"\x7fELF"
+impl CommandFiles for CompareOptions {
+    fn files(&self) -> Result<Files> {
+        let patterns = report::patterns::from_args(traces(self)?)?;
+        let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
+        let inputs = inputs_of(traces, &self.config.input, self.modules.as_ref());
+        // Every file compare may write (protection.csv only with some
+        // options; checked always).
+        let outputs = compare::OUTPUTS
+            .iter()
+            .map(|o| ("--out-dir", self.out_dir.join(o.name)))
+            .collect();
+        Ok(Files { inputs, outputs })
+    }
 }
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use super::files::{CommandFiles, Files};
 use crate::abstraction::Share;
 use crate::calltree::hot::{self, PruneOptions};
 use crate::calltree::{CallGraph, View};
@@ -168,6 +169,17 @@ fn wrote(opts: &GraphOptions, cg: &CallGraph, (nodes, edges): (usize, usize)) ->
         super::counted(nodes, "function", "functions"),
         super::counted(edges, "edge", "edges")
     )
+}
+
+impl CommandFiles for GraphOptions {
+    fn files(&self) -> Result<Files> {
+        let mut outputs = vec![("--output", self.output.clone())];
+        outputs.extend(self.csv.iter().map(|c| ("--csv", c.clone())));
+        Ok(Files {
+            inputs: super::files::input_files(&self.input),
+            outputs,
+        })
+    }
 }
 
 #[cfg(test)]

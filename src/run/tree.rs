@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use super::files::{CommandFiles, Files};
 use crate::calltree::{Keep, Stat, Tree, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
@@ -144,4 +145,13 @@ fn wrote(opts: &TreeOptions, lines: u64) -> Vec<String> {
         opts.output.display(),
         opts.view.name()
     )]
+}
+
+impl CommandFiles for TreeOptions {
+    fn files(&self) -> Result<Files> {
+        Ok(Files {
+            inputs: super::files::input_files(&self.input),
+            outputs: vec![("--output", self.output.clone())],
+        })
+    }
 }

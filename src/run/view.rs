@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use super::files::{CommandFiles, Files, input_files, module_table};
+use super::files::{CommandFiles, Files, inputs_of};
 use crate::abstraction::ModulesArg;
 use crate::calltree::{Keep, View};
 use crate::emit;
@@ -58,11 +58,13 @@ impl Default for ViewOptions {
 
 impl CommandFiles for ViewOptions {
     fn files(&self) -> Result<Files> {
-        let mut inputs = input_files(&self.input);
-        if self.patterns.is_some() {
-            inputs.retain(|(flag, _)| *flag != "--trace");
-        }
-        inputs.extend(module_table(Some(&self.modules)));
+        // The traces drawn: `--trace`'s, or every one in the patterns' DIR.
+        let flag = match self.patterns {
+            Some(_) => "DIR",
+            None => "--trace",
+        };
+        let traces = traces(self)?.into_iter().map(|(_, t)| (flag, t));
+        let inputs = inputs_of(traces, &self.input, Some(&self.modules));
         Ok(Files {
             inputs,
             outputs: vec![("--output", self.output.clone())],

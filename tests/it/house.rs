@@ -107,3 +107,71 @@ fn coverage_and_diff_protect_rules_and_perf_map() {
         refused(d, args, flag, kept, text);
     }
 }
+
+#[test]
+fn every_input_of_each_command_is_refused_as_an_output() {
+    let rules = "{\"rules\": []}\n";
+    let elf = "\x7fELF\x02\x01\x01";
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    let d = dir.path();
+    std::fs::write(d.join("t2.txt"), TRACE).unwrap();
+    std::fs::write(d.join("r.json"), rules).unwrap();
+    // Named like compare's outputs, so its --out-dir would overwrite them.
+    std::fs::write(d.join("report.html"), elf).unwrap();
+    std::fs::write(d.join("rates.csv"), TRACE).unwrap();
+    std::fs::create_dir(d.join("pats")).unwrap();
+    std::fs::write(d.join("pats/a.txt"), TRACE).unwrap();
+    let cases: &[(&[&str], &str, &str, &str)] = &[
+        // [BINARY] TRACE...: the program split off the front is an input.
+        (
+            &["coverage", "report.html", "t.txt", "--csv", "report.html"],
+            "BINARY",
+            "report.html",
+            elf,
+        ),
+        (
+            &["compare", "report.html", "t.txt", "--out-dir", "."],
+            "BINARY",
+            "report.html",
+            elf,
+        ),
+        (
+            &["compare", "rates.csv", "--out-dir", "."],
+            "TRACE",
+            "rates.csv",
+            TRACE,
+        ),
+        (
+            &["diff", "t.txt", "t2.txt", "--json", "t2.txt"],
+            "NEW",
+            "t2.txt",
+            TRACE,
+        ),
+        (
+            &[
+                "diff", "t.txt", "t2.txt", "--rules", "r.json", "-o", "r.json",
+            ],
+            "--rules",
+            "r.json",
+            rules,
+        ),
+        // view DIR draws every trace in DIR.
+        (
+            &["view", "pats", "-o", "pats/a.txt"],
+            "DIR",
+            "pats/a.txt",
+            TRACE,
+        ),
+        (
+            &[
+                "stats", "--trace", "t.txt", "--rules", "r.json", "--csv", "r.json",
+            ],
+            "--rules",
+            "r.json",
+            rules,
+        ),
+    ];
+    for (args, flag, kept, text) in cases {
+        refused(d, args, flag, kept, text);
+    }
+}

@@ -8,7 +8,7 @@
 //! or one per distinct call path) and the caller/callee graph; [`symbols`]
 //! names the functions from the executable's DWARF and symbol tables,
 //! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
-//! indented text; `report` compares many traces (test patterns of one
+//! indented text; `compare` compares many traces (test patterns of one
 //! product) as the abstraction paper's evaluation does. [`run`] holds one
 //! function per command and `pipeline` the part they share.
 //!
@@ -31,6 +31,7 @@
 pub(crate) mod abstraction;
 pub mod calltree;
 pub mod cli;
+pub(crate) mod compare;
 pub(crate) mod coverage;
 pub(crate) mod diff;
 pub mod emit;
@@ -39,7 +40,6 @@ pub mod ingest;
 pub mod live;
 pub(crate) mod pipeline;
 pub(crate) mod progress;
-pub(crate) mod report;
 pub mod run;
 pub(crate) mod stats;
 pub mod symbols;

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Graph(args) => run_checked(&args.into_options(), run::graph::run),
         Command::Tree(args) => run_checked(&args.into_options(), run::tree::run),
-        Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
+        Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_::run),
         Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),

@@ -8,7 +8,7 @@ use clap::Args;
 use super::common::{InputArgs, ShowArgs, TimeUnitArgs, ViewArg};
 use crate::abstraction::{Options, Share};
 use crate::calltree::View;
-use crate::run::abstract_cmd::AbstractOptions;
+use crate::run::abstract_::AbstractOptions;
 
 /// Abstraction flags, shared by every command that abstracts a tree.
 /// Applied in the order merge → view → fold → thresholds → budget; with no
@@ -105,7 +105,7 @@ impl AbstractArgs {
             abstraction: self.abstraction.into_options(),
             dot: match (self.output, &self.tree_out, &self.stats) {
                 (Some(o), _, _) => Some(o),
-                (None, None, None) => Some(PathBuf::from(crate::run::abstract_cmd::DEFAULT_DOT)),
+                (None, None, None) => Some(PathBuf::from(crate::run::abstract_::DEFAULT_DOT)),
                 _ => None,
             },
             tree_out: self.tree_out,

@@ -8,8 +8,8 @@ use super::common::{ReadArgs, ViewArg};
 use crate::abstraction::Share;
 use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::abstraction::registry::DEFAULT_THRESHOLD;
+use crate::compare::{Config, Sweep};
 use crate::pipeline::InputOptions;
-use crate::report::{Config, Sweep};
 use crate::run::compare::{CompareOptions, DEFAULT_OUT_DIR};
 
 pub(super) const COMPARE_HELP: &str = "Writes into DIR:

@@ -5,7 +5,7 @@ use clap::Parser;
 use super::*;
 use crate::abstraction::Share;
 use crate::calltree::View;
-use crate::run::abstract_cmd::AbstractOptions;
+use crate::run::abstract_::AbstractOptions;
 use crate::run::compare::CompareOptions;
 use crate::run::export::ExportOptions;
 use crate::run::graph::GraphOptions;

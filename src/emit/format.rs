@@ -5,8 +5,8 @@
 //! its weights count ([`Unit`]); the unit a time is shown in is picked here
 //! ([`TimeUnit`], `--time-unit`).
 
+use crate::compare::sweep::DECIMALS;
 use crate::ingest::Unit;
-use crate::report::sweep::DECIMALS;
 
 /// The unit times are shown in (`--time-unit`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! `calltrace compare`: the abstraction paper's evaluation on your own test
-//! patterns in one run. Every trace is a pattern; [`report::compare`]
+//! patterns in one run. Every trace is a pattern; [`crate::compare::compare`]
 //! analyses them in parallel (a progress bar on stderr when it is a
 //! terminal), then the tables (`rates.csv`, `sweep.csv`, `groups.csv`,
 //! `features.csv`) and figures (`sweep.svg`, `rates.svg`) are rendered in
@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use super::files::{CommandFiles, Files, inputs_of};
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
+use crate::compare::{Config, Report};
 use crate::emit::{self, compare};
 use crate::error::{Error, Result};
-use crate::report::{self, Config, Report};
 
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,10 +71,10 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
         ));
     }
     let mut skipped = Vec::new();
-    let patterns = report::patterns::from_args_noting(traces(opts)?, &mut skipped)?;
+    let patterns = crate::compare::patterns::from_args_noting(traces(opts)?, &mut skipped)?;
     let config = config(opts)?;
     let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
-    let result = report::compare(&patterns, &config, &|| bar.inc(1));
+    let result = crate::compare::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
     let report = result?;
     let files = compare::render(&report)?;
@@ -123,7 +123,7 @@ fn traces(opts: &CompareOptions) -> Result<&[String]> {
 
 impl CommandFiles for CompareOptions {
     fn files(&self) -> Result<Files> {
-        let patterns = report::patterns::from_args(traces(self)?)?;
+        let patterns = crate::compare::patterns::from_args(traces(self)?)?;
         let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
         let inputs = inputs_of(traces, &self.config.input, self.modules.as_ref());
         // Every file compare may write (protection.csv only with some

@@ -10,12 +10,12 @@ use super::Outcome;
 use super::files::{CommandFiles, Files};
 use crate::abstraction::modules::{ModuleSource, ModulesArg};
 use crate::calltree::View;
+use crate::compare::patterns::{self, Pattern};
 use crate::coverage::{Collector, Coverage, Lookup, nothing_listed};
 use crate::emit;
 use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
 use crate::pipeline::{self, InputOptions};
-use crate::report::patterns::{self, Pattern};
 use crate::symbols::FuncInfo;
 
 /// Options of `calltrace coverage`.

@@ -3,7 +3,7 @@
 //! and writes its outputs; what it wants said on stderr comes back in an
 //! [`Outcome`].
 
-pub mod abstract_cmd;
+pub mod abstract_;
 pub mod compare;
 pub mod coverage;
 pub mod diff;

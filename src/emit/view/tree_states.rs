@@ -50,7 +50,7 @@ pub(crate) struct TreeGrid {
 impl TreeGrid {
     /// The grid for `modules` and `keep`, with `compare`'s default sweep.
     pub(crate) fn new(modules: &ModulesArg, keep: &[FuncPattern]) -> TreeGrid {
-        let sweep = crate::report::Sweep::default().points();
+        let sweep = crate::compare::Sweep::default().points();
         TreeGrid {
             threshold: std::iter::once(None)
                 .chain(sweep.iter().map(|p| Some(format!("{p}"))))

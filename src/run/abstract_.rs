@@ -209,7 +209,7 @@ pub fn summary_line(s: &Stats) -> String {
     };
     let p = &s.parameters;
     let threshold = p.threshold.and_then(Share::new);
-    let kept = crate::report::ratio(s.nodes_after, s.tree_nodes);
+    let kept = crate::compare::ratio(s.nodes_after, s.tree_nodes);
     format!(
         "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
         describe(p.merge, threshold),

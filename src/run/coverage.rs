@@ -98,21 +98,21 @@ pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
     let summary = emit::coverage::summary(&cov, modules.as_deref());
     emit::write_atomic("-".as_ref(), &summary)?;
     let totals = cov.totals();
+    let outcome = Outcome {
+        warnings: Vec::new(),
+        notes,
+    };
     match opts.fail_under {
         Some(share) if totals.share() < share => {
-            for n in &notes {
-                eprintln!("calltrace: {}", crate::escape_controls(n));
-            }
+            // The outputs were written; say so before the failure.
+            super::report(&outcome);
             Err(Error::Gate(format!(
                 "{:.1}% of the instrumented functions were called, under --fail-under {}%",
                 100.0 * totals.share(),
                 100.0 * share
             )))
         }
-        _ => Ok(Outcome {
-            warnings: Vec::new(),
-            notes,
-        }),
+        _ => Ok(outcome),
     }
 }
 

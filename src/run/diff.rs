@@ -120,9 +120,7 @@ pub fn run(opts: &DiffOptions) -> Result<Outcome> {
     match opts.fail_above.and_then(|share| gate(&d, share)) {
         Some(failed) => {
             // The outputs were written; say so before the failure.
-            for n in &outcome.notes {
-                eprintln!("calltrace: {}", crate::escape_controls(n));
-            }
+            super::report(&outcome);
             Err(Error::Gate(failed))
         }
         None => Ok(outcome),
@@ -277,6 +275,7 @@ impl Side {
     }
 }
 
+/// One side's runs; their warnings, each naming its trace, are said now.
 fn load_side(opts: &DiffOptions, path: &Path, cat: &mut Catalog) -> Result<Side> {
     let mut side = Side {
         functions: Vec::new(),
@@ -289,7 +288,13 @@ fn load_side(opts: &DiffOptions, path: &Path, cat: &mut Catalog) -> Result<Side>
         input.symbols.demangle = Demangle::Simple;
         let loaded = pipeline::load(&input, View::Contexts)?;
         // Said now, before the table (as every command does).
-        super::warn_now(&loaded.warnings);
+        let shown = trace.display();
+        let named: Vec<String> = loaded
+            .warnings
+            .iter()
+            .map(|w| format!("{shown}: {w}"))
+            .collect();
+        super::warn_now(&named);
         let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
         let names = &loaded.names;
         side.units.push((trace, tree.unit));

@@ -175,3 +175,53 @@ fn every_input_of_each_command_is_refused_as_an_output() {
         refused(d, args, flag, kept, text);
     }
 }
+
+/// What every command warns about an unbalanced trace.
+const REPAIRED: &str = "repaired unbalanced trace";
+
+#[test]
+fn a_warning_from_each_command_reaches_stderr_once() {
+    // An exit without its entry.
+    let (dir, _trace) = temp_file(
+        "t.txt",
+        "E main 0 1\nE f 10 1\nX f 20 1\nX g 25 1\nX main 30 1\n",
+    );
+    let d = dir.path();
+    let commands: &[&[&str]] = &[
+        &["graph", "--trace", "t.txt", "-o", "g.dot"],
+        &["tree", "--trace", "t.txt"],
+        &["stats", "--trace", "t.txt"],
+        &["abstract", "--trace", "t.txt", "-o", "a.dot"],
+        &["view", "--trace", "t.txt", "-o", "v.html"],
+        &[
+            "export", "--trace", "t.txt", "--to", "folded", "-o", "f.txt",
+        ],
+        &["compare", "t.txt", "--out-dir", "out"],
+        &["diff", "t.txt", "t.txt"],
+    ];
+    for args in commands {
+        let out = calltrace(*args).current_dir(d).run().success();
+        assert_eq!(
+            out.stderr.matches(REPAIRED).count(),
+            1,
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // coverage needs a program: hello's trace with one exit too many.
+    let p = hello_pie();
+    let mut text = std::fs::read_to_string(&p.text_trace().path).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    text.push_str(&format!("{last}\n"));
+    std::fs::write(d.join("h.txt"), text).unwrap();
+    let out = calltrace(["coverage", p.exe(), "h.txt"])
+        .current_dir(d)
+        .run()
+        .success();
+    assert_eq!(
+        out.stderr.matches(REPAIRED).count(),
+        1,
+        "coverage: {}",
+        out.stderr
+    );
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::Outcome;
 use super::files::{CommandFiles, Files};
 use crate::abstraction::Share;
-use crate::calltree::hot::{self, PruneOptions};
+use crate::calltree::hot::{self, Prune, PruneOptions};
 use crate::calltree::{CallGraph, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
@@ -71,9 +71,9 @@ impl Default for GraphOptions {
 }
 
 /// `--min-total`'s default: functions under 0.5% of the run are left out.
-pub const DEFAULT_MIN_TOTAL: Share = Share::constant(0.005);
+pub const DEFAULT_MIN_TOTAL: Share = Share::constant(Prune::DEFAULT.min_total);
 /// `--min-edge`'s default: edges under 0.1% of the run are left out.
-pub const DEFAULT_MIN_EDGE: Share = Share::constant(0.001);
+pub const DEFAULT_MIN_EDGE: Share = Share::constant(Prune::DEFAULT.min_edge);
 
 /// Above this many drawn functions, say how to prune.
 pub const PRUNE_HINT_NODES: usize = 500;
@@ -98,8 +98,10 @@ pub fn run(opts: &GraphOptions) -> Result<Outcome> {
         }
         Style::Hot => {
             let prune = PruneOptions {
-                min_total: opts.min_total.percent(),
-                min_edge: opts.min_edge.percent(),
+                shares: Prune {
+                    min_total: opts.min_total.get(),
+                    min_edge: opts.min_edge.get(),
+                },
                 focus: super::function(names, "--focus", opts.focus.as_ref())?,
                 root: super::function(names, "--root", opts.root.as_ref())?,
                 depth: opts.depth,
@@ -188,8 +190,8 @@ mod tests {
 
     #[test]
     fn default_shares_are_the_pruning_defaults() {
-        let prune = PruneOptions::default();
-        assert_eq!(DEFAULT_MIN_TOTAL.percent(), prune.min_total);
-        assert_eq!(DEFAULT_MIN_EDGE.percent(), prune.min_edge);
+        let prune = PruneOptions::default().shares;
+        assert_eq!(DEFAULT_MIN_TOTAL.get(), prune.min_total);
+        assert_eq!(DEFAULT_MIN_EDGE.get(), prune.min_edge);
     }
 }

@@ -95,15 +95,17 @@ pub(crate) fn compute(loaded: &Loaded, grid: &GraphGrid) -> Result<GraphData> {
     for r in &grid.root {
         root.push(find("--root", r)?);
     }
-    let share = |s: &str| s.parse::<Share>().map(Share::percent).unwrap_or(0.0);
+    let share = |s: &str| s.parse::<Share>().map(Share::get).unwrap_or(0.0);
     let (mut states, mut lists, mut seen) = (Vec::new(), Vec::new(), HashMap::new());
     for mt in &grid.min_total {
         for me in &grid.min_edge {
             for fo in &focus {
                 for ro in &root {
                     let opts = PruneOptions {
-                        min_total: share(mt),
-                        min_edge: share(me),
+                        shares: hot::Prune {
+                            min_total: share(mt),
+                            min_edge: share(me),
+                        },
                         focus: *fo,
                         root: *ro,
                         depth: None,

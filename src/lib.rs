@@ -36,6 +36,7 @@ pub(crate) mod coverage;
 pub(crate) mod diff;
 pub mod emit;
 mod error;
+pub mod format;
 pub mod ingest;
 pub mod live;
 pub(crate) mod pipeline;

@@ -17,7 +17,7 @@ use super::recursion::FoldRecursion;
 use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
-pub(crate) use crate::emit::format::{percent, thousands};
+pub(crate) use crate::format::{percent, thousands};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.

@@ -16,7 +16,7 @@ pub mod compare;
 pub mod coverage;
 pub mod diff;
 pub mod export;
-pub mod format;
+pub use crate::format;
 pub mod graph;
 pub mod output;
 pub mod signals;

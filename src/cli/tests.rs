@@ -391,3 +391,39 @@ fn time_unit_reaches_every_command_that_prints_times() {
     };
     assert_eq!(a.into_options().time_unit, TimeUnit::Ms);
 }
+
+/// Every pass of the pipeline, by the flag that turns it on.
+const PASS_FLAGS: [(&[&str], &str); 5] = [
+    (&["--merge-modules"], "merge"),
+    (&["--fold-recursion"], "fold-recursion"),
+    (&["--threshold", "90%"], "threshold"),
+    (&["--min-total", "1%"], "min-total"),
+    (&["--max-nodes", "10"], "max-nodes"),
+];
+
+#[test]
+fn every_pass_is_reachable_by_its_flag_and_counts_as_a_method() {
+    let names = |args: &[&str]| {
+        let Command::Abstract(a) = parse(&[&["abstract"][..], args].concat()) else {
+            panic!("abstract")
+        };
+        let o = a.into_options().abstraction;
+        let passes: Vec<&str> = o.passes().iter().map(|p| p.name()).collect();
+        (passes, o.no_method(), o.paper_only())
+    };
+    for (args, pass) in PASS_FLAGS {
+        let (passes, none, paper) = names(args);
+        assert_eq!(passes, [pass], "{args:?}");
+        assert!(!none, "{args:?} is a method");
+        assert_eq!(paper, ["merge", "threshold"].contains(&pass), "{args:?}");
+    }
+    // All flags at once give every pass, each once: none is missing here.
+    let all: Vec<&str> = PASS_FLAGS
+        .iter()
+        .flat_map(|(a, _)| a.iter().copied())
+        .collect();
+    let (passes, _, paper) = names(&all);
+    assert_eq!(passes, PASS_FLAGS.map(|(_, p)| p));
+    assert!(!paper);
+    assert!(names(&[]).1, "no flag, no method");
+}

@@ -71,7 +71,8 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
         ));
     }
     let mut skipped = Vec::new();
-    let patterns = crate::compare::patterns::from_args_noting(traces(opts)?, &mut skipped)?;
+    let patterns = crate::compare::patterns::from_args_noting(traces(opts)?, &mut skipped)
+        .map_err(|e| e.for_flag("TRACE"))?;
     let config = config(opts)?;
     let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
     let result = crate::compare::compare(&patterns, &config, &|| bar.inc(1));
@@ -123,7 +124,8 @@ fn traces(opts: &CompareOptions) -> Result<&[String]> {
 
 impl CommandFiles for CompareOptions {
     fn files(&self) -> Result<Files> {
-        let patterns = crate::compare::patterns::from_args(traces(self)?)?;
+        let patterns =
+            crate::compare::patterns::from_args(traces(self)?).map_err(|e| e.for_flag("TRACE"))?;
         let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
         let inputs = inputs_of(traces, &self.config.input, self.modules.as_ref());
         // Every file compare may write (protection.csv only with some

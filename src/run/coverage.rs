@@ -55,7 +55,7 @@ impl Default for CoverageOptions {
 
 /// Runs `calltrace coverage`.
 pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
-    let patterns = patterns::from_args(&opts.traces)?;
+    let patterns = patterns::from_args(&opts.traces).map_err(|e| e.for_flag("TRACE"))?;
     let mut collector = Collector::default();
     let look = Lookup {
         binary: opts.input.binary.as_deref(),
@@ -178,7 +178,8 @@ fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
 
 impl CommandFiles for CoverageOptions {
     fn files(&self) -> Result<Files> {
-        let patterns: Vec<Pattern> = patterns::from_args(&self.traces)?;
+        let patterns: Vec<Pattern> =
+            patterns::from_args(&self.traces).map_err(|e| e.for_flag("TRACE"))?;
         let traces = patterns.into_iter().map(|p| ("--trace", p.path));
         let inputs = super::files::inputs_of(traces, &self.input, self.modules.as_ref());
         let outputs = [

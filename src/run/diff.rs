@@ -314,7 +314,7 @@ fn side_traces(path: &Path) -> Result<Vec<PathBuf>> {
         return Ok(vec![path.to_path_buf()]);
     }
     let arg = path.to_string_lossy().into_owned();
-    let patterns = crate::compare::patterns::from_args(&[arg])?;
+    let patterns = crate::compare::patterns::from_args(&[arg]).map_err(|e| e.for_flag("TRACE"))?;
     Ok(patterns.into_iter().map(|p| p.path).collect())
 }
 

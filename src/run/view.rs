@@ -126,6 +126,6 @@ fn traces(opts: &ViewOptions) -> Result<Vec<(String, PathBuf)>> {
         return Ok(vec![(name, t.clone())]);
     };
     let arg = dir.display().to_string();
-    let found = crate::compare::patterns::from_args(&[arg])?;
+    let found = crate::compare::patterns::from_args(&[arg]).map_err(|e| e.for_flag("DIR"))?;
     Ok(found.into_iter().map(|p| (p.name, p.path)).collect())
 }

@@ -225,3 +225,22 @@ fn a_warning_from_each_command_reaches_stderr_once() {
         out.stderr
     );
 }
+
+#[test]
+fn the_command_names_the_argument_of_a_bad_trace_list() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    for (args, flag) in [
+        (&["compare", "empty"][..], "TRACE"),
+        (&["coverage", "empty"], "TRACE"),
+        (&["diff", "empty", "empty"], "TRACE"),
+        (&["view", "empty"], "DIR"),
+    ] {
+        let msg = calltrace(args).current_dir(dir.path()).run().failure();
+        assert_eq!(
+            msg,
+            format!("{flag}: directory empty holds no trace files"),
+            "{args:?}"
+        );
+    }
+}

@@ -10,7 +10,10 @@
 //! undoing the load bias of PIE executables; [`emit`] writes DOT, CSV and
 //! indented text; `compare` compares many traces (test patterns of one
 //! product) as the abstraction paper's evaluation does. [`run`] holds one
-//! function per command and `pipeline` the part they share.
+//! function per command and `pipeline` the part they share; [`cli`] turns
+//! flags into each command's options, parsing what the user names (a
+//! function: [`symbols::FuncPattern`]; a module table; `[BINARY] TRACE...`)
+//! into types once. [`format`](mod@format) prints numbers for every stage.
 //!
 //! ```
 //! use calltrace::{calltree, ingest, symbols, emit};

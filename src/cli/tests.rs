@@ -427,3 +427,22 @@ fn every_pass_is_reachable_by_its_flag_and_counts_as_a_method() {
     assert!(!paper);
     assert!(names(&[]).1, "no flag, no method");
 }
+
+#[test]
+fn diff_defaults_map_to_default_options() {
+    let Command::Diff(d) = parse(&["diff", "a.txt", "b.txt"]) else {
+        panic!("diff")
+    };
+    let o = d.into_options();
+    let expected = crate::run::diff::DiffOptions {
+        base: "a.txt".into(),
+        new: "b.txt".into(),
+        // Each trace is set per run of a side.
+        input: crate::pipeline::InputOptions {
+            trace: std::path::PathBuf::new(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(o, expected);
+}

@@ -70,6 +70,38 @@ fn two_functions_are_refused_where_one_is_expected_and_taken_where_a_set_is() {
             "{args:?} {flag}: {msg}"
         );
     }
+    // view offers --focus and --root in its page: the same refusal.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("v.html");
+    let page = page.to_str().unwrap();
+    for flag in ["--focus", "--root"] {
+        let args = [
+            "view",
+            p.exe(),
+            "--trace",
+            &trace,
+            flag,
+            "Box::get",
+            "-o",
+            page,
+        ];
+        let msg = calltrace(args).run().failure();
+        assert!(
+            msg.starts_with(&format!("{flag}: ")) && msg.contains("did you mean"),
+            "{msg}"
+        );
+        let args = [
+            "view",
+            p.exe(),
+            "--trace",
+            &trace,
+            flag,
+            "norm2",
+            "-o",
+            page,
+        ];
+        calltrace(args).run().success();
+    }
     let keep = [
         "--keep",
         "ns::Box<int>::get() const",

@@ -439,7 +439,7 @@ fn diff_defaults_map_to_default_options() {
         new: "b.txt".into(),
         // Each trace is set per run of a side.
         input: crate::pipeline::InputOptions {
-            trace: std::path::PathBuf::new(),
+            trace: PathBuf::new(),
             ..Default::default()
         },
         ..Default::default()

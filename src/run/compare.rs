@@ -77,7 +77,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
     let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
     let result = crate::compare::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
-    let report = result?;
+    let report = result.map_err(|e| e.for_flag("--modules"))?;
     let files = compare::render(&report)?;
     write_all(&opts.out_dir, &files)?;
     super::warn_now(&warnings(&report));
@@ -103,7 +103,7 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
 fn config(opts: &CompareOptions) -> Result<Config> {
     Ok(Config {
         modules: match &opts.modules {
-            Some(m) => ModuleSource::from_arg(m)?,
+            Some(m) => ModuleSource::from_arg(m).map_err(|e| e.for_flag("--modules"))?,
             None => ModuleSource::Auto,
         },
         ..opts.config.clone()

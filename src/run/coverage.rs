@@ -160,7 +160,8 @@ fn measured_something(cov: &Coverage) -> Result<()> {
 
 /// The module of every entry, as `--modules ARG` assigns them.
 fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
-    let source = ModuleSource::from_arg(arg)?;
+    let modules_flag = |e: Error| e.for_flag("--modules");
+    let source = ModuleSource::from_arg(arg).map_err(modules_flag)?;
     let mut funcs = FuncTable::default();
     let ids: Vec<u32> = (0..cov.entries.len())
         .map(|i| funcs.addr(i as u64 + 1))
@@ -169,7 +170,7 @@ fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
     for (e, &id) in cov.entries.iter().zip(&ids) {
         names[id as usize] = e.info.clone();
     }
-    let modules = source.assign(&funcs, &names)?;
+    let modules = source.assign(&funcs, &names).map_err(modules_flag)?;
     Ok(ids
         .iter()
         .map(|&id| modules.names[modules.of(id) as usize].clone())

@@ -86,7 +86,8 @@ pub fn run(opts: &ViewOptions) -> Result<Outcome> {
             input.per_call = Some(Keep::Total);
             let loaded = load(&input, View::Contexts)?;
             let shown = trace.display().to_string();
-            let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)?;
+            let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)
+                .map_err(|e| e.for_flag("--modules"))?;
             Ok((p, loaded.warnings))
         })
         .collect();

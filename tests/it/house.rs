@@ -244,3 +244,42 @@ fn the_command_names_the_argument_of_a_bad_trace_list() {
         );
     }
 }
+
+#[test]
+fn a_bad_module_table_is_named_by_its_flag_in_every_command() {
+    let (dir, _trace) = temp_file("t.txt", TRACE);
+    for args in [
+        &["compare", "t.txt", "--modules", "nosuch.csv"][..],
+        &["view", "--trace", "t.txt", "--modules", "nosuch.csv"],
+        &["abstract", "--trace", "t.txt", "--modules", "nosuch.csv"],
+        &[
+            "export",
+            "--trace",
+            "t.txt",
+            "--to",
+            "folded",
+            "-o",
+            "f.txt",
+            "--modules",
+            "nosuch.csv",
+            "--merge-modules",
+        ],
+    ] {
+        let msg = calltrace(args).current_dir(dir.path()).run().failure();
+        assert!(
+            msg.starts_with("--modules: nosuch.csv: No such file"),
+            "{args:?}: {msg}"
+        );
+    }
+    // auto:file needs source files, which a trace of names has none of.
+    for args in [
+        &["compare", "t.txt", "--modules", "auto:file"][..],
+        &["view", "--trace", "t.txt", "--modules", "auto:file"],
+    ] {
+        let msg = calltrace(args).current_dir(dir.path()).run().failure();
+        assert!(
+            msg.starts_with("--modules: auto:file and auto:dir need"),
+            "{args:?}: {msg}"
+        );
+    }
+}

@@ -40,6 +40,11 @@ pub enum Error {
         /// What is wrong with its value.
         msg: String,
     },
+    /// A value the user gave is unusable, said by code that does not know
+    /// which flag gave it: the command layer names the flag
+    /// ([`Error::for_flag`]), turning it into [`Error::Usage`].
+    #[error("{0}")]
+    Value(String),
     /// The input as a whole is unusable (e.g. the trace does not match the binary).
     #[error("{0}")]
     Input(String),
@@ -72,6 +77,19 @@ impl Error {
         Error::Usage {
             flag: flag.to_string(),
             msg: msg.into(),
+        }
+    }
+
+    /// Builds an error about a value whose flag the caller names.
+    pub fn value(msg: impl Into<String>) -> Self {
+        Error::Value(msg.into())
+    }
+
+    /// A [`Error::Value`] as an error about `flag`; any other error as it is.
+    pub fn for_flag(self, flag: &str) -> Self {
+        match self {
+            Error::Value(msg) => Error::usage(flag, msg),
+            other => other,
         }
     }
 

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Graph(args) => run_checked(&args.into_options(), run::graph::run),
         Command::Tree(args) => run_checked(&args.into_options(), run::tree::run),
-        Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_cmd::run),
+        Command::Abstract(args) => run_checked(&args.into_options(), run::abstract_::run),
         Command::Export(args) => run_checked(&args.into_options(), run::export::run),
         Command::Compare(args) => run_checked(&args.into_options(), run::compare::run),
         Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(outcome) => {
-            report(&outcome);
+            run::report(&outcome);
             ExitCode::SUCCESS
         }
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
@@ -56,12 +56,4 @@ fn write_stdout(
 ) -> calltrace::Result<Outcome> {
     calltrace::emit::write_atomic_with("-".as_ref(), fill)?;
     Ok(Outcome::default())
-}
-
-fn report(outcome: &Outcome) {
-    run::warn_now(&outcome.warnings);
-    let mut err = std::io::stderr().lock();
-    for n in &outcome.notes {
-        let _ = writeln!(err, "calltrace: {}", escape_controls(n));
-    }
 }

@@ -44,6 +44,7 @@ mod it {
     mod lua;
     mod memory;
     mod mistakes;
+    mod naming;
     mod outputs_once;
     mod parquet_export;
     mod perf_map;

@@ -18,6 +18,10 @@ use crate::ingest::FuncTable;
 pub(crate) struct Merge;
 
 impl Pass for Merge {
+    fn paper(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "merge"
     }

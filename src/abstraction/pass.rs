@@ -32,6 +32,12 @@ pub trait Pass: Debug + Send + Sync {
     fn name(&self) -> &'static str;
     /// Its parameters as (name, value), e.g. `("min_total", Param::Share(0.1%))`.
     fn params(&self) -> Vec<(&'static str, Param)>;
+    /// One of the abstraction paper's two methods (threshold elimination,
+    /// same-module merging), which alone keep the calls view and the
+    /// paper's summary line. Default is false.
+    fn paper(&self) -> bool {
+        false
+    }
     /// Runs the pass; `eliminated` in the result is the weight it moved
     /// from removed nodes into the self time of kept ones (merged or folded
     /// nodes' weight counts as the receiving node's own, so not here).

@@ -17,7 +17,7 @@ use super::recursion::FoldRecursion;
 use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
-pub(crate) use crate::emit::format::{percent, thousands};
+pub(crate) use crate::format::{percent, thousands};
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
@@ -42,8 +42,8 @@ pub struct Options {
     pub min_total: Option<Share>,
     /// Node budget. Default is none.
     pub max_nodes: Option<usize>,
-    /// Globs of functions that survive with their ancestors. Default is none.
-    pub keep: Vec<String>,
+    /// Functions that survive with their ancestors (`--keep`). Default is none.
+    pub keep: Vec<crate::symbols::FuncPattern>,
     /// Draw single-callee chains as one node (`--fold-chains`,
     /// `--no-fold-chains`). Default is none: on in the recommended
     /// pipeline, off otherwise.
@@ -51,13 +51,10 @@ pub struct Options {
 }
 
 impl Options {
-    /// True when no method was asked for (then [`Options::recommended`] applies).
+    /// True when no method was asked for (then [`Options::recommended`]
+    /// applies): derived from [`Options::passes`], so a new pass counts.
     pub fn no_method(&self) -> bool {
-        !self.merge
-            && !self.fold_recursion
-            && self.threshold.is_none()
-            && self.min_total.is_none()
-            && self.max_nodes.is_none()
+        self.passes().is_empty()
     }
 
     /// The readable default: contexts, merge by the given modules (or
@@ -75,9 +72,10 @@ impl Options {
         }
     }
 
-    /// Only the paper's methods (threshold, merge) were asked for.
+    /// Only the paper's methods (threshold, merge) were asked for, or
+    /// none: derived from [`Options::passes`] ([`Pass::paper`]).
     pub fn paper_only(&self) -> bool {
-        !self.fold_recursion && self.min_total.is_none() && self.max_nodes.is_none()
+        self.passes().iter().all(|p| p.paper())
     }
 
     /// The view to build: as given, else calls for the paper's methods alone.
@@ -89,7 +87,8 @@ impl Options {
         })
     }
 
-    /// The passes, in pipeline order.
+    /// The passes, in pipeline order: the one place an `Options` field
+    /// becomes a pass.
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {
         let mut p: Vec<Box<dyn Pass>> = Vec::new();
         if self.merge {

@@ -376,7 +376,9 @@ fn arb_options() -> impl Strategy<Value = Options> {
                 fold_recursion: fold,
                 min_total: min_total.and_then(Share::new),
                 max_nodes,
-                keep: keep.map(|k| vec![format!("f{k}")]).unwrap_or_default(),
+                keep: keep
+                    .map(|k| vec![pattern(&format!("f{k}"))])
+                    .unwrap_or_default(),
                 view: Some(if contexts {
                     crate::calltree::View::Contexts
                 } else {
@@ -395,8 +397,7 @@ fn prepare(rows: &[(u32, u8, u64)], o: &Options) -> (Tree, FuncTable, Vec<bool>)
         crate::calltree::View::Calls => t,
     };
     let names = crate::symbols::names_without_binary(&funcs);
-    let keep = trace::keep_set(&o.keep).unwrap();
-    let protected = trace::protect(&keep, &funcs, &names);
+    let protected = trace::protect(&o.keep, &funcs, &names);
     (t, funcs, protected)
 }
 
@@ -495,7 +496,7 @@ proptest! {
         let (t, funcs) = build(&rows);
         let m = modules(&funcs, AB);
         let names = crate::symbols::names_without_binary(&funcs);
-        let protected = trace::protect(&trace::keep_set(&[format!("f{k}")]).unwrap(), &funcs, &names);
+        let protected = trace::protect(&[pattern(&format!("f{k}"))], &funcs, &names);
         let prot = protected_nodes(&t, &cx(&funcs, &m, &protected));
         let parents = t.parents();
         for n in 1..t.len() {
@@ -669,4 +670,9 @@ proptest! {
         let t = if contexts { crate::calltree::fold_paths(&t, &funcs) } else { t };
         prop_assert_eq!(recursion::fold_recursion(&t, &funcs), fold_by_child_vectors(&t, &funcs));
     }
+}
+
+/// A `--keep` pattern.
+fn pattern(text: &str) -> crate::symbols::FuncPattern {
+    crate::symbols::FuncPattern::parse(text).unwrap()
 }

@@ -19,6 +19,10 @@ use crate::ingest::FuncTable;
 pub(crate) struct Threshold(pub Share);
 
 impl Pass for Threshold {
+    fn paper(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "threshold"
     }

@@ -6,10 +6,8 @@
 //! the passes, and prepare the drawing (identical paths once, chains
 //! folded).
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-
 use super::chains::{self, Folded};
-use super::modules::{ModuleSource, Modules, escape_except_wildcards};
+use super::modules::{ModuleSource, Modules};
 use super::pass::Context;
 use super::pipeline::{self, Options, Outcome, Parameters};
 use super::share::Share;
@@ -17,7 +15,7 @@ use crate::calltree::{Tree, fold_paths};
 use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
 use crate::pipeline::{InputOptions, Loaded, load};
-use crate::symbols::FuncInfo;
+use crate::symbols::{FuncInfo, FuncPattern};
 
 /// A trace and its abstraction.
 #[derive(Debug)]
@@ -45,14 +43,13 @@ pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abs
         opts.clone()
     };
     let source = match &options.modules {
-        Some(m) => ModuleSource::from_arg(m)?,
+        Some(m) => ModuleSource::from_arg(m).map_err(modules_flag)?,
         None => ModuleSource::Single,
     };
-    let keep = keep_set(&options.keep)?;
     let mut loaded = load(input, options.view())?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
-    let modules = source.assign(funcs, &loaded.names)?;
-    let protected = protect(&keep, funcs, &loaded.names);
+    let modules = source.assign(funcs, &loaded.names).map_err(modules_flag)?;
+    let protected = protect(&options.keep, funcs, &loaded.names);
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
     if recommended {
         notes.push(describe_recommended(&options, &modules));
@@ -67,7 +64,12 @@ pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abs
     if !options.keep.is_empty() && !protected.contains(&true) {
         warnings.push(format!(
             "--keep {}: no function matches",
-            options.keep.join(", ")
+            options
+                .keep
+                .iter()
+                .map(FuncPattern::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let cx = Context {
@@ -154,37 +156,19 @@ fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
         threshold: o.threshold.map(Share::get),
         min_total: o.min_total.map(Share::get),
         max_nodes: o.max_nodes,
-        keep: o.keep.clone(),
+        keep: o.keep.iter().map(|p| p.as_str().to_string()).collect(),
         chains: o.chains == Some(true),
         recommended,
     }
 }
 
-/// Compiles `--keep` globs (`*` and `?` wildcards).
-pub(crate) fn keep_set(globs: &[String]) -> Result<GlobSet> {
-    let mut b = GlobSetBuilder::new();
-    for g in globs {
-        let glob = GlobBuilder::new(&escape_except_wildcards(g))
-            .backslash_escape(false)
-            .build()
-            .map_err(|e| Error::usage("--keep", format!("expected a glob, found `{g}`: {e}")))?;
-        b.add(glob);
-    }
-    b.build()
-        .map_err(|e| Error::usage("--keep", format!("expected globs: {e}")))
+/// An error about the `--modules` value named by its flag: this entry
+/// point is shared by `abstract` and `export`, which do not wrap it.
+fn modules_flag(e: Error) -> Error {
+    e.for_flag("--modules")
 }
 
-/// `protected[f]` for every function matched by `keep`.
-pub(crate) fn protect(keep: &GlobSet, funcs: &FuncTable, names: &[FuncInfo]) -> Vec<bool> {
-    if keep.is_empty() {
-        return vec![false; names.len()];
-    }
-    names
-        .iter()
-        .enumerate()
-        .map(|(f, n)| {
-            !funcs.is_synthetic(f as u32)
-                && (keep.is_match(&n.name) || keep.is_match(crate::symbols::short_form(&n.name)))
-        })
-        .collect()
+/// `protected[f]` for every function one of the `--keep` patterns matches.
+pub(crate) fn protect(keep: &[FuncPattern], funcs: &FuncTable, names: &[FuncInfo]) -> Vec<bool> {
+    FuncPattern::mark(keep, funcs, names).0
 }

@@ -54,16 +54,47 @@ pub fn func_stats(tree: &Tree, funcs: &FuncTable) -> Vec<FuncStats> {
     stats
 }
 
-/// How to prune the hot graph. Default keeps functions with at least 0.5%
-/// of the total and edges with at least 0.1% (gprof2dot's defaults).
+/// The one pruning of a call graph by weight: `graph`'s hot graph, the
+/// `view` page's and `diff`'s union graph. Default keeps functions with at
+/// least 0.5% of the total and edges with at least 0.1% (gprof2dot's
+/// defaults): [`Prune::DEFAULT`], the one place they are set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prune {
+    /// Leave out functions under this share (a fraction) of the total.
+    /// Default is 0.005.
+    pub min_total: f64,
+    /// Leave out edges under this share (a fraction) of the total.
+    /// Default is 0.001.
+    pub min_edge: f64,
+}
+
+impl Prune {
+    /// The defaults: 0.5% and 0.1%.
+    pub const DEFAULT: Prune = Prune {
+        min_total: 0.005,
+        min_edge: 0.001,
+    };
+}
+
+impl Default for Prune {
+    fn default() -> Self {
+        Prune::DEFAULT
+    }
+}
+
+/// A share as a percentage, rounded to 1e-9 as `Share::percent` does, so
+/// that `5%` compares as 5.
+fn percent(share: f64) -> f64 {
+    (share * 100.0 * 1e9).round() / 1e9
+}
+
+/// How to prune the hot graph: [`Prune`]'s shares, of the total (of the
+/// root or focus function's, when given), and where to start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PruneOptions {
-    /// Leave out functions under this percentage of the total (of the
-    /// root or focus function's, when given). Default is 0.5.
-    pub min_total: f64,
-    /// Leave out edges under this percentage of the total (of the root
-    /// or focus function's, when given). Default is 0.1.
-    pub min_edge: f64,
+    /// Leave out functions and edges under these shares. Default is
+    /// [`Prune::DEFAULT`].
+    pub shares: Prune,
     /// Keep only the paths through this function. Default is none.
     pub focus: Option<FuncId>,
     /// Keep only this function and what it calls. Default is none.
@@ -76,8 +107,7 @@ pub struct PruneOptions {
 impl Default for PruneOptions {
     fn default() -> Self {
         PruneOptions {
-            min_total: 0.5,
-            min_edge: 0.1,
+            shares: Prune::DEFAULT,
             focus: None,
             root: None,
             depth: None,
@@ -120,14 +150,18 @@ pub fn prune(
         None => whole,
     };
     let pct = |v: u64| 100.0 * v as f64 / base.max(1) as f64;
+    let (min_total, min_edge) = (
+        percent(opts.shares.min_total),
+        percent(opts.shares.min_edge),
+    );
     let mut node: Vec<bool> = g
         .node_indices()
-        .map(|n| pct(stats[g[n] as usize].total) >= opts.min_total)
+        .map(|n| pct(stats[g[n] as usize].total) >= min_total)
         .collect();
     let mut edge: Vec<bool> = g
         .edge_references()
         .map(|e| {
-            pct(e.weight().total) >= opts.min_edge
+            pct(e.weight().total) >= min_edge
                 && node[e.source().index()]
                 && node[e.target().index()]
         })
@@ -258,13 +292,18 @@ mod tests {
             ["main", "a", "b", "c", "fact"]
         );
         let none = PruneOptions {
-            min_total: 0.0,
-            min_edge: 0.0,
+            shares: Prune {
+                min_total: 0.0,
+                min_edge: 0.0,
+            },
             ..Default::default()
         };
         assert_eq!(run(none.clone()).len(), 6, "d weighs 0");
         let min5 = PruneOptions {
-            min_total: 3.0,
+            shares: Prune {
+                min_total: 0.03,
+                ..none.shares
+            },
             ..none.clone()
         };
         assert_eq!(run(min5), ["main", "a", "b", "c"]);
@@ -293,20 +332,29 @@ mod tests {
     fn a_cold_focus_is_drawn_with_its_callers_and_callees() {
         let (_, funcs, _, _) = setup();
         let cold = PruneOptions {
-            min_total: 3.0,
+            shares: Prune {
+                min_total: 0.03,
+                ..Prune::DEFAULT
+            },
             focus: Some(id(&funcs, "fact")),
             ..Default::default()
         };
         assert_eq!(run(cold), ["main", "a", "fact"]);
         // b is 6% of the run; its callee c two thirds of b.
         let root = PruneOptions {
-            min_total: 50.0,
+            shares: Prune {
+                min_total: 0.5,
+                ..Prune::DEFAULT
+            },
             root: Some(id(&funcs, "b")),
             ..Default::default()
         };
         assert_eq!(run(root), ["b", "c"]);
         let too_high = PruneOptions {
-            min_total: 70.0,
+            shares: Prune {
+                min_total: 0.7,
+                ..Prune::DEFAULT
+            },
             root: Some(id(&funcs, "b")),
             ..Default::default()
         };

@@ -8,7 +8,7 @@ use clap::Args;
 use super::common::{InputArgs, ShowArgs, TimeUnitArgs, ViewArg};
 use crate::abstraction::{Options, Share};
 use crate::calltree::View;
-use crate::run::abstract_cmd::AbstractOptions;
+use crate::run::abstract_::AbstractOptions;
 
 /// Abstraction flags, shared by every command that abstracts a tree.
 /// Applied in the order merge → view → fold → thresholds → budget; with no
@@ -36,9 +36,9 @@ pub struct AbstractionArgs {
     /// Node budget: keep the N heaviest nodes (and their ancestors)
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<usize>,
-    /// Functions (globs `*`, `?`) that always survive, with their ancestors; repeatable
-    #[arg(long, value_name = "GLOB")]
-    pub keep: Vec<String>,
+    /// Functions that always survive, with their ancestors; repeatable (FUNC: see README "Naming functions")
+    #[arg(long, value_name = "FUNC")]
+    pub keep: Vec<crate::symbols::FuncPattern>,
     /// Draw chains of nodes with negligible self time and one callee as one node [default: on with no method flag, else off]
     #[arg(long, overrides_with = "no_fold_chains")]
     pub fold_chains: bool,
@@ -105,7 +105,7 @@ impl AbstractArgs {
             abstraction: self.abstraction.into_options(),
             dot: match (self.output, &self.tree_out, &self.stats) {
                 (Some(o), _, _) => Some(o),
-                (None, None, None) => Some(PathBuf::from(crate::run::abstract_cmd::DEFAULT_DOT)),
+                (None, None, None) => Some(PathBuf::from(crate::run::abstract_::DEFAULT_DOT)),
                 _ => None,
             },
             tree_out: self.tree_out,

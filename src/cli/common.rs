@@ -14,7 +14,7 @@ use crate::emit::format::TimeUnit;
 use crate::ingest::ParseOptions;
 use crate::ingest::slice::{Filter, TimeRange};
 use crate::pipeline::InputOptions;
-use crate::symbols::{Demangle, SymbolOptions};
+use crate::symbols::{Demangle, FuncPattern, SymbolOptions};
 
 /// `[BINARY]`'s help in every command that takes it.
 pub(crate) const BINARY_HELP: &str = "The traced executable (ELF with debug info). Default: the executable the trace records, when that file is there; failing both, addresses are shown in hex";
@@ -74,12 +74,12 @@ pub struct FilterArgs {
     /// Keep the calls that start in this range from the trace's first event, cut at its end: 10ms..250ms, ..1s, 500us.. (units ns, us, ms, s)
     #[arg(long, help_heading = "Filters", value_name = "START..END", value_parser = parse_time_range)]
     pub time_range: Option<TimeRange>,
-    /// Keep only calls made while a matching function is on the stack, rooted at it (`*` and `?` are wildcards; repeatable; uftrace -F)
-    #[arg(long, help_heading = "Filters", value_name = "GLOB")]
-    pub function: Vec<String>,
-    /// Drop matching functions with their subtrees; their time stays in the caller's self time (repeatable; uftrace -N)
-    #[arg(long, help_heading = "Filters", value_name = "GLOB")]
-    pub exclude: Vec<String>,
+    /// Keep only calls made while a matching function is on the stack, rooted at it (repeatable; uftrace -F; FUNC: see README "Naming functions")
+    #[arg(long, help_heading = "Filters", value_name = "FUNC")]
+    pub function: Vec<FuncPattern>,
+    /// Drop matching functions with their subtrees; their time stays in the caller's self time (repeatable; uftrace -N; FUNC: see README "Naming functions")
+    #[arg(long, help_heading = "Filters", value_name = "FUNC")]
+    pub exclude: Vec<FuncPattern>,
 }
 
 impl FilterArgs {
@@ -88,8 +88,10 @@ impl FilterArgs {
         Filter {
             tids: self.tid,
             range: self.time_range,
-            function: self.function,
-            exclude: self.exclude,
+            // The slice matches these by their text today (full name or
+            // short form, `*` and `?`): the same rule but for scoped ends.
+            function: self.function.iter().map(|p| p.to_string()).collect(),
+            exclude: self.exclude.iter().map(|p| p.to_string()).collect(),
         }
     }
 }

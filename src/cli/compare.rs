@@ -8,8 +8,8 @@ use super::common::{ReadArgs, ViewArg};
 use crate::abstraction::Share;
 use crate::abstraction::pipeline::RECOMMENDED_MIN_TOTAL;
 use crate::abstraction::registry::DEFAULT_THRESHOLD;
+use crate::compare::{Config, Sweep};
 use crate::pipeline::InputOptions;
-use crate::report::{Config, Sweep};
 use crate::run::compare::{CompareOptions, DEFAULT_OUT_DIR};
 
 pub(super) const COMPARE_HELP: &str = "Writes into DIR:
@@ -68,12 +68,13 @@ impl CompareArgs {
     pub fn into_options(self) -> CompareOptions {
         // Each pattern reads its own trace: the input's path is unused.
         let input = InputOptions::default().trace;
+        let (binary, traces) = super::positional::split(self.traces, self.binary);
         CompareOptions {
-            traces: self.traces,
+            traces,
             modules: self.modules,
             out_dir: self.out_dir,
             config: Config {
-                input: self.read.into_options(input, self.binary),
+                input: self.read.into_options(input, binary),
                 modules: Config::default().modules,
                 threshold: self.threshold,
                 sweep: self.sweep,

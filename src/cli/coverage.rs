@@ -55,14 +55,7 @@ pub struct CoverageArgs {
 impl CoverageArgs {
     /// Converts the flags into [`CoverageOptions`].
     pub fn into_options(self) -> CoverageOptions {
-        let mut args = self.args;
-        let binary = match args.first() {
-            Some(first) if crate::ingest::guess::is_elf_file(std::path::Path::new(first)) => {
-                Some(PathBuf::from(args.remove(0)))
-            }
-            _ => None,
-        };
-        let mut traces = args;
+        let (binary, mut traces) = super::positional::split(self.args, None);
         traces.extend(self.trace);
         if traces.is_empty() {
             traces.push("trace.txt".to_string());

@@ -6,8 +6,8 @@ use clap::{Args, ValueEnum};
 
 use super::common::{ByArg, ReadArgs, TimeUnitArgs};
 use crate::abstraction::Share;
-use crate::diff::{By, DiffOptions, Normalize, Prune};
-use crate::run::diff::DiffCommand;
+use crate::diff::{By, ChangeRule, Normalize, Prune};
+use crate::run::diff::DiffOptions;
 
 pub(super) const DIFF_HELP: &str =
     "BASE and NEW are each a trace, or a directory of traces of repeated runs
@@ -38,7 +38,7 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value = "function")]
     pub by: ByArg,
     /// A change in time smaller than this share of the base run's total is `same`: 1% or 0.01
-    #[arg(long, value_name = "P", default_value_t = Share::constant(DiffOptions::DEFAULT_MIN_CHANGE), allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", default_value_t = Share::constant(ChangeRule::DEFAULT_MIN_CHANGE), allow_negative_numbers = true)]
     pub min_change: Share,
     /// Scale the base run's times so its total equals the new run's (as pprof -normalize)
     #[arg(long, value_enum, default_value = "none")]
@@ -85,11 +85,11 @@ pub enum NormalizeArg {
 }
 
 impl DiffArgs {
-    /// Converts the flags into [`DiffCommand`].
-    pub fn into_options(self) -> DiffCommand {
+    /// Converts the flags into [`DiffOptions`].
+    pub fn into_options(self) -> DiffOptions {
         // Each side's traces are set per trace; binaries come from them.
         let input = self.read.into_options(PathBuf::new(), None);
-        DiffCommand {
+        DiffOptions {
             base: self.base,
             new: self.new,
             input,
@@ -97,7 +97,7 @@ impl DiffArgs {
                 ByArg::Function => By::Function,
                 ByArg::Context => By::Context,
             },
-            diff: DiffOptions {
+            diff: ChangeRule {
                 min_change: self.min_change.get(),
                 normalize: match self.normalize {
                     NormalizeArg::None => Normalize::None,

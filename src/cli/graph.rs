@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use super::common::{InputArgs, TimeUnitArgs};
 use crate::abstraction::Share;
 use crate::run::graph::{DEFAULT_MIN_EDGE, DEFAULT_MIN_TOTAL, GraphOptions, Style};
+use crate::symbols::FuncPattern;
 
 /// Flags of `calltrace graph`.
 #[derive(Debug, Args)]
@@ -29,12 +30,12 @@ pub struct GraphArgs {
     /// Leave out edges under this share of the run's total (of FUNC's with --focus/--root; gprof2dot -e): 0.1% or 0.001
     #[arg(long, value_name = "P", default_value_t = DEFAULT_MIN_EDGE, allow_negative_numbers = true)]
     pub min_edge: Share,
-    /// Keep only the paths through FUNC (its callers and callees)
+    /// Keep only the paths through FUNC (its callers and callees); FUNC names one function, see README "Naming functions"
     #[arg(long, value_name = "FUNC")]
-    pub focus: Option<String>,
-    /// Keep only FUNC and what it calls
+    pub focus: Option<FuncPattern>,
+    /// Keep only FUNC and what it calls; FUNC names one function, see README "Naming functions"
     #[arg(long, value_name = "FUNC")]
-    pub root: Option<String>,
+    pub root: Option<FuncPattern>,
     /// Keep only functions at most N levels deep, counting the start (--root, --focus, or the top-level calls) as level 1
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,

@@ -12,6 +12,7 @@ mod export;
 mod graph;
 mod live;
 mod man;
+mod positional;
 mod stats;
 mod tree;
 mod view;

@@ -53,9 +53,9 @@ pub struct StatsArgs {
     /// Write every row: [path,]function,calls,total_ns,self_ns,min_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Draw this function's calls (a `main;a;b` path with --by context) as a log-scale histogram instead of the table
+    /// Draw this function's calls (a `main;a;b` path with --by context) as a log-scale histogram instead of the table; FUNC names one function, see README "Naming functions"
     #[arg(long, value_name = "FUNC")]
-    pub histogram: Option<String>,
+    pub histogram: Option<crate::symbols::FuncPattern>,
     /// Write every row's histogram buckets: [path,]function,low_ns,high_ns,count
     #[arg(long, value_name = "FILE")]
     pub histogram_csv: Option<PathBuf>,

@@ -5,7 +5,7 @@ use clap::Parser;
 use super::*;
 use crate::abstraction::Share;
 use crate::calltree::View;
-use crate::run::abstract_cmd::AbstractOptions;
+use crate::run::abstract_::AbstractOptions;
 use crate::run::compare::CompareOptions;
 use crate::run::export::ExportOptions;
 use crate::run::graph::GraphOptions;
@@ -178,7 +178,8 @@ fn abstract_flags_reach_the_options() {
     let o = a.into_options().abstraction;
     assert!(o.fold_recursion && o.chains == Some(true) && !o.merge);
     assert_eq!((o.min_total, o.max_nodes), (Share::new(0.001), Some(50)));
-    assert_eq!(o.keep, ["lua*", "f?"]);
+    let keep: Vec<&str> = o.keep.iter().map(|p| p.as_str()).collect();
+    assert_eq!(keep, ["lua*", "f?"]);
     assert_eq!(o.view, Some(View::Calls));
     let err = Cli::try_parse_from(["calltrace", "abstract", "--threshold", "2"])
         .unwrap_err()
@@ -389,4 +390,59 @@ fn time_unit_reaches_every_command_that_prints_times() {
         panic!("abstract")
     };
     assert_eq!(a.into_options().time_unit, TimeUnit::Ms);
+}
+
+/// Every pass of the pipeline, by the flag that turns it on.
+const PASS_FLAGS: [(&[&str], &str); 5] = [
+    (&["--merge-modules"], "merge"),
+    (&["--fold-recursion"], "fold-recursion"),
+    (&["--threshold", "90%"], "threshold"),
+    (&["--min-total", "1%"], "min-total"),
+    (&["--max-nodes", "10"], "max-nodes"),
+];
+
+#[test]
+fn every_pass_is_reachable_by_its_flag_and_counts_as_a_method() {
+    let names = |args: &[&str]| {
+        let Command::Abstract(a) = parse(&[&["abstract"][..], args].concat()) else {
+            panic!("abstract")
+        };
+        let o = a.into_options().abstraction;
+        let passes: Vec<&str> = o.passes().iter().map(|p| p.name()).collect();
+        (passes, o.no_method(), o.paper_only())
+    };
+    for (args, pass) in PASS_FLAGS {
+        let (passes, none, paper) = names(args);
+        assert_eq!(passes, [pass], "{args:?}");
+        assert!(!none, "{args:?} is a method");
+        assert_eq!(paper, ["merge", "threshold"].contains(&pass), "{args:?}");
+    }
+    // All flags at once give every pass, each once: none is missing here.
+    let all: Vec<&str> = PASS_FLAGS
+        .iter()
+        .flat_map(|(a, _)| a.iter().copied())
+        .collect();
+    let (passes, _, paper) = names(&all);
+    assert_eq!(passes, PASS_FLAGS.map(|(_, p)| p));
+    assert!(!paper);
+    assert!(names(&[]).1, "no flag, no method");
+}
+
+#[test]
+fn diff_defaults_map_to_default_options() {
+    let Command::Diff(d) = parse(&["diff", "a.txt", "b.txt"]) else {
+        panic!("diff")
+    };
+    let o = d.into_options();
+    let expected = crate::run::diff::DiffOptions {
+        base: "a.txt".into(),
+        new: "b.txt".into(),
+        // Each trace is set per run of a side.
+        input: crate::pipeline::InputOptions {
+            trace: PathBuf::new(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(o, expected);
 }

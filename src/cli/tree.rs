@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::common::{InputArgs, ShowArgs, TimeUnitArgs, ViewArg};
 use crate::run::tree::TreeOptions;
+use crate::symbols::FuncPattern;
 
 /// Flags of `calltrace tree`.
 #[derive(Debug, Args)]
@@ -19,12 +20,12 @@ pub struct TreeArgs {
     /// Output file, `-` for standard output
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
-    /// Print only the paths through FUNC (its callers and callees), as graph --focus
+    /// Print only the paths through FUNC (its callers and callees), as graph --focus; FUNC names one function, see README "Naming functions"
     #[arg(long, value_name = "FUNC", conflicts_with = "root")]
-    pub focus: Option<String>,
-    /// Print only FUNC's calls and what they call, as graph --root
+    pub focus: Option<FuncPattern>,
+    /// Print only FUNC's calls and what they call, as graph --root; FUNC names one function, see README "Naming functions"
     #[arg(long, value_name = "FUNC")]
-    pub root: Option<String>,
+    pub root: Option<FuncPattern>,
     /// Leave out calls deeper than N, counting the start (--root, --focus, or the top-level calls) as level 1
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,

@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::common::InputArgs;
 use crate::run::view::{DEFAULT_OUTPUT, ViewOptions};
+use crate::symbols::FuncPattern;
 
 /// Flags of `calltrace view`.
 #[derive(Debug, Args)]
@@ -19,15 +20,15 @@ pub struct ViewArgs {
     /// Module table for --merge-modules in the page: CSV `function,module` (globs allowed), `auto`, `auto:file`, `auto:dir` or `auto:prefix`
     #[arg(long, value_name = "M", default_value = "auto", value_parser = super::common::parse_modules)]
     pub modules: crate::abstraction::ModulesArg,
-    /// Functions (globs `*`, `?`) that --keep in the page keeps, with their ancestors; repeatable
-    #[arg(long, value_name = "GLOB")]
-    pub keep: Vec<String>,
-    /// A function the page offers as graph's --focus; repeatable
+    /// Functions that --keep in the page keeps, with their ancestors; repeatable (FUNC: see README "Naming functions")
     #[arg(long, value_name = "FUNC")]
-    pub focus: Vec<String>,
-    /// A function the page offers as graph's --root; repeatable
+    pub keep: Vec<FuncPattern>,
+    /// A function the page offers as graph's --focus; repeatable (FUNC names one function, see README "Naming functions")
     #[arg(long, value_name = "FUNC")]
-    pub root: Vec<String>,
+    pub focus: Vec<FuncPattern>,
+    /// A function the page offers as graph's --root; repeatable (FUNC names one function, see README "Naming functions")
+    #[arg(long, value_name = "FUNC")]
+    pub root: Vec<FuncPattern>,
     /// The page to write
     #[arg(short, long, value_name = "FILE", default_value = DEFAULT_OUTPUT)]
     pub output: PathBuf,

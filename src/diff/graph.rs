@@ -3,30 +3,9 @@
 
 use super::{Diff, Profile, Row, median};
 
-/// How the union graph is pruned, as `graph` prunes. Default keeps
-/// functions with at least 0.5% and edges with at least 0.1% of the
-/// larger side's total.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Prune {
-    /// Leave out functions whose total is under this share, on both sides.
-    pub min_total: f64,
-    /// Leave out edges whose total is under this share, on both sides.
-    pub min_edge: f64,
-}
-
-impl Prune {
-    /// The defaults, `graph`'s: 0.5% and 0.1%.
-    pub const DEFAULT: Prune = Prune {
-        min_total: 0.005,
-        min_edge: 0.001,
-    };
-}
-
-impl Default for Prune {
-    fn default() -> Self {
-        Prune::DEFAULT
-    }
-}
+/// How the union graph is pruned: as `graph` prunes, by shares of the
+/// larger side's total on both sides.
+pub(crate) use crate::calltree::hot::Prune;
 
 /// An edge on both sides (medians over each side's runs).
 #[derive(Debug, Clone, PartialEq, Eq)]

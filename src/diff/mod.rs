@@ -89,9 +89,10 @@ impl Change {
     }
 }
 
-/// What `diff` computes, with its documented defaults.
+/// What counts as a change (`--min-change`) and how the base side is
+/// scaled (`--normalize`), with their documented defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DiffOptions {
+pub struct ChangeRule {
     /// A change in time below this share of the base total is `same`.
     /// Default is 0.01 (1%).
     pub min_change: f64,
@@ -99,15 +100,15 @@ pub struct DiffOptions {
     pub normalize: Normalize,
 }
 
-impl DiffOptions {
+impl ChangeRule {
     /// The default `--min-change`: 1% of the base run's total.
     pub const DEFAULT_MIN_CHANGE: f64 = 0.01;
 }
 
-impl Default for DiffOptions {
+impl Default for ChangeRule {
     fn default() -> Self {
-        DiffOptions {
-            min_change: DiffOptions::DEFAULT_MIN_CHANGE,
+        ChangeRule {
+            min_change: ChangeRule::DEFAULT_MIN_CHANGE,
             normalize: Normalize::None,
         }
     }
@@ -248,7 +249,7 @@ impl Diff {
 
 /// Compares the runs of two sides, whose names are in `cat`. Every run
 /// must count the same thing (`run::diff` refuses runs that do not).
-pub(crate) fn diff(base: &[Profile], new: &[Profile], cat: &Catalog, opts: &DiffOptions) -> Diff {
+pub(crate) fn diff(base: &[Profile], new: &[Profile], cat: &Catalog, opts: &ChangeRule) -> Diff {
     let timed = base.iter().chain(new).all(|p| p.unit != Unit::Calls);
     let unit = if timed {
         new.first().map_or(Unit::Nanos, |p| p.unit)

@@ -20,7 +20,7 @@ fn twice(p: Profile) -> Vec<Profile> {
 }
 
 /// [`diff`] with the test's names.
-fn diffed(base: &[Profile], new: &[Profile], opts: &DiffOptions) -> Diff {
+fn diffed(base: &[Profile], new: &[Profile], opts: &ChangeRule) -> Diff {
     CAT.with(|c| diff(base, new, &c.borrow(), opts))
 }
 
@@ -52,7 +52,7 @@ fn a_run_against_itself_is_the_same_everywhere() {
     let d = diffed(
         std::slice::from_ref(&r),
         std::slice::from_ref(&r),
-        &DiffOptions::default(),
+        &ChangeRule::default(),
     );
     assert!(d.rows.iter().all(|r| r.change == Change::Same));
     assert!(d.rows.iter().all(|r| r.delta_self() == 0));
@@ -64,7 +64,7 @@ fn the_larger_term_names_the_change() {
     let base = run(&[("main", 1, 1000), ("slow", 10, 1000), ("often", 10, 1000)]);
     // slow: same calls, each call 3x as long; often: twice the calls, same per call.
     let new = run(&[("main", 1, 1000), ("slow", 10, 3000), ("often", 20, 2000)]);
-    let d = diffed(&twice(base), &twice(new), &DiffOptions::default());
+    let d = diffed(&twice(base), &twice(new), &ChangeRule::default());
     assert_eq!(d.rows[0].key.name, "slow", "largest |delta_self| first");
     assert_eq!(change_of(&d, "slow").change, Change::SlowerPerCall);
     assert_eq!(change_of(&d, "often").change, Change::MoreCalls);
@@ -93,7 +93,7 @@ fn the_attribution_terms_add_up_to_the_change() {
 fn functions_on_one_side_only_are_added_or_removed() {
     let base = run(&[("main", 1, 100), ("gone", 2, 50)]);
     let new = run(&[("main", 1, 100), ("fresh", 5, 70)]);
-    let d = diffed(&[base], &[new], &DiffOptions::default());
+    let d = diffed(&[base], &[new], &ChangeRule::default());
     assert_eq!(change_of(&d, "gone").change, Change::Removed);
     assert_eq!(change_of(&d, "fresh").change, Change::Added);
     assert_eq!(change_of(&d, "fresh").base, Stats::default());
@@ -103,7 +103,7 @@ fn functions_on_one_side_only_are_added_or_removed() {
 fn small_time_changes_are_the_same_but_count_changes_never_are() {
     let base = run(&[("main", 1, 100_000), ("tiny", 10, 100)]);
     let new = run(&[("main", 1, 100_500), ("tiny", 11, 110)]);
-    let d = diffed(&[base], &[new], &DiffOptions::default());
+    let d = diffed(&[base], &[new], &ChangeRule::default());
     assert_eq!(change_of(&d, "main").change, Change::Same, "0.5% < 1%");
     assert_eq!(change_of(&d, "tiny").change, Change::MoreCalls);
 }
@@ -117,20 +117,20 @@ fn repeated_runs_take_medians_and_ignore_changes_within_their_noise() {
     };
     let base = side(&[900, 1000, 1100, 950, 1050]);
     let overlapping = side(&[1000, 1150, 1200, 990, 1180]);
-    let d = diffed(&base, &overlapping, &DiffOptions::default());
+    let d = diffed(&base, &overlapping, &ChangeRule::default());
     let row = change_of(&d, "jitter");
     assert_eq!(row.base.self_weight, 1000);
     assert_eq!(row.new.self_weight, 1150);
     assert_eq!(row.change, Change::Same, "ranges overlap: noise");
     let barely_apart = side(&[1110, 1120, 1150, 1140, 1150]);
-    let d = diffed(&base, &barely_apart, &DiffOptions::default());
+    let d = diffed(&base, &barely_apart, &ChangeRule::default());
     assert_eq!(
         change_of(&d, "jitter").change,
         Change::Same,
         "apart, but by less than the base runs' own spread"
     );
     let apart = side(&[1300, 1350, 1400, 1310, 1320]);
-    let d = diffed(&base, &apart, &DiffOptions::default());
+    let d = diffed(&base, &apart, &ChangeRule::default());
     assert_eq!(change_of(&d, "jitter").change, Change::SlowerPerCall);
     assert_eq!(d.runs, (5, 5));
 }
@@ -139,9 +139,9 @@ fn repeated_runs_take_medians_and_ignore_changes_within_their_noise() {
 fn normalize_total_scales_base_times_not_counts() {
     let base = run(&[("a", 10, 500), ("b", 10, 500)]);
     let new = run(&[("a", 10, 1000), ("b", 10, 1000)]);
-    let opts = DiffOptions {
+    let opts = ChangeRule {
         normalize: Normalize::Total,
-        ..DiffOptions::default()
+        ..ChangeRule::default()
     };
     let d = diffed(
         std::slice::from_ref(&base),
@@ -151,7 +151,7 @@ fn normalize_total_scales_base_times_not_counts() {
     assert_eq!(d.base_total, 2000);
     assert!(d.rows.iter().all(|r| r.change == Change::Same));
     assert_eq!(change_of(&d, "a").base.calls, 10);
-    let d = diffed(&twice(base), &twice(new), &DiffOptions::default());
+    let d = diffed(&twice(base), &twice(new), &ChangeRule::default());
     assert!(d.rows.iter().all(|r| r.change == Change::SlowerPerCall));
 }
 
@@ -161,7 +161,7 @@ fn normalize_total_scales_base_times_not_counts() {
 fn one_run_a_side_leaves_time_changes_untested() {
     let base = run(&[("main", 1, 1000), ("slow", 10, 1000), ("often", 10, 1000)]);
     let new = run(&[("main", 1, 1000), ("slow", 10, 3000), ("often", 20, 2000)]);
-    let d = diffed(&[base], &[new], &DiffOptions::default());
+    let d = diffed(&[base], &[new], &ChangeRule::default());
     assert!(!d.time_tested());
     assert_eq!(change_of(&d, "slow").change, Change::Untested);
     assert_eq!(change_of(&d, "often").change, Change::MoreCalls);
@@ -179,7 +179,7 @@ fn untimed_runs_diff_counts_only() {
     let mut new = run(&[("a", 10, 10), ("b", 8, 8)]);
     base.unit = Unit::Calls;
     new.unit = Unit::Calls;
-    let d = diffed(&[base], &[new], &DiffOptions::default());
+    let d = diffed(&[base], &[new], &ChangeRule::default());
     assert!(!d.timed());
     assert_eq!(change_of(&d, "b").change, Change::MoreCalls);
     assert_eq!(change_of(&d, "a").change, Change::Same);
@@ -189,7 +189,7 @@ fn untimed_runs_diff_counts_only() {
 fn the_gate_counts_only_real_growth_above_the_share() {
     let base = run(&[("main", 1, 1000), ("slow", 10, 1000)]);
     let new = run(&[("main", 1, 1000), ("slow", 10, 1300)]);
-    let d = diffed(&[base], &[new], &DiffOptions::default());
+    let d = diffed(&[base], &[new], &ChangeRule::default());
     assert_eq!(
         d.grown_above(0.10).len(),
         1,

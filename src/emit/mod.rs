@@ -5,8 +5,9 @@
 //!   file where a good one was; the indented tree, which can hold 10^8
 //!   calls, is streamed into that temporary file instead
 //!   ([`output::write_atomic_with`]).
-//! - [`format`](mod@format): how every number is printed (times with their unit,
-//!   percentages, counts).
+//! - [`format`](mod@format): how every number is printed (times with their
+//!   unit, percentages, counts); a leaf of the crate root
+//!   ([`crate::format`]) that the stages below `emit` use too, re-exported.
 //! - [`graph`]: the DOT drawings and edge CSV of `graph` and `abstract`.
 //! - [`tree`]: the indented text tree.
 //! - [`compare`]: `compare`'s tables, figures, HTML page and stdout table.
@@ -20,7 +21,7 @@ pub mod compare;
 pub mod coverage;
 pub mod diff;
 pub mod export;
-pub mod format;
+pub use crate::format;
 pub mod graph;
 pub mod output;
 pub mod signals;

@@ -1,5 +1,5 @@
 //! `calltrace compare`: the abstraction paper's evaluation on your own test
-//! patterns in one run. Every trace is a pattern; [`report::compare`]
+//! patterns in one run. Every trace is a pattern; [`crate::compare::compare`]
 //! analyses them in parallel (a progress bar on stderr when it is a
 //! terminal), then the tables (`rates.csv`, `sweep.csv`, `groups.csv`,
 //! `features.csv`) and figures (`sweep.svg`, `rates.svg`) are rendered in
@@ -9,18 +9,19 @@
 
 use std::path::{Path, PathBuf};
 
+use super::files::{CommandFiles, Files, inputs_of};
 use super::{Outcome, counted};
 use crate::abstraction::ModuleSource;
+use crate::compare::{Config, Report};
 use crate::emit::{self, compare};
 use crate::error::{Error, Result};
-use crate::report::{self, Config, Report};
 
 /// Options of `calltrace compare`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
-    /// `TRACE` arguments: files, `NAME=PATH` or directories; the first
-    /// is the executable when it is an ELF file and `config.input.binary`
-    /// (the hidden `--binary`) is none. Default is none.
+    /// `TRACE` arguments: files, `NAME=PATH` or directories (the program,
+    /// when the first argument was one, is `config.input.binary`).
+    /// Default is none.
     pub(crate) traces: Vec<String>,
     /// `--modules` value: CSV path, `auto`, `auto:file`, `auto:dir` or
     /// `auto:prefix`. Default is none: `auto`, picked per pattern, as
@@ -69,14 +70,14 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
             ),
         ));
     }
-    let opts = &with_binary(opts)?;
     let mut skipped = Vec::new();
-    let patterns = report::patterns::from_args_noting(&opts.traces, &mut skipped)?;
+    let patterns = crate::compare::patterns::from_args_noting(traces(opts)?, &mut skipped)
+        .map_err(|e| e.for_flag("TRACE"))?;
     let config = config(opts)?;
     let bar = crate::progress::patterns(patterns.len() as u64, opts.config.input.quiet);
-    let result = report::compare(&patterns, &config, &|| bar.inc(1));
+    let result = crate::compare::compare(&patterns, &config, &|| bar.inc(1));
     bar.finish_and_clear();
-    let report = result?;
+    let report = result.map_err(|e| e.for_flag("--modules"))?;
     let files = compare::render(&report)?;
     write_all(&opts.out_dir, &files)?;
     super::warn_now(&warnings(&report));
@@ -102,35 +103,39 @@ pub fn run(opts: &CompareOptions) -> Result<Outcome> {
 fn config(opts: &CompareOptions) -> Result<Config> {
     Ok(Config {
         modules: match &opts.modules {
-            Some(m) => ModuleSource::from_arg(m)?,
+            Some(m) => ModuleSource::from_arg(m).map_err(|e| e.for_flag("--modules"))?,
             None => ModuleSource::Auto,
         },
         ..opts.config.clone()
     })
 }
 
-/// `opts` with the positional BINARY taken out of the traces: the first
-/// argument is the executable when it is an ELF file (a program is never a
-/// trace), unless `--binary` named one.
-pub(crate) fn with_binary(opts: &CompareOptions) -> Result<CompareOptions> {
-    let mut opts = opts.clone();
-    let first = opts.traces.first().map(PathBuf::from);
-    if opts.config.input.binary.is_some()
-        || !first
-            .as_deref()
-            .is_some_and(crate::ingest::guess::is_elf_file)
-    {
-        return Ok(opts);
-    }
-    opts.config.input.binary = first;
-    opts.traces.remove(0);
-    if opts.traces.is_empty() {
-        return Err(Error::usage(
+/// The traces, refused when there are none (all that was given was the
+/// program: `[BINARY]` is split off by the command line).
+fn traces(opts: &CompareOptions) -> Result<&[String]> {
+    match opts.traces.is_empty() {
+        true => Err(Error::usage(
             "TRACE",
             "expected at least one trace after the program (BINARY)",
-        ));
+        )),
+        false => Ok(&opts.traces),
     }
-    Ok(opts)
+}
+
+impl CommandFiles for CompareOptions {
+    fn files(&self) -> Result<Files> {
+        let patterns =
+            crate::compare::patterns::from_args(traces(self)?).map_err(|e| e.for_flag("TRACE"))?;
+        let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
+        let inputs = inputs_of(traces, &self.config.input, self.modules.as_ref());
+        // Every file compare may write (protection.csv only with some
+        // options; checked always).
+        let outputs = compare::OUTPUTS
+            .iter()
+            .map(|o| ("--out-dir", self.out_dir.join(o.name)))
+            .collect();
+        Ok(Files { inputs, outputs })
+    }
 }
 
 fn write_all(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {

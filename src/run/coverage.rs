@@ -10,12 +10,12 @@ use super::Outcome;
 use super::files::{CommandFiles, Files};
 use crate::abstraction::modules::{ModuleSource, ModulesArg};
 use crate::calltree::View;
+use crate::compare::patterns::{self, Pattern};
 use crate::coverage::{Collector, Coverage, Lookup, nothing_listed};
 use crate::emit;
 use crate::error::{Error, Result};
 use crate::ingest::FuncTable;
 use crate::pipeline::{self, InputOptions};
-use crate::report::patterns::{self, Pattern};
 use crate::symbols::FuncInfo;
 
 /// Options of `calltrace coverage`.
@@ -55,7 +55,7 @@ impl Default for CoverageOptions {
 
 /// Runs `calltrace coverage`.
 pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
-    let patterns = patterns::from_args(&opts.traces)?;
+    let patterns = patterns::from_args(&opts.traces).map_err(|e| e.for_flag("TRACE"))?;
     let mut collector = Collector::default();
     let look = Lookup {
         binary: opts.input.binary.as_deref(),
@@ -98,21 +98,21 @@ pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
     let summary = emit::coverage::summary(&cov, modules.as_deref());
     emit::write_atomic("-".as_ref(), &summary)?;
     let totals = cov.totals();
+    let outcome = Outcome {
+        warnings: Vec::new(),
+        notes,
+    };
     match opts.fail_under {
         Some(share) if totals.share() < share => {
-            for n in &notes {
-                eprintln!("calltrace: {}", crate::escape_controls(n));
-            }
+            // The outputs were written; say so before the failure.
+            super::report(&outcome);
             Err(Error::Gate(format!(
                 "{:.1}% of the instrumented functions were called, under --fail-under {}%",
                 100.0 * totals.share(),
                 100.0 * share
             )))
         }
-        _ => Ok(Outcome {
-            warnings: Vec::new(),
-            notes,
-        }),
+        _ => Ok(outcome),
     }
 }
 
@@ -160,7 +160,8 @@ fn measured_something(cov: &Coverage) -> Result<()> {
 
 /// The module of every entry, as `--modules ARG` assigns them.
 fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
-    let source = ModuleSource::from_arg(arg)?;
+    let modules_flag = |e: Error| e.for_flag("--modules");
+    let source = ModuleSource::from_arg(arg).map_err(modules_flag)?;
     let mut funcs = FuncTable::default();
     let ids: Vec<u32> = (0..cov.entries.len())
         .map(|i| funcs.addr(i as u64 + 1))
@@ -169,7 +170,7 @@ fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
     for (e, &id) in cov.entries.iter().zip(&ids) {
         names[id as usize] = e.info.clone();
     }
-    let modules = source.assign(&funcs, &names)?;
+    let modules = source.assign(&funcs, &names).map_err(modules_flag)?;
     Ok(ids
         .iter()
         .map(|&id| modules.names[modules.of(id) as usize].clone())
@@ -178,7 +179,8 @@ fn modules_of(cov: &Coverage, arg: &ModulesArg) -> Result<Vec<String>> {
 
 impl CommandFiles for CoverageOptions {
     fn files(&self) -> Result<Files> {
-        let patterns: Vec<Pattern> = patterns::from_args(&self.traces)?;
+        let patterns: Vec<Pattern> =
+            patterns::from_args(&self.traces).map_err(|e| e.for_flag("TRACE"))?;
         let traces = patterns.into_iter().map(|p| ("--trace", p.path));
         let inputs = super::files::inputs_of(traces, &self.input, self.modules.as_ref());
         let outputs = [

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::Outcome;
 use super::files::{CommandFiles, Files};
 use crate::calltree::View;
-use crate::diff::{self, By, Catalog, Diff, DiffOptions, Profile};
+use crate::diff::{self, By, Catalog, ChangeRule, Diff, Profile};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::error::{Error, Result};
@@ -18,47 +18,48 @@ use crate::symbols::Demangle;
 
 /// Options of `calltrace diff`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DiffCommand {
+pub struct DiffOptions {
     /// The base side: a trace, or a directory of traces of repeated runs.
-    pub base: PathBuf,
+    pub(crate) base: PathBuf,
     /// The new side, likewise.
-    pub new: PathBuf,
+    pub(crate) new: PathBuf,
     /// How each trace is read and named (its `trace` and `binary` are
     /// set per trace; names are always simple, to match across builds).
-    pub input: InputOptions,
+    pub(crate) input: InputOptions,
     /// Rows per function or per calling context. Default is function.
-    pub by: By,
-    /// What counts as a change, and the base side's scaling.
-    pub diff: DiffOptions,
+    pub(crate) by: By,
+    /// What counts as a change, and the base side's scaling. Default is
+    /// [`ChangeRule::default`].
+    pub(crate) diff: ChangeRule,
     /// Exit with status 3 when a row's self time grew by more than this
     /// share of the base total. Default is none.
-    pub fail_above: Option<f64>,
+    pub(crate) fail_above: Option<f64>,
     /// Rows shown on stdout. Default is 20.
-    pub top: usize,
+    pub(crate) top: usize,
     /// Where the CSV goes. Default is none.
-    pub csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// Where the JSON goes. Default is none.
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// Where the union graph's DOT goes. Default is none.
-    pub dot: Option<PathBuf>,
+    pub(crate) dot: Option<PathBuf>,
     /// How the union graph is pruned. Default is 0.5% and 0.1%, as `graph`.
-    pub prune: diff::Prune,
+    pub(crate) prune: diff::Prune,
     /// Where the differential flame graph goes (widths from new). Default is none.
-    pub flamegraph: Option<PathBuf>,
+    pub(crate) flamegraph: Option<PathBuf>,
     /// Where the negated one goes (widths from base). Default is none.
-    pub flamegraph_removed: Option<PathBuf>,
+    pub(crate) flamegraph_removed: Option<PathBuf>,
     /// Unit of the times shown. Default is auto.
-    pub time_unit: TimeUnit,
+    pub(crate) time_unit: TimeUnit,
 }
 
-impl Default for DiffCommand {
+impl Default for DiffOptions {
     fn default() -> Self {
-        DiffCommand {
+        DiffOptions {
             base: PathBuf::new(),
             new: PathBuf::new(),
             input: InputOptions::default(),
             by: By::Function,
-            diff: DiffOptions::default(),
+            diff: ChangeRule::default(),
             fail_above: None,
             top: 20,
             csv: None,
@@ -73,7 +74,7 @@ impl Default for DiffCommand {
 }
 
 /// Runs `calltrace diff`.
-pub fn run(opts: &DiffCommand) -> Result<Outcome> {
+pub fn run(opts: &DiffOptions) -> Result<Outcome> {
     let mut cat = Catalog::default();
     let base = load_side(opts, &opts.base, &mut cat)?;
     let new = load_side(opts, &opts.new, &mut cat)?;
@@ -119,9 +120,7 @@ pub fn run(opts: &DiffCommand) -> Result<Outcome> {
     match opts.fail_above.and_then(|share| gate(&d, share)) {
         Some(failed) => {
             // The outputs were written; say so before the failure.
-            for n in &outcome.notes {
-                eprintln!("calltrace: {}", crate::escape_controls(n));
-            }
+            super::report(&outcome);
             Err(Error::Gate(failed))
         }
         None => Ok(outcome),
@@ -130,7 +129,7 @@ pub fn run(opts: &DiffCommand) -> Result<Outcome> {
 
 /// Writes the differential flame graphs asked for, from a diff by context.
 fn flamegraphs(
-    opts: &DiffCommand,
+    opts: &DiffOptions,
     (base, new): (&Side, &Side),
     cat: &Catalog,
     d: &Diff,
@@ -186,7 +185,7 @@ const MAX_PATHS: u64 = 256 << 20;
 
 /// Refuses a CSV or JSON by context whose paths would pass [`MAX_PATHS`],
 /// naming the flags that make them smaller.
-fn check_paths(d: &Diff, opts: &DiffCommand) -> Result<()> {
+fn check_paths(d: &Diff, opts: &DiffOptions) -> Result<()> {
     let bytes = d.path_bytes();
     if bytes <= MAX_PATHS {
         return Ok(());
@@ -277,7 +276,8 @@ impl Side {
     }
 }
 
-fn load_side(opts: &DiffCommand, path: &Path, cat: &mut Catalog) -> Result<Side> {
+/// One side's runs; their warnings, each naming its trace, are said now.
+fn load_side(opts: &DiffOptions, path: &Path, cat: &mut Catalog) -> Result<Side> {
     let mut side = Side {
         functions: Vec::new(),
         contexts: opts.wants_contexts().then(Vec::new),
@@ -289,7 +289,13 @@ fn load_side(opts: &DiffCommand, path: &Path, cat: &mut Catalog) -> Result<Side>
         input.symbols.demangle = Demangle::Simple;
         let loaded = pipeline::load(&input, View::Contexts)?;
         // Said now, before the table (as every command does).
-        super::warn_now(&loaded.warnings);
+        let shown = trace.display();
+        let named: Vec<String> = loaded
+            .warnings
+            .iter()
+            .map(|w| format!("{shown}: {w}"))
+            .collect();
+        super::warn_now(&named);
         let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
         let names = &loaded.names;
         side.units.push((trace, tree.unit));
@@ -309,18 +315,18 @@ fn side_traces(path: &Path) -> Result<Vec<PathBuf>> {
         return Ok(vec![path.to_path_buf()]);
     }
     let arg = path.to_string_lossy().into_owned();
-    let patterns = crate::report::patterns::from_args(&[arg])?;
+    let patterns = crate::compare::patterns::from_args(&[arg]).map_err(|e| e.for_flag("TRACE"))?;
     Ok(patterns.into_iter().map(|p| p.path).collect())
 }
 
-impl DiffCommand {
+impl DiffOptions {
     /// Whether the runs are needed by context: for rows or a flame graph.
     fn wants_contexts(&self) -> bool {
         self.by == By::Context || self.flamegraph.is_some() || self.flamegraph_removed.is_some()
     }
 }
 
-impl CommandFiles for DiffCommand {
+impl CommandFiles for DiffOptions {
     fn files(&self) -> Result<Files> {
         let mut traces = Vec::new();
         for (flag, side) in [("BASE", &self.base), ("NEW", &self.new)] {

@@ -10,11 +10,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::Outcome;
-use super::abstract_cmd::AbstractOptions;
-use super::compare::CompareOptions;
 use super::export::ExportOptions;
-use super::graph::GraphOptions;
-use super::tree::TreeOptions;
 use crate::abstraction::ModulesArg;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
@@ -143,41 +139,6 @@ pub(crate) fn module_table(modules: Option<&ModulesArg>) -> Option<(&'static str
         .map(|t| ("--modules", t.to_path_buf()))
 }
 
-impl CommandFiles for GraphOptions {
-    fn files(&self) -> Result<Files> {
-        let mut outputs = vec![("--output", self.output.clone())];
-        outputs.extend(self.csv.iter().map(|c| ("--csv", c.clone())));
-        Ok(Files {
-            inputs: input_files(&self.input),
-            outputs,
-        })
-    }
-}
-
-impl CommandFiles for TreeOptions {
-    fn files(&self) -> Result<Files> {
-        Ok(Files {
-            inputs: input_files(&self.input),
-            outputs: vec![("--output", self.output.clone())],
-        })
-    }
-}
-
-impl CommandFiles for AbstractOptions {
-    fn files(&self) -> Result<Files> {
-        let modules = self.abstraction.modules.as_ref();
-        let inputs = inputs_of(
-            [("--trace", self.input.trace.clone())],
-            &self.input,
-            modules,
-        );
-        let mut outputs: Vec<_> = self.dot.iter().map(|d| ("--output", d.clone())).collect();
-        outputs.extend(self.tree_out.iter().map(|t| ("--tree-out", t.clone())));
-        outputs.extend(self.stats.iter().map(|t| ("--stats", t.clone())));
-        Ok(Files { inputs, outputs })
-    }
-}
-
 impl CommandFiles for ExportOptions {
     fn files(&self) -> Result<Files> {
         let modules = self.abstraction.modules.as_ref();
@@ -195,22 +156,6 @@ impl CommandFiles for ExportOptions {
                 .map(|f| ("--output", self.output.join(f)))
                 .collect(),
         };
-        Ok(Files { inputs, outputs })
-    }
-}
-
-impl CommandFiles for CompareOptions {
-    fn files(&self) -> Result<Files> {
-        let opts = super::compare::with_binary(self)?;
-        let patterns = crate::report::patterns::from_args(&opts.traces)?;
-        let traces = patterns.into_iter().map(|p| ("TRACE", p.path));
-        let inputs = inputs_of(traces, &opts.config.input, self.modules.as_ref());
-        // Every file compare may write (protection.csv only with some
-        // options; checked always).
-        let outputs = crate::emit::compare::OUTPUTS
-            .iter()
-            .map(|o| ("--out-dir", self.out_dir.join(o.name)))
-            .collect();
         Ok(Files { inputs, outputs })
     }
 }

@@ -3,7 +3,7 @@
 //! and writes its outputs; what it wants said on stderr comes back in an
 //! [`Outcome`].
 
-pub mod abstract_cmd;
+pub mod abstract_;
 pub mod compare;
 pub mod coverage;
 pub mod diff;
@@ -16,8 +16,9 @@ pub mod stats;
 pub mod tree;
 pub mod view;
 
-/// What a command wants the binary to print after its outputs (the
-/// trace's warnings come before them: [`warn_now`]).
+/// What a command wants the binary to print after its outputs (warnings
+/// known before them are said before them: [`warn_now`]), printed by
+/// [`report`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Counted problems, one line each, printed as warnings.
@@ -26,13 +27,33 @@ pub struct Outcome {
     pub notes: Vec<String>,
 }
 
+/// Prints an outcome on stderr: each distinct warning once, then the
+/// notes. `main` calls it after a command; a command that fails a gate
+/// (exit 3) after writing its outputs calls it before failing.
+pub fn report(outcome: &Outcome) {
+    use std::io::Write;
+    warn_now(&outcome.warnings);
+    let mut err = std::io::stderr().lock();
+    for n in &outcome.notes {
+        let _ = writeln!(err, "calltrace: {}", crate::escape_controls(n));
+    }
+}
+
 /// Prints `warnings` on stderr now, before the command writes its output:
 /// what bears on the output's correctness (names from another build,
 /// repairs, missing debug information) must not come after thousands of
-/// lines of it, where `| head` or `| less` hides it.
+/// lines of it, where `| head` or `| less` hides it. This and [`report`]
+/// are the one channel: a warning said once is not said again (two
+/// patterns, or a trace on both sides of `diff`, with the same repair).
 pub fn warn_now(warnings: &[String]) {
+    static SAID: std::sync::Mutex<Option<std::collections::HashSet<String>>> =
+        std::sync::Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    let said = said.get_or_insert_with(Default::default);
     for w in warnings {
-        print_warning(w);
+        if said.insert(w.clone()) {
+            print_warning(w);
+        }
     }
 }
 
@@ -44,6 +65,19 @@ pub fn print_warning(warning: &str) {
 }
 
 pub(crate) use crate::emit::format::counted;
+
+/// The one function `pattern` names among `names` (see
+/// [`FuncPattern`]), for `flag`; none without a pattern.
+pub(crate) fn function(
+    names: &[crate::symbols::FuncInfo],
+    flag: &str,
+    pattern: Option<&crate::symbols::FuncPattern>,
+) -> crate::Result<Option<crate::ingest::FuncId>> {
+    pattern
+        .map(|p| p.pick_function(names))
+        .transpose()
+        .map_err(|e| crate::Error::usage(flag, e))
+}
 
 /// Names longer than this make boxes wider than a screen.
 const LONG_NAME: usize = 100;

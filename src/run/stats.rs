@@ -17,6 +17,7 @@ use crate::emit::stats::TableOptions;
 use crate::error::{Error, Result};
 use crate::pipeline::{self, InputOptions, Loaded};
 use crate::stats::{self, By, Row, Rows, Sort};
+use crate::symbols::FuncPattern;
 
 /// Options of `calltrace stats`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +38,8 @@ pub struct StatsOptions {
     pub(crate) csv: Option<PathBuf>,
     /// Draw this row's histogram (function name, or `main;a;b` path with
     /// `--by context`) instead of the table. Default is none.
-    pub(crate) histogram: Option<String>,
+    /// (A function pattern; with `--by context` its text is the path.)
+    pub(crate) histogram: Option<FuncPattern>,
     /// Where every row's buckets go as CSV. Default is none.
     pub(crate) histogram_csv: Option<PathBuf>,
     /// Unit of the times shown. Default is auto.
@@ -179,8 +181,18 @@ fn check_paths(rows: &Rows, opts: &StatsOptions) -> Result<()> {
     ))
 }
 
-/// The row `--histogram` names, or an error listing rows like it.
-fn row<'a>(rows: &'a Rows, name: &str, opts: &StatsOptions) -> Result<&'a Row> {
+/// The row `--histogram` names: the one function its pattern names (see
+/// [`FuncPattern`]), or with `--by context` the printed path; else an
+/// error listing rows like it.
+fn row<'a>(rows: &'a Rows, pattern: &FuncPattern, opts: &StatsOptions) -> Result<&'a Row> {
+    if opts.by == By::Function {
+        let names = rows.rows.iter().map(|r| r.name.as_str()).enumerate();
+        let i = pattern
+            .pick_one(names)
+            .map_err(|e| Error::usage("--histogram", e))?;
+        return Ok(&rows.rows[i]);
+    }
+    let name = pattern.as_str();
     if let Some(r) = rows.find(name) {
         return Ok(r);
     }
@@ -194,17 +206,15 @@ fn row<'a>(rows: &'a Rows, name: &str, opts: &StatsOptions) -> Result<&'a Row> {
     like.sort_unstable();
     like.dedup();
     like.truncate(5);
-    let what = match opts.by {
-        By::Function => "function",
-        By::Context => "context (a `main;a;b` path; `\\;` for a `;` in a name)",
-    };
     let hint = match like.is_empty() {
-        true => "`calltrace stats` lists them".to_string(),
+        true => "`calltrace stats --by context` lists them".to_string(),
         false => format!("similar: {}", like.join(", ")),
     };
     Err(Error::usage(
         "--histogram",
-        format!("no {what} `{name}` in the trace; {hint}"),
+        format!(
+            "no context (a `main;a;b` path; `\\;` for a `;` in a name) `{name}` in the trace; {hint}"
+        ),
     ))
 }
 

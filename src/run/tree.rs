@@ -4,11 +4,13 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use super::files::{CommandFiles, Files};
 use crate::calltree::{Keep, Stat, Tree, View};
 use crate::emit;
 use crate::emit::format::TimeUnit;
 use crate::error::Result;
 use crate::pipeline::{self, InputOptions};
+use crate::symbols::FuncPattern;
 
 /// Options of `calltrace tree`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,10 +30,10 @@ pub struct TreeOptions {
     pub(crate) show: Vec<Stat>,
     /// Print only the calls of this function and what they call (`--root`),
     /// as `graph --root` draws. Default is none.
-    pub(crate) root: Option<String>,
+    pub(crate) root: Option<FuncPattern>,
     /// Print only the paths through this function: its callers and what
     /// it calls (`--focus`), as `graph --focus` draws. Default is none.
-    pub(crate) focus: Option<String>,
+    pub(crate) focus: Option<FuncPattern>,
 }
 
 impl Default for TreeOptions {
@@ -84,8 +86,8 @@ pub fn run(opts: &TreeOptions) -> Result<Outcome> {
 fn kept(opts: &TreeOptions, loaded: &pipeline::Loaded) -> Result<Option<Vec<bool>>> {
     let names = &loaded.names;
     let (func, callers) = match (&opts.focus, &opts.root) {
-        (Some(f), _) => (super::graph::find(names, "--focus", Some(f))?, true),
-        (None, Some(r)) => (super::graph::find(names, "--root", Some(r))?, false),
+        (Some(f), _) => (super::function(names, "--focus", Some(f))?, true),
+        (None, Some(r)) => (super::function(names, "--root", Some(r))?, false),
         (None, None) => return Ok(None),
     };
     let Some(func) = func else { return Ok(None) };
@@ -143,4 +145,13 @@ fn wrote(opts: &TreeOptions, lines: u64) -> Vec<String> {
         opts.output.display(),
         opts.view.name()
     )]
+}
+
+impl CommandFiles for TreeOptions {
+    fn files(&self) -> Result<Files> {
+        Ok(Files {
+            inputs: super::files::input_files(&self.input),
+            outputs: vec![("--output", self.output.clone())],
+        })
+    }
 }

@@ -8,13 +8,14 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use super::files::{CommandFiles, Files, input_files, module_table};
+use super::files::{CommandFiles, Files, inputs_of};
 use crate::abstraction::ModulesArg;
 use crate::calltree::{Keep, View};
 use crate::emit;
 use crate::emit::view::{Data, GraphGrid, Pattern, TreeGrid};
 use crate::error::Result;
 use crate::pipeline::{InputOptions, load};
+use crate::symbols::FuncPattern;
 use rayon::prelude::*;
 
 /// Where the page goes when no output is named.
@@ -32,11 +33,11 @@ pub struct ViewOptions {
     /// `--modules` for `abstract`'s states. Default is `auto`.
     pub(crate) modules: ModulesArg,
     /// `--keep` globs the page can turn on. Default is none.
-    pub(crate) keep: Vec<String>,
+    pub(crate) keep: Vec<FuncPattern>,
     /// `--focus` functions the page offers for `graph`. Default is none.
-    pub(crate) focus: Vec<String>,
+    pub(crate) focus: Vec<FuncPattern>,
     /// `--root` functions the page offers for `graph`. Default is none.
-    pub(crate) root: Vec<String>,
+    pub(crate) root: Vec<FuncPattern>,
     /// The page. Default is [`DEFAULT_OUTPUT`].
     pub(crate) output: PathBuf,
 }
@@ -57,11 +58,13 @@ impl Default for ViewOptions {
 
 impl CommandFiles for ViewOptions {
     fn files(&self) -> Result<Files> {
-        let mut inputs = input_files(&self.input);
-        if self.patterns.is_some() {
-            inputs.retain(|(flag, _)| *flag != "--trace");
-        }
-        inputs.extend(module_table(Some(&self.modules)));
+        // The traces drawn: `--trace`'s, or every one in the patterns' DIR.
+        let flag = match self.patterns {
+            Some(_) => "DIR",
+            None => "--trace",
+        };
+        let traces = traces(self)?.into_iter().map(|(_, t)| (flag, t));
+        let inputs = inputs_of(traces, &self.input, Some(&self.modules));
         Ok(Files {
             inputs,
             outputs: vec![("--output", self.output.clone())],
@@ -83,7 +86,8 @@ pub fn run(opts: &ViewOptions) -> Result<Outcome> {
             input.per_call = Some(Keep::Total);
             let loaded = load(&input, View::Contexts)?;
             let shown = trace.display().to_string();
-            let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)?;
+            let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)
+                .map_err(|e| e.for_flag("--modules"))?;
             Ok((p, loaded.warnings))
         })
         .collect();
@@ -123,6 +127,6 @@ fn traces(opts: &ViewOptions) -> Result<Vec<(String, PathBuf)>> {
         return Ok(vec![(name, t.clone())]);
     };
     let arg = dir.display().to_string();
-    let found = crate::report::patterns::from_args(&[arg])?;
+    let found = crate::compare::patterns::from_args(&[arg]).map_err(|e| e.for_flag("DIR"))?;
     Ok(found.into_iter().map(|p| (p.name, p.path)).collect())
 }

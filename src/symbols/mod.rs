@@ -30,6 +30,7 @@ mod mapindex;
 mod mapped;
 mod object_file;
 mod objects;
+mod pattern;
 mod perfmap;
 mod source;
 mod xray;
@@ -45,6 +46,7 @@ pub use elf::Elf;
 pub use elf::build_id_of;
 pub use hooks::runtime_hint;
 pub use objects::locate;
+pub use pattern::{FuncPattern, glob as pattern_glob};
 
 /// How functions are named. Default is `nm -C` names and no search path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

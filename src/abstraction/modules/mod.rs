@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobSet, GlobSetBuilder};
 
 pub(crate) mod arg;
 pub(crate) mod assigned;
@@ -84,7 +84,8 @@ impl PartialEq for ModuleTable {
 }
 
 impl ModuleSource {
-    /// The source a `--modules` value names; a table is read here.
+    /// The source a `--modules` value names; a table is read here. A table
+    /// that cannot be read is an [`Error::Value`]: the caller names the flag.
     pub fn from_arg(arg: &ModulesArg) -> Result<ModuleSource> {
         match arg {
             ModulesArg::AutoFile => Ok(ModuleSource::AutoFile),
@@ -95,7 +96,8 @@ impl ModuleSource {
         }
     }
 
-    /// Assigns a module to every function of `funcs`, named by `names`.
+    /// Assigns a module to every function of `funcs`, named by `names`
+    /// (`auto:file` without source files is an [`Error::Value`]).
     pub fn assign(&self, funcs: &FuncTable, names: &[FuncInfo]) -> Result<Modules> {
         match self {
             ModuleSource::Auto => return Ok(super::prefix::auto(funcs, names)),
@@ -104,8 +106,7 @@ impl ModuleSource {
         }
         let auto = matches!(self, ModuleSource::AutoFile | ModuleSource::AutoDir);
         if auto && !names.iter().any(|n| n.file.is_some()) {
-            return Err(Error::usage(
-                "--modules",
+            return Err(Error::value(
                 "auto:file and auto:dir need an address trace and the binary it came from (with -g debug info)",
             ));
         }
@@ -152,8 +153,7 @@ impl ModuleTable {
     pub fn read(path: &Path) -> Result<ModuleTable> {
         crate::ingest::opened::note(path);
         let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::usage(
-                "--modules",
+            Error::value(
                 format!(
                     "{}: {e}; expected a `function,module` CSV, auto, auto:file, auto:dir or auto:prefix",
                     path.display()
@@ -205,9 +205,7 @@ impl ModuleTable {
     fn compile(&mut self, name: &str) -> Result<()> {
         let mut b = GlobSetBuilder::new();
         for ((g, _), &line) in self.globs.iter().zip(&self.glob_lines) {
-            let glob = GlobBuilder::new(&escape_except_wildcards(g))
-                .backslash_escape(false)
-                .build()
+            let glob = crate::symbols::pattern_glob(g)
                 .map_err(|e| Error::parse(name, line, format!("bad glob `{g}`: {e}")))?;
             b.add(glob);
         }
@@ -273,18 +271,6 @@ impl ModuleTable {
         let first = self.set.matches(name).into_iter().min()?;
         Some(self.globs[first].1.as_str())
     }
-}
-
-/// A table glob in globset syntax: only `*` and `?` are wildcards.
-pub(crate) fn escape_except_wildcards(g: &str) -> String {
-    let mut out = String::with_capacity(g.len());
-    for c in g.chars() {
-        match c {
-            '*' | '?' => out.push(c),
-            c => out.push_str(&globset::escape(c.encode_utf8(&mut [0; 4]))),
-        }
-    }
-    out
 }
 
 /// Finds broken CSV quoting, which the CSV reader would silently accept:

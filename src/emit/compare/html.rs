@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
+use crate::compare::{Report, Stage};
 use crate::emit::format::{TimeUnit, counted, percent, quantity};
-use crate::report::{Report, Stage};
 
 const STYLE: &str = "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222;max-width:1200px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}

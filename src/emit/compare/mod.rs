@@ -10,8 +10,8 @@ pub mod plot;
 pub mod report_csv;
 pub mod table;
 
+use crate::compare::Report;
 use crate::error::Result;
-use crate::report::Report;
 
 /// One file `compare` writes into its output directory.
 pub(crate) struct Output {

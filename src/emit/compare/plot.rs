@@ -12,9 +12,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::abstraction::Share;
 use crate::abstraction::registry::{MethodParams, Shown};
+use crate::compare::{PatternReport, Report, Stage};
 use crate::emit::format::thousands;
 use crate::error::{Error, Result, escape_controls};
-use crate::report::{PatternReport, Report, Stage};
 
 const FONT: &str = "sans-serif";
 

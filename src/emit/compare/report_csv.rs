@@ -7,9 +7,9 @@
 //! Escaping is RFC 4180's (the `csv` crate), names kept exactly, as in
 //! [`crate::emit::graph::edges_csv`].
 
+use crate::compare::{Report, Stage, groups};
 use crate::emit::format::fixed;
 use crate::error::{Error, Result};
-use crate::report::{Report, Stage, groups};
 
 /// Header of `rates.csv`.
 pub const RATES_HEADER: [&str; 8] = [

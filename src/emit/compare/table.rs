@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
+use crate::compare::{Report, Stage};
 use crate::emit::format::{counted, percent};
 use crate::error::escape_controls;
-use crate::report::{Report, Stage};
 
 /// The stdout table: per pattern, nodes before and after each method
 /// (with the share kept), then how groups and features fared.

@@ -11,7 +11,7 @@ pub use table::table;
 
 use serde_json::{Map, Value, json};
 
-use crate::diff::{By, Diff, DiffOptions, Normalize, Row, per_call};
+use crate::diff::{By, ChangeRule, Diff, Normalize, Row, per_call};
 use crate::error::{Error, Result};
 
 /// The columns of the CSV (and the fields of each JSON row), in order.
@@ -91,7 +91,7 @@ pub fn csv(d: &Diff, by: By) -> Result<Vec<u8>> {
 /// has one run, so changes in time were not tested against noise and
 /// rows whose time alone changed are `untested`; false for untimed runs
 /// too), then the rows as objects with the CSV's column names.
-pub fn json(d: &Diff, by: By, opts: &DiffOptions) -> Vec<u8> {
+pub fn json(d: &Diff, by: By, opts: &ChangeRule) -> Vec<u8> {
     let cols = columns(d, by);
     let rows: Vec<Value> = d
         .rows

@@ -48,7 +48,7 @@ fn profile(unit: Unit, rows: &[(&str, u64, u64)]) -> Profile {
 
 /// [`diff`] with the test's names.
 fn diffed(base: &[Profile], new: &[Profile]) -> Diff {
-    CAT.with(|c| diff(base, new, &c.borrow(), &DiffOptions::default()))
+    CAT.with(|c| diff(base, new, &c.borrow(), &ChangeRule::default()))
 }
 
 fn sample(unit: Unit) -> Diff {
@@ -88,8 +88,7 @@ fn untimed_and_per_context_columns() {
 #[test]
 fn json_rows_have_the_csv_names() {
     let d = sample(Unit::Nanos);
-    let v: Value =
-        serde_json::from_slice(&json(&d, By::Function, &DiffOptions::default())).unwrap();
+    let v: Value = serde_json::from_slice(&json(&d, By::Function, &ChangeRule::default())).unwrap();
     assert_eq!(v["unit"], "ns");
     assert_eq!(v["rows"][0]["delta_self_ns"], 2000);
     assert_eq!(v["rows"][0]["change"], "slower per call");
@@ -256,7 +255,7 @@ fn the_within_noise_label_and_untested_single_runs() {
     let table = String::from_utf8(table(&one, 20, TimeUnit::Auto)).unwrap();
     assert!(table.contains("one run on a side"), "{table}");
     let doc = |d: &Diff, by| -> Value {
-        serde_json::from_slice(&json(d, by, &DiffOptions::default())).unwrap()
+        serde_json::from_slice(&json(d, by, &ChangeRule::default())).unwrap()
     };
     assert_eq!(doc(&one, By::Function)["time_tested"], false);
     assert_eq!(doc(&d, By::Context)["time_tested"], true);

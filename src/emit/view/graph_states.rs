@@ -17,6 +17,7 @@ use crate::emit::graph::dot::temperature;
 use crate::error::Result;
 use crate::ingest::FuncId;
 use crate::pipeline::Loaded;
+use crate::symbols::FuncPattern;
 
 /// `--min-total` values the page offers; `0.5%` is `graph`'s default.
 pub(crate) const MIN_TOTALS: [&str; 7] = ["0%", "0.1%", "0.5%", "1%", "2%", "5%", "10%"];
@@ -35,14 +36,14 @@ pub(crate) struct GraphGrid {
     /// Index of the default in `min_edge`.
     pub min_edge_default: usize,
     /// `--focus` functions given to `view`; the page adds "none".
-    pub focus: Vec<String>,
+    pub focus: Vec<FuncPattern>,
     /// `--root` functions given to `view`; the page adds "none".
-    pub root: Vec<String>,
+    pub root: Vec<FuncPattern>,
 }
 
 impl GraphGrid {
     /// The grid for the `--focus` and `--root` names given to `view`.
-    pub(crate) fn new(focus: &[String], root: &[String]) -> GraphGrid {
+    pub(crate) fn new(focus: &[FuncPattern], root: &[FuncPattern]) -> GraphGrid {
         let own = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         GraphGrid {
             min_total: own(&MIN_TOTALS),
@@ -81,7 +82,11 @@ pub(crate) fn compute(loaded: &Loaded, grid: &GraphGrid) -> Result<GraphData> {
     let cg = CallGraph::from_tree(tree, funcs);
     let stats = hot::func_stats(tree, funcs);
     let tops = hot::top_level(tree, funcs);
-    let find = |flag, n: &String| crate::run::graph::find(names, flag, Some(n));
+    let find = |flag: &str, p: &FuncPattern| {
+        p.pick_function(names)
+            .map(Some)
+            .map_err(|e| crate::error::Error::usage(flag, e))
+    };
     let mut focus: Vec<Option<FuncId>> = vec![None];
     for f in &grid.focus {
         focus.push(find("--focus", f)?);
@@ -90,15 +95,17 @@ pub(crate) fn compute(loaded: &Loaded, grid: &GraphGrid) -> Result<GraphData> {
     for r in &grid.root {
         root.push(find("--root", r)?);
     }
-    let share = |s: &str| s.parse::<Share>().map(Share::percent).unwrap_or(0.0);
+    let share = |s: &str| s.parse::<Share>().map(Share::get).unwrap_or(0.0);
     let (mut states, mut lists, mut seen) = (Vec::new(), Vec::new(), HashMap::new());
     for mt in &grid.min_total {
         for me in &grid.min_edge {
             for fo in &focus {
                 for ro in &root {
                     let opts = PruneOptions {
-                        min_total: share(mt),
-                        min_edge: share(me),
+                        shares: hot::Prune {
+                            min_total: share(mt),
+                            min_edge: share(me),
+                        },
                         focus: *fo,
                         root: *ro,
                         depth: None,

@@ -17,13 +17,14 @@ use crate::abstraction::ModulesArg;
 use crate::abstraction::chains::Folded;
 use crate::abstraction::pass::Context;
 use crate::abstraction::pipeline::{self, Parameters};
-use crate::abstraction::trace::{drawing, keep_set, protect};
+use crate::abstraction::trace::{drawing, protect};
 use crate::abstraction::{Modules, NO_MODULE, Options, Share};
 use crate::calltree::{NodeId, View};
 use crate::emit::format::time;
 use crate::error::{Result, escape_controls};
 use crate::ingest::FuncId;
 use crate::pipeline::Loaded;
+use crate::symbols::FuncPattern;
 
 /// `--min-total` values the page offers besides none.
 pub(crate) const MIN_TOTALS: [&str; 4] = ["0.1%", "0.5%", "1%", "5%"];
@@ -41,15 +42,15 @@ pub(crate) struct TreeGrid {
     /// `--max-nodes` values.
     pub max_nodes: Vec<Option<usize>>,
     /// `--keep` globs given to `view` (the page turns them on or off together).
-    pub keep: Vec<String>,
+    pub keep: Vec<FuncPattern>,
     /// `--modules` given to `view` (`auto` when none was).
     pub modules: ModulesArg,
 }
 
 impl TreeGrid {
     /// The grid for `modules` and `keep`, with `compare`'s default sweep.
-    pub(crate) fn new(modules: &ModulesArg, keep: &[String]) -> TreeGrid {
-        let sweep = crate::report::Sweep::default().points();
+    pub(crate) fn new(modules: &ModulesArg, keep: &[FuncPattern]) -> TreeGrid {
+        let sweep = crate::compare::Sweep::default().points();
         TreeGrid {
             threshold: std::iter::once(None)
                 .chain(sweep.iter().map(|p| Some(format!("{p}"))))
@@ -142,7 +143,7 @@ struct Interner {
 /// Runs every state of `grid` on `loaded` (a contexts tree).
 pub(crate) fn compute(loaded: &Loaded, modules: &Modules, grid: &TreeGrid) -> Result<TreeData> {
     let funcs = &loaded.built.funcs;
-    let keep = protect(&keep_set(&grid.keep)?, funcs, &loaded.names);
+    let keep = protect(&grid.keep, funcs, &loaded.names);
     let none = vec![false; keep.len()];
     let cx = |protected| Context {
         funcs,
@@ -317,7 +318,7 @@ mod tests {
 
     #[test]
     fn states_are_in_the_order_the_page_indexes_them() {
-        let g = TreeGrid::new(&ModulesArg::Auto, &["fax_*".to_string()]);
+        let g = TreeGrid::new(&ModulesArg::Auto, &["fax_*".parse().unwrap()]);
         let states = g.states();
         assert_eq!(states.len(), 22 * 2 * 2 * 5 * 4 * 2);
         let o = &states[index(&g, (19, 1, 0, 2, 1, 1))];

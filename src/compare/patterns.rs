@@ -18,10 +18,8 @@ pub(crate) struct Pattern {
     pub path: PathBuf,
 }
 
-/// The flag (positional argument) named in errors.
-const ARG: &str = "TRACE";
-
-/// Turns `TRACE` arguments into patterns sorted by name.
+/// Turns `TRACE` arguments into patterns sorted by name. Errors are
+/// [`Error::Value`]s: the caller names the argument ([`Error::for_flag`]).
 pub(crate) fn from_args<S: AsRef<str>>(args: &[S]) -> Result<Vec<Pattern>> {
     from_args_noting(args, &mut Vec::new())
 }
@@ -39,7 +37,7 @@ pub(crate) fn from_args_noting<S: AsRef<str>>(
     }
     skipped.sort();
     if patterns.is_empty() {
-        return Err(Error::usage(ARG, "no trace files given"));
+        return Err(Error::value("no trace files given"));
     }
     patterns.sort_by(|a, b| a.name.cmp(&b.name));
     check_unique(&patterns)?;
@@ -55,8 +53,7 @@ fn from_arg(arg: &str, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> {
         }]);
     }
     if arg == "-" {
-        return Err(Error::usage(
-            ARG,
+        return Err(Error::value(
             "standard input cannot be a pattern: name trace files",
         ));
     }
@@ -110,25 +107,22 @@ fn dir_patterns(dir: &Path, skipped: &mut Vec<PathBuf>) -> Result<Vec<Pattern>> 
         }
     }
     if out.is_empty() {
-        return Err(Error::usage(
-            ARG,
-            format!("directory {} holds no trace files", dir.display()),
-        ));
+        return Err(Error::value(format!(
+            "directory {} holds no trace files",
+            dir.display()
+        )));
     }
     Ok(out)
 }
 
 fn check_unique(sorted: &[Pattern]) -> Result<()> {
     match sorted.windows(2).find(|w| w[0].name == w[1].name) {
-        Some(w) => Err(Error::usage(
-            ARG,
-            format!(
-                "two patterns are named `{}` ({} and {}); name them apart with NAME=PATH",
-                w[0].name,
-                w[0].path.display(),
-                w[1].path.display()
-            ),
-        )),
+        Some(w) => Err(Error::value(format!(
+            "two patterns are named `{}` ({} and {}); name them apart with NAME=PATH",
+            w[0].name,
+            w[0].path.display(),
+            w[1].path.display()
+        ))),
         None => Ok(()),
     }
 }

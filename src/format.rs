@@ -3,10 +3,15 @@
 //! that never round to 0% or 100%, thresholds), thousands separators and
 //! counts with their noun (`1 pattern`, `2 patterns`). The tree says what
 //! its weights count ([`Unit`]); the unit a time is shown in is picked here
-//! ([`TimeUnit`], `--time-unit`).
+//! ([`TimeUnit`], `--time-unit`). A leaf: it imports only the unit of
+//! weights ([`crate::ingest::Unit`]), so every stage may print numbers
+//! (`emit` re-exports it as `emit::format`).
 
 use crate::ingest::Unit;
-use crate::report::sweep::DECIMALS;
+
+/// Decimal places of `compare`'s thresholds and of its CSV tables' floats
+/// ([`fixed`]).
+pub(crate) const DECIMALS: i32 = 6;
 
 /// The unit times are shown in (`--time-unit`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

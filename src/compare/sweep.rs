@@ -10,7 +10,7 @@ use std::fmt;
 use crate::abstraction::{Share, ShareError};
 
 /// Decimal places thresholds are rounded to (and printed with).
-pub(crate) const DECIMALS: i32 = 6;
+pub(crate) use crate::format::DECIMALS;
 
 /// Most points a sweep may have: each is a row per pattern and swept method.
 pub(crate) const MAX_POINTS: usize = 10_001;

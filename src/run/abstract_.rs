@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use super::Outcome;
+use super::files::{CommandFiles, Files};
 use crate::abstraction::pass::Param;
 use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
 use crate::abstraction::trace::{Abstraction, abstract_trace};
@@ -208,7 +209,7 @@ pub fn summary_line(s: &Stats) -> String {
     };
     let p = &s.parameters;
     let threshold = p.threshold.and_then(Share::new);
-    let kept = crate::report::ratio(s.nodes_after, s.tree_nodes);
+    let kept = crate::compare::ratio(s.nodes_after, s.tree_nodes);
     format!(
         "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
         describe(p.merge, threshold),
@@ -218,6 +219,21 @@ pub fn summary_line(s: &Stats) -> String {
         percent(1.0 - kept, 2),
         percent(s.explained_time, 2)
     )
+}
+
+impl CommandFiles for AbstractOptions {
+    fn files(&self) -> Result<Files> {
+        let modules = self.abstraction.modules.as_ref();
+        let inputs = super::files::inputs_of(
+            [("--trace", self.input.trace.clone())],
+            &self.input,
+            modules,
+        );
+        let mut outputs: Vec<_> = self.dot.iter().map(|d| ("--output", d.clone())).collect();
+        outputs.extend(self.tree_out.iter().map(|t| ("--tree-out", t.clone())));
+        outputs.extend(self.stats.iter().map(|t| ("--stats", t.clone())));
+        Ok(Files { inputs, outputs })
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,6 @@ pub(crate) fn split(
     (Some(binary), args)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,7 @@ fn every_command_lists_the_shared_flags_first_in_one_order() {
         "--format",
         "--lenient",
         "--threads",
+        "--clock-hz",
         "--rules",
         "--search-path",
         "--demangle",

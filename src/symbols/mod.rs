@@ -8,8 +8,9 @@
 //! the load bias, taken from the trace's `# base` header or inferred
 //! (`bias`), and addresses outside it stay hex. These two are symbol
 //! sources (`source`: place an address in an object, then name it there,
-//! `mapped` and `executable`); after them a perf map (`perfmap`) names
-//! JIT-compiled code that no object holds. Each distinct address is
+//! `mapped` and `executable`); after them come the sources of one list,
+//! [`LATER`] (today a perf map, `perfmap`, naming JIT-compiled code that
+//! no object holds). Each distinct address is
 //! resolved once; functions that end up with one name are told apart
 //! (`distinct`). Symbolic and indented traces already carry names. An
 //! LLVM XRay log's function ids are named through the binary's
@@ -34,6 +35,7 @@ mod perfmap;
 mod source;
 mod xray;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -90,8 +92,12 @@ pub struct ResolveStats {
     pub addresses: usize,
     /// Named from the symbol table because DWARF had nothing.
     pub from_symtab: usize,
-    /// Named from a perf map (outside every object).
-    pub from_perf_map: usize,
+    /// Distinct addresses each symbol source placed, by the source's
+    /// name: the first source's (`executable`, `objects` or `xray`; an
+    /// address it placed may still be unresolved), then those of
+    /// [`LATER`] (`perf-map`: named from a perf map, outside every object).
+    /// A source that placed nothing has no entry.
+    pub by_source: BTreeMap<&'static str, usize>,
     /// Left as hex because nothing resolved.
     pub unresolved: usize,
     /// The functions (ids) of `unresolved`.
@@ -124,8 +130,8 @@ fn plain_info(key: &FuncKey) -> FuncInfo {
 
 /// Names the addresses of `funcs`: through the loaded objects when the
 /// trace recorded them (`meta.maps`), against the executable `binary`
-/// alone otherwise; then, for addresses none of those holds, through a
-/// perf map (`opts.perf_map`, else the traced process's). `binary`, when
+/// alone otherwise; then, for addresses none of those holds, through the
+/// sources of [`LATER`] that apply, in its order. `binary`, when
 /// given, is read in place of the recorded executable.
 pub fn resolve(
     funcs: &FuncTable,
@@ -145,16 +151,17 @@ pub fn resolve(
     let resolved = if meta.xray_ids {
         let binary = binary.ok_or_else(xray::no_binary)?;
         let mut map = xray::XRay::open(binary, &addrs, &mut naming.stats)?;
-        source::resolve(funcs, &mut [&mut map], naming)?
+        // Function ids are no runtime addresses: no later source applies.
+        source::resolve(funcs, &mut [("xray", &mut map)], naming)?
     } else if meta.maps.is_empty() {
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
         let mut exe = executable::Executable::open(binary, opts, meta, &addrs, &mut naming.stats)?;
-        with_perf_map(funcs, &mut exe, meta, opts, naming)?
+        with_later(funcs, ("executable", &mut exe), meta, opts, naming)?
     } else {
         let mut mapped = mapped::Mapped::new(funcs, meta, binary, opts);
-        with_perf_map(funcs, &mut mapped, meta, opts, naming)?
+        with_later(funcs, ("objects", &mut mapped), meta, opts, naming)?
     };
     let source::Resolved {
         mut infos,
@@ -186,18 +193,58 @@ pub fn resolve(
     Ok((infos, stats))
 }
 
-/// Resolves through `first`, then the perf map when there is one.
-fn with_perf_map(
+/// A symbol source asked after the first: its name and how it opens for
+/// a trace.
+struct Later {
+    /// Its name: the key of its count in [`ResolveStats::by_source`].
+    name: &'static str,
+    /// The source for this trace, or None when it does not apply (its
+    /// file is not named and not found).
+    open: fn(&SymbolOptions, &TraceMeta) -> Result<Option<Box<dyn source::SymbolSource>>>,
+}
+
+/// The symbol sources after the first, in the order they are asked (an
+/// address the first source does not place goes to the first of these
+/// that places it):
+/// 1. `perf-map`: JIT-compiled code outside every object, from
+///    `--perf-map FILE` or the traced process's `/tmp/perf-PID.map`.
+///
+/// A new source is one line here, in its place in that order.
+const LATER: &[Later] = &[Later {
+    name: "perf-map",
+    open: perfmap::open,
+}];
+
+/// The sources of [`LATER`] that apply to the trace of `meta`, in order,
+/// each with its name.
+fn later_sources(
+    opts: &SymbolOptions,
+    meta: &TraceMeta,
+) -> Result<Vec<(&'static str, Box<dyn source::SymbolSource>)>> {
+    let mut found = Vec::new();
+    for later in LATER {
+        if let Some(source) = (later.open)(opts, meta)? {
+            found.push((later.name, source));
+        }
+    }
+    Ok(found)
+}
+
+/// Resolves through `first`, then the sources of [`LATER`] that apply.
+fn with_later(
     funcs: &FuncTable,
-    first: &mut dyn source::SymbolSource,
+    first: source::Listed<'_>,
     meta: &TraceMeta,
     opts: &SymbolOptions,
     naming: source::Naming,
 ) -> Result<source::Resolved> {
-    match perfmap::PerfMap::find(opts.perf_map.as_deref(), meta.pid)? {
-        Some(mut perf) => source::resolve(funcs, &mut [first, &mut perf], naming),
-        None => source::resolve(funcs, &mut [first], naming),
+    let mut later = later_sources(opts, meta)?;
+    let (first_name, first_source) = first;
+    let mut list: Vec<source::Listed<'_>> = vec![(first_name, first_source)];
+    for (name, source) in &mut later {
+        list.push((*name, source.as_mut()));
     }
+    source::resolve(funcs, &mut list, naming)
 }
 
 /// The distinct runtime addresses of `funcs`, sorted.

@@ -267,3 +267,106 @@ fn hex_info(addr: u64) -> FuncInfo {
         ..FuncInfo::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::ingest::Mapping;
+
+    /// The names of the numbered list in [`LATER`]'s doc comment, in
+    /// order: `/// 1. \`perf-map\`: ...`.
+    fn documented_order() -> Vec<String> {
+        let text = include_str!("mod.rs");
+        let doc = text
+            .split("const LATER")
+            .next()
+            .and_then(|before| before.rsplit("\n\n").next())
+            .unwrap_or_default();
+        doc.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("///")?.trim().split_once(". `"))
+            .filter(|(number, _)| number.parse::<u32>().is_ok())
+            .filter_map(|(_, rest)| Some(rest.split_once('`')?.0.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn later_sources_are_listed_once_each_in_the_documented_order() {
+        let names: Vec<&str> = LATER.iter().map(|l| l.name).collect();
+        let documented = documented_order();
+        assert!(!documented.is_empty(), "no numbered list above LATER");
+        assert_eq!(names, documented);
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "a source listed twice: {names:?}"
+        );
+        // The first sources' names are keys of the same counts.
+        for first in ["executable", "objects", "xray"] {
+            assert!(!names.contains(&first), "{first} is a first source");
+        }
+    }
+
+    fn perf_map(text: &str) -> tempfile::NamedTempFile {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        file
+    }
+
+    fn names(found: &[(&'static str, Box<dyn source::SymbolSource>)]) -> Vec<&'static str> {
+        found.iter().map(|(name, _)| *name).collect()
+    }
+
+    #[test]
+    fn a_later_source_applies_only_when_its_file_is_named_or_found() {
+        let meta = TraceMeta::default();
+        let none = later_sources(&SymbolOptions::default(), &meta).unwrap();
+        assert!(none.is_empty());
+        let map = perf_map("1000 10 jit\n");
+        let opts = SymbolOptions {
+            perf_map: Some(map.path().to_path_buf()),
+            ..SymbolOptions::default()
+        };
+        assert_eq!(names(&later_sources(&opts, &meta).unwrap()), ["perf-map"]);
+        let gone = SymbolOptions {
+            perf_map: Some(PathBuf::from("/nonexistent/jit.map")),
+            ..SymbolOptions::default()
+        };
+        let err = later_sources(&gone, &meta).err().unwrap().to_string();
+        assert!(err.contains("/nonexistent/jit.map"), "{err}");
+    }
+
+    #[test]
+    fn resolve_asks_the_later_sources_after_the_objects_and_counts_each_by_name() {
+        let meta = TraceMeta {
+            maps: vec![Mapping {
+                start: 0x1000,
+                end: 0x2000,
+                offset: 0,
+                path: "/nonexistent/libgone.so".to_string(),
+                build_id: None,
+            }],
+            ..TraceMeta::default()
+        };
+        let mut funcs = FuncTable::default();
+        let in_lib = funcs.addr(0x1100) as usize;
+        let in_map = funcs.addr(0x7f00_0000_1004) as usize;
+        let nowhere = funcs.addr(0x9000) as usize;
+        // The map's first range covers the library too: the objects win.
+        let map = perf_map("1000 200 shadowed\n7f0000001000 20 jit_add\n");
+        let opts = SymbolOptions {
+            perf_map: Some(map.path().to_path_buf()),
+            ..SymbolOptions::default()
+        };
+        let (infos, stats) = resolve(&funcs, &meta, None, &opts).unwrap();
+        assert_eq!(infos[in_lib].name, "libgone.so+0x100");
+        assert_eq!(infos[in_map].name, "jit_add");
+        assert_eq!(infos[nowhere].name, "0x9000");
+        let counts: Vec<_> = stats.by_source.into_iter().collect();
+        assert_eq!(counts, [("objects", 1), ("perf-map", 1)]);
+    }
+}

@@ -198,3 +198,62 @@ pub(super) fn name_one(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source that places the addresses below `below` and names each
+    /// by its own name.
+    struct Fake {
+        name: &'static str,
+        below: u64,
+    }
+
+    impl SymbolSource for Fake {
+        fn place(&mut self, _func: usize, addr: u64) -> Option<Place> {
+            (addr < self.below).then_some(Place {
+                object: 0,
+                at: 0,
+                offset: addr,
+            })
+        }
+
+        fn name(&mut self, _: Place, _: u64, _: &mut Naming) -> (FuncInfo, Option<Identity>) {
+            let info = FuncInfo {
+                name: self.name.to_string(),
+                ..FuncInfo::default()
+            };
+            (info, None)
+        }
+    }
+
+    #[test]
+    fn the_first_source_that_places_an_address_names_it_and_counts_it_by_its_name() {
+        let mut funcs = FuncTable::default();
+        let ids: Vec<usize> = [0x10, 0x20, 0x21, 0x30]
+            .map(|a| funcs.addr(a) as usize)
+            .to_vec();
+        let (mut a, mut b) = (
+            Fake {
+                name: "a",
+                below: 0x20,
+            },
+            Fake {
+                name: "b",
+                below: 0x30,
+            },
+        );
+        let naming = Naming {
+            style: Demangle::Full,
+            stats: ResolveStats::default(),
+            namesakes: Namesakes::default(),
+        };
+        let got = resolve(&funcs, &mut [("a", &mut a), ("b", &mut b)], naming).unwrap();
+        let named: Vec<&str> = ids.iter().map(|&i| got.infos[i].name.as_str()).collect();
+        assert_eq!(named, ["a", "b", "b", "0x30"]);
+        let counts: Vec<_> = got.stats.by_source.into_iter().collect();
+        assert_eq!(counts, [("a", 1), ("b", 2)]);
+        assert_eq!(got.stats.unresolved, 1);
+    }
+}

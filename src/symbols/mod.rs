@@ -200,7 +200,7 @@ struct Later {
     name: &'static str,
     /// The source for this trace, or None when it does not apply (its
     /// file is not named and not found).
-    open: fn(&SymbolOptions, &TraceMeta) -> Result<Option<Box<dyn source::SymbolSource>>>,
+    open: fn(&SymbolOptions, &TraceMeta) -> Result<Option<source::Boxed>>,
 }
 
 /// The symbol sources after the first, in the order they are asked (an
@@ -220,7 +220,7 @@ const LATER: &[Later] = &[Later {
 fn later_sources(
     opts: &SymbolOptions,
     meta: &TraceMeta,
-) -> Result<Vec<(&'static str, Box<dyn source::SymbolSource>)>> {
+) -> Result<Vec<(&'static str, source::Boxed)>> {
     let mut found = Vec::new();
     for later in LATER {
         if let Some(source) = (later.open)(opts, meta)? {
@@ -317,7 +317,7 @@ mod tests {
         file
     }
 
-    fn names(found: &[(&'static str, Box<dyn source::SymbolSource>)]) -> Vec<&'static str> {
+    fn names(found: &[(&'static str, source::Boxed)]) -> Vec<&'static str> {
         found.iter().map(|(name, _)| *name).collect()
     }
 

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use super::distinct::Identity;
 use super::mapindex::MapIndex;
-use super::source::{Naming, Place, SymbolSource};
+use super::source::{Boxed, Naming, Place, SymbolSource};
 use super::{FuncInfo, SymbolOptions};
 use crate::error::{Error, Result};
 use crate::ingest::{MAX_NAME, name_bound};
@@ -39,12 +39,9 @@ pub(super) struct PerfMap {
 
 /// The perf map of this trace as a source in `LATER`, or None when it
 /// has none: no `--perf-map` and no `/tmp/perf-PID.map` of its process.
-pub(super) fn open(
-    opts: &SymbolOptions,
-    meta: &TraceMeta,
-) -> Result<Option<Box<dyn SymbolSource>>> {
+pub(super) fn open(opts: &SymbolOptions, meta: &TraceMeta) -> Result<Option<Boxed>> {
     let found = PerfMap::find(opts.perf_map.as_deref(), meta.pid)?;
-    Ok(found.map(|map| Box::new(map) as Box<dyn SymbolSource>))
+    Ok(found.map(|map| Box::new(map) as Boxed))
 }
 
 impl PerfMap {

@@ -73,6 +73,10 @@ pub(super) trait SymbolSource {
     }
 }
 
+/// A source that opens for a trace, owned by the list of sources after
+/// the first.
+pub(super) type Boxed = Box<dyn SymbolSource>;
+
 /// A source in the list with its name, the key of its count in
 /// [`ResolveStats::by_source`].
 pub(super) type Listed<'a> = (&'static str, &'a mut dyn SymbolSource);

@@ -9,7 +9,7 @@
 //! (`bias`), and addresses outside it stay hex. These two are symbol
 //! sources (`source`: place an address in an object, then name it there,
 //! `mapped` and `executable`); after them come the sources of one list,
-//! [`LATER`] (today a perf map, `perfmap`, naming JIT-compiled code that
+//! `LATER` (today a perf map, `perfmap`, naming JIT-compiled code that
 //! no object holds). Each distinct address is
 //! resolved once; functions that end up with one name are told apart
 //! (`distinct`). Symbolic and indented traces already carry names. An
@@ -95,7 +95,7 @@ pub struct ResolveStats {
     /// Distinct addresses each symbol source placed, by the source's
     /// name: the first source's (`executable`, `objects` or `xray`; an
     /// address it placed may still be unresolved), then those of
-    /// [`LATER`] (`perf-map`: named from a perf map, outside every object).
+    /// `LATER` (`perf-map`: named from a perf map, outside every object).
     /// A source that placed nothing has no entry.
     pub by_source: BTreeMap<&'static str, usize>,
     /// Left as hex because nothing resolved.
@@ -131,7 +131,7 @@ fn plain_info(key: &FuncKey) -> FuncInfo {
 /// Names the addresses of `funcs`: through the loaded objects when the
 /// trace recorded them (`meta.maps`), against the executable `binary`
 /// alone otherwise; then, for addresses none of those holds, through the
-/// sources of [`LATER`] that apply, in its order. `binary`, when
+/// sources of `LATER` that apply, in its order. `binary`, when
 /// given, is read in place of the recorded executable.
 pub fn resolve(
     funcs: &FuncTable,
@@ -193,27 +193,19 @@ pub fn resolve(
     Ok((infos, stats))
 }
 
-/// A symbol source asked after the first: its name and how it opens for
-/// a trace.
-struct Later {
-    /// Its name: the key of its count in [`ResolveStats::by_source`].
-    name: &'static str,
-    /// The source for this trace, or None when it does not apply (its
-    /// file is not named and not found).
-    open: fn(&SymbolOptions, &TraceMeta) -> Result<Option<source::Boxed>>,
-}
+/// How a symbol source after the first opens for a trace: None when it
+/// does not apply (its file is not named and not found).
+type Open = fn(&SymbolOptions, &TraceMeta) -> Result<Option<source::Boxed>>;
 
-/// The symbol sources after the first, in the order they are asked (an
-/// address the first source does not place goes to the first of these
-/// that places it):
+/// The symbol sources after the first, each as its name (the key of its
+/// count in [`ResolveStats::by_source`]) and how it opens, in the order
+/// they are asked (an address the first source does not place goes to the
+/// first of these that places it):
 /// 1. `perf-map`: JIT-compiled code outside every object, from
 ///    `--perf-map FILE` or the traced process's `/tmp/perf-PID.map`.
 ///
 /// A new source is one line here, in its place in that order.
-const LATER: &[Later] = &[Later {
-    name: "perf-map",
-    open: perfmap::open,
-}];
+const LATER: &[(&str, Open)] = &[("perf-map", perfmap::open)];
 
 /// The sources of [`LATER`] that apply to the trace of `meta`, in order,
 /// each with its name.
@@ -222,9 +214,9 @@ fn later_sources(
     meta: &TraceMeta,
 ) -> Result<Vec<(&'static str, source::Boxed)>> {
     let mut found = Vec::new();
-    for later in LATER {
-        if let Some(source) = (later.open)(opts, meta)? {
-            found.push((later.name, source));
+    for &(name, open) in LATER {
+        if let Some(source) = open(opts, meta)? {
+            found.push((name, source));
         }
     }
     Ok(found)
@@ -293,7 +285,7 @@ mod tests {
 
     #[test]
     fn later_sources_are_listed_once_each_in_the_documented_order() {
-        let names: Vec<&str> = LATER.iter().map(|l| l.name).collect();
+        let names: Vec<&str> = LATER.iter().map(|&(name, _)| name).collect();
         let documented = documented_order();
         assert!(!documented.is_empty(), "no numbered list above LATER");
         assert_eq!(names, documented);

@@ -8,8 +8,9 @@
 //! the load bias, taken from the trace's `# base` header or inferred
 //! (`bias`), and addresses outside it stay hex. These two are symbol
 //! sources (`source`: place an address in an object, then name it there,
-//! `mapped` and `executable`); after them a perf map (`perfmap`) names
-//! JIT-compiled code that no object holds. Each distinct address is
+//! `mapped` and `executable`); after them come the sources of one list,
+//! `LATER` (today a perf map, `perfmap`, naming JIT-compiled code that
+//! no object holds). Each distinct address is
 //! resolved once; functions that end up with one name are told apart
 //! (`distinct`). Symbolic and indented traces already carry names. An
 //! LLVM XRay log's function ids are named through the binary's
@@ -35,6 +36,7 @@ mod perfmap;
 mod source;
 mod xray;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -92,8 +94,12 @@ pub struct ResolveStats {
     pub addresses: usize,
     /// Named from the symbol table because DWARF had nothing.
     pub from_symtab: usize,
-    /// Named from a perf map (outside every object).
-    pub from_perf_map: usize,
+    /// Distinct addresses each symbol source placed, by the source's
+    /// name: the first source's (`executable`, `objects` or `xray`; an
+    /// address it placed may still be unresolved), then those of
+    /// `LATER` (`perf-map`: named from a perf map, outside every object).
+    /// A source that placed nothing has no entry.
+    pub by_source: BTreeMap<&'static str, usize>,
     /// Left as hex because nothing resolved.
     pub unresolved: usize,
     /// The functions (ids) of `unresolved`.
@@ -126,8 +132,8 @@ fn plain_info(key: &FuncKey) -> FuncInfo {
 
 /// Names the addresses of `funcs`: through the loaded objects when the
 /// trace recorded them (`meta.maps`), against the executable `binary`
-/// alone otherwise; then, for addresses none of those holds, through a
-/// perf map (`opts.perf_map`, else the traced process's). `binary`, when
+/// alone otherwise; then, for addresses none of those holds, through the
+/// sources of `LATER` that apply, in its order. `binary`, when
 /// given, is read in place of the recorded executable.
 pub fn resolve(
     funcs: &FuncTable,
@@ -147,16 +153,17 @@ pub fn resolve(
     let resolved = if meta.xray_ids {
         let binary = binary.ok_or_else(xray::no_binary)?;
         let mut map = xray::XRay::open(binary, &addrs, &mut naming.stats)?;
-        source::resolve(funcs, &mut [&mut map], naming)?
+        // Function ids are no runtime addresses: no later source applies.
+        source::resolve(funcs, &mut [("xray", &mut map)], naming)?
     } else if meta.maps.is_empty() {
         let binary = binary.ok_or_else(|| {
             Error::Input("no binary to name the trace's addresses with".to_string())
         })?;
         let mut exe = executable::Executable::open(binary, opts, meta, &addrs, &mut naming.stats)?;
-        with_perf_map(funcs, &mut exe, meta, opts, naming)?
+        with_later(funcs, ("executable", &mut exe), meta, opts, naming)?
     } else {
         let mut mapped = mapped::Mapped::new(funcs, meta, binary, opts);
-        with_perf_map(funcs, &mut mapped, meta, opts, naming)?
+        with_later(funcs, ("objects", &mut mapped), meta, opts, naming)?
     };
     let source::Resolved {
         mut infos,
@@ -188,18 +195,50 @@ pub fn resolve(
     Ok((infos, stats))
 }
 
-/// Resolves through `first`, then the perf map when there is one.
-fn with_perf_map(
+/// How a symbol source after the first opens for a trace: None when it
+/// does not apply (its file is not named and not found).
+type Open = fn(&SymbolOptions, &TraceMeta) -> Result<Option<source::Boxed>>;
+
+/// The symbol sources after the first, each as its name (the key of its
+/// count in [`ResolveStats::by_source`]) and how it opens, in the order
+/// they are asked (an address the first source does not place goes to the
+/// first of these that places it):
+/// 1. `perf-map`: JIT-compiled code outside every object, from
+///    `--perf-map FILE` or the traced process's `/tmp/perf-PID.map`.
+///
+/// A new source is one line here, in its place in that order.
+const LATER: &[(&str, Open)] = &[("perf-map", perfmap::open)];
+
+/// The sources of [`LATER`] that apply to the trace of `meta`, in order,
+/// each with its name.
+fn later_sources(
+    opts: &SymbolOptions,
+    meta: &TraceMeta,
+) -> Result<Vec<(&'static str, source::Boxed)>> {
+    let mut found = Vec::new();
+    for &(name, open) in LATER {
+        if let Some(source) = open(opts, meta)? {
+            found.push((name, source));
+        }
+    }
+    Ok(found)
+}
+
+/// Resolves through `first`, then the sources of [`LATER`] that apply.
+fn with_later(
     funcs: &FuncTable,
-    first: &mut dyn source::SymbolSource,
+    first: source::Listed<'_>,
     meta: &TraceMeta,
     opts: &SymbolOptions,
     naming: source::Naming,
 ) -> Result<source::Resolved> {
-    match perfmap::PerfMap::find(opts.perf_map.as_deref(), meta.pid)? {
-        Some(mut perf) => source::resolve(funcs, &mut [first, &mut perf], naming),
-        None => source::resolve(funcs, &mut [first], naming),
+    let mut later = later_sources(opts, meta)?;
+    let (first_name, first_source) = first;
+    let mut list: Vec<source::Listed<'_>> = vec![(first_name, first_source)];
+    for (name, source) in &mut later {
+        list.push((*name, source.as_mut()));
     }
+    source::resolve(funcs, &mut list, naming)
 }
 
 /// The distinct runtime addresses of `funcs`, sorted.
@@ -220,5 +259,108 @@ fn hex_info(addr: u64) -> FuncInfo {
     FuncInfo {
         name: format!("{addr:#x}"),
         ..FuncInfo::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::ingest::Mapping;
+
+    /// The names of the numbered list in [`LATER`]'s doc comment, in
+    /// order: `/// 1. \`perf-map\`: ...`.
+    fn documented_order() -> Vec<String> {
+        let text = include_str!("mod.rs");
+        let doc = text
+            .split("const LATER")
+            .next()
+            .and_then(|before| before.rsplit("\n\n").next())
+            .unwrap_or_default();
+        doc.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("///")?.trim().split_once(". `"))
+            .filter(|(number, _)| number.parse::<u32>().is_ok())
+            .filter_map(|(_, rest)| Some(rest.split_once('`')?.0.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn later_sources_are_listed_once_each_in_the_documented_order() {
+        let names: Vec<&str> = LATER.iter().map(|&(name, _)| name).collect();
+        let documented = documented_order();
+        assert!(!documented.is_empty(), "no numbered list above LATER");
+        assert_eq!(names, documented);
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "a source listed twice: {names:?}"
+        );
+        // The first sources' names are keys of the same counts.
+        for first in ["executable", "objects", "xray"] {
+            assert!(!names.contains(&first), "{first} is a first source");
+        }
+    }
+
+    fn perf_map(text: &str) -> tempfile::NamedTempFile {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        file
+    }
+
+    fn names(found: &[(&'static str, source::Boxed)]) -> Vec<&'static str> {
+        found.iter().map(|(name, _)| *name).collect()
+    }
+
+    #[test]
+    fn a_later_source_applies_only_when_its_file_is_named_or_found() {
+        let meta = TraceMeta::default();
+        let none = later_sources(&SymbolOptions::default(), &meta).unwrap();
+        assert!(none.is_empty());
+        let map = perf_map("1000 10 jit\n");
+        let opts = SymbolOptions {
+            perf_map: Some(map.path().to_path_buf()),
+            ..SymbolOptions::default()
+        };
+        assert_eq!(names(&later_sources(&opts, &meta).unwrap()), ["perf-map"]);
+        let gone = SymbolOptions {
+            perf_map: Some(PathBuf::from("/nonexistent/jit.map")),
+            ..SymbolOptions::default()
+        };
+        let err = later_sources(&gone, &meta).err().unwrap().to_string();
+        assert!(err.contains("/nonexistent/jit.map"), "{err}");
+    }
+
+    #[test]
+    fn resolve_asks_the_later_sources_after_the_objects_and_counts_each_by_name() {
+        let meta = TraceMeta {
+            maps: vec![Mapping {
+                start: 0x1000,
+                end: 0x2000,
+                offset: 0,
+                path: "/nonexistent/libgone.so".to_string(),
+                build_id: None,
+            }],
+            ..TraceMeta::default()
+        };
+        let mut funcs = FuncTable::default();
+        let in_lib = funcs.addr(0x1100) as usize;
+        let in_map = funcs.addr(0x7f00_0000_1004) as usize;
+        let nowhere = funcs.addr(0x9000) as usize;
+        // The map's first range covers the library too: the objects win.
+        let map = perf_map("1000 200 shadowed\n7f0000001000 20 jit_add\n");
+        let opts = SymbolOptions {
+            perf_map: Some(map.path().to_path_buf()),
+            ..SymbolOptions::default()
+        };
+        let (infos, stats) = resolve(&funcs, &meta, None, &opts).unwrap();
+        assert_eq!(infos[in_lib].name, "libgone.so+0x100");
+        assert_eq!(infos[in_map].name, "jit_add");
+        assert_eq!(infos[nowhere].name, "0x9000");
+        let counts: Vec<_> = stats.by_source.into_iter().collect();
+        assert_eq!(counts, [("objects", 1), ("perf-map", 1)]);
     }
 }

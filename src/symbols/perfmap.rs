@@ -2,9 +2,10 @@
 //! file a JIT compiler writes for `perf` (`/tmp/perf-PID.map`, one
 //! `START SIZE NAME` line per generated function, START and SIZE in hex
 //! with or without `0x`, NAME to the end of the line; Linux
-//! `tools/perf/Documentation/jit-interface.txt`). It is the source asked
-//! after the executable or the mapped objects: an address they do not
-//! hold and a range of the map does gets that range's name, with
+//! `tools/perf/Documentation/jit-interface.txt`). It is a source after the
+//! first (`perf-map` in `LATER`, `mod.rs`): an address the executable or
+//! the mapped objects do not hold and a range of the map does gets that
+//! range's name, with
 //! `[perf-map]` for its source file (so `--modules auto:file` puts such
 //! functions in a module `[perf-map]`). Where ranges overlap, the later
 //! line wins (a JIT that reuses freed code memory writes the new function
@@ -14,13 +15,13 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use super::FuncInfo;
 use super::distinct::Identity;
 use super::mapindex::MapIndex;
-use super::source::{Naming, Place, SymbolSource};
+use super::source::{Boxed, Naming, Place, SymbolSource};
+use super::{FuncInfo, SymbolOptions};
 use crate::error::{Error, Result};
-use crate::ingest::Mapping;
 use crate::ingest::{MAX_NAME, name_bound};
+use crate::ingest::{Mapping, TraceMeta};
 
 /// The source file of the functions a perf map names.
 const PERF_MAP_FILE: &str = "[perf-map]";
@@ -34,6 +35,13 @@ pub(super) struct PerfMap {
     /// Its ranges as mappings whose path is the function's name.
     ranges: Vec<Mapping>,
     index: MapIndex,
+}
+
+/// The perf map of this trace as a source in `LATER`, or None when it
+/// has none: no `--perf-map` and no `/tmp/perf-PID.map` of its process.
+pub(super) fn open(opts: &SymbolOptions, meta: &TraceMeta) -> Result<Option<Boxed>> {
+    let found = PerfMap::find(opts.perf_map.as_deref(), meta.pid)?;
+    Ok(found.map(|map| Box::new(map) as Boxed))
 }
 
 impl PerfMap {
@@ -79,10 +87,9 @@ impl SymbolSource for PerfMap {
         &mut self,
         place: Place,
         addr: u64,
-        naming: &mut Naming,
+        _naming: &mut Naming,
     ) -> (FuncInfo, Option<Identity>) {
         let range = &self.ranges[place.at];
-        naming.stats.from_perf_map += 1;
         let info = FuncInfo {
             name: range.path.clone(),
             file: Some(PERF_MAP_FILE.to_string()),

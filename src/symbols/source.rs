@@ -4,9 +4,11 @@
 //! that object. A trace is resolved by a list of sources tried in order:
 //! the first that places an address names it, and an address none places
 //! is left to the first source's rule (hex, counted as it counts it).
-//! The executable alone (`executable.rs`) and the trace's loaded objects
-//! (`mapped.rs`) are the first sources; a perf map (`perfmap.rs`) comes
-//! after them. [`resolve`] runs the list over the trace's functions.
+//! The executable alone (`executable.rs`), the trace's loaded objects
+//! (`mapped.rs`) and an XRay log's instrumentation map (`xray.rs`) are
+//! first sources, one per trace by its shape; the sources after the first
+//! come from one list, `LATER` in `mod.rs`. [`resolve`] runs the list over
+//! the trace's functions and counts what each source placed by its name.
 
 use std::collections::HashSet;
 
@@ -71,6 +73,14 @@ pub(super) trait SymbolSource {
     }
 }
 
+/// A source that opens for a trace, owned by the list of sources after
+/// the first.
+pub(super) type Boxed = Box<dyn SymbolSource>;
+
+/// A source in the list with its name, the key of its count in
+/// [`ResolveStats::by_source`].
+pub(super) type Listed<'a> = (&'static str, &'a mut dyn SymbolSource);
+
 /// Names and identities of the trace's functions, and the namesakes of
 /// those that share their linkage name in their object (see
 /// [`Namesakes`]).
@@ -85,11 +95,12 @@ pub(super) struct Resolved {
     pub stats: ResolveStats,
 }
 
-/// Names every function of `funcs` through `sources`, in order; synthetic
-/// nodes and names keep their plain names.
+/// Names every function of `funcs` through `sources`, in order, counting
+/// the addresses each placed by its name; synthetic nodes and names keep
+/// their plain names.
 pub(super) fn resolve(
     funcs: &FuncTable,
-    sources: &mut [&mut dyn SymbolSource],
+    sources: &mut [Listed<'_>],
     mut naming: Naming,
 ) -> Result<Resolved> {
     let mut infos = Vec::with_capacity(funcs.len());
@@ -102,18 +113,21 @@ pub(super) fn resolve(
         };
         let placed = sources
             .iter_mut()
-            .find_map(|s| s.place(i, *a).map(|p| (s, p)));
+            .find_map(|(n, s)| s.place(i, *a).map(|p| (*n, s, p)));
         let (info, id) = match placed {
-            Some((source, place)) => source.name(place, *a, &mut naming),
+            Some((name, source, place)) => {
+                *naming.stats.by_source.entry(name).or_default() += 1;
+                source.name(place, *a, &mut naming)
+            }
             None => match sources.first_mut() {
-                Some(first) => (first.unplaced(i, *a, &mut naming), None),
+                Some((_, first)) => (first.unplaced(i, *a, &mut naming), None),
                 None => (hex_info(*a), None),
             },
         };
         infos.push(info);
         ids.push(id);
     }
-    for source in sources.iter_mut() {
+    for (_, source) in sources.iter_mut() {
         source.finish(&ids, &mut naming)?;
     }
     Ok(Resolved {
@@ -186,5 +200,64 @@ pub(super) fn name_one(
             naming.stats.unresolved += 1;
             (hex_info(runtime), None)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source that places the addresses below `below` and names each
+    /// by its own name.
+    struct Fake {
+        name: &'static str,
+        below: u64,
+    }
+
+    impl SymbolSource for Fake {
+        fn place(&mut self, _func: usize, addr: u64) -> Option<Place> {
+            (addr < self.below).then_some(Place {
+                object: 0,
+                at: 0,
+                offset: addr,
+            })
+        }
+
+        fn name(&mut self, _: Place, _: u64, _: &mut Naming) -> (FuncInfo, Option<Identity>) {
+            let info = FuncInfo {
+                name: self.name.to_string(),
+                ..FuncInfo::default()
+            };
+            (info, None)
+        }
+    }
+
+    #[test]
+    fn the_first_source_that_places_an_address_names_it_and_counts_it_by_its_name() {
+        let mut funcs = FuncTable::default();
+        let ids: Vec<usize> = [0x10, 0x20, 0x21, 0x30]
+            .map(|a| funcs.addr(a) as usize)
+            .to_vec();
+        let (mut a, mut b) = (
+            Fake {
+                name: "a",
+                below: 0x20,
+            },
+            Fake {
+                name: "b",
+                below: 0x30,
+            },
+        );
+        let naming = Naming {
+            style: Demangle::Full,
+            stats: ResolveStats::default(),
+            namesakes: Namesakes::default(),
+        };
+        let got = resolve(&funcs, &mut [("a", &mut a), ("b", &mut b)], naming).unwrap();
+        let named: Vec<&str> = ids.iter().map(|&i| got.infos[i].name.as_str()).collect();
+        assert_eq!(named, ["a", "b", "b", "0x30"]);
+        let counts: Vec<_> = got.stats.by_source.into_iter().collect();
+        assert_eq!(counts, [("a", 1), ("b", 2)]);
+        assert_eq!(got.stats.unresolved, 1);
     }
 }

@@ -211,6 +211,19 @@ pub(crate) fn recording(dir: &Path) -> Option<(&'static dyn TraceFormat, std::pa
         .find_map(|f| f.recording_entry(dir).map(|entry| (f, entry)))
 }
 
+/// Opens the trace at `path` as [`Input::open`] does, and a recorded
+/// trace (a directory some format reads, [`recording`]) as the file of it
+/// that is sniffed, the rest read beside it, under the directory's name.
+pub fn open_trace(path: &Path) -> Result<Input> {
+    match recording(path) {
+        Some((_, entry)) => {
+            let name = path.display().to_string();
+            Input::open(&entry).map(|i| i.renamed(name))
+        }
+        None => Input::open(path),
+    }
+}
+
 /// The first bytes of the file at `path`, as many as sniffing looks at
 /// ([`HEAD`]).
 pub fn head_of(path: &Path) -> std::io::Result<Vec<u8>> {

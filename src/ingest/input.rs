@@ -74,6 +74,8 @@ struct Stream {
 
 impl Input {
     /// Opens `path`, or standard input when `path` is `-`.
+    /// A directory is refused: a recorded trace (uftrace's) is opened by
+    /// [`super::guess::open_trace`], which picks the file to sniff in it.
     pub fn open(path: &Path) -> Result<Input> {
         if path.as_os_str() == "-" {
             return Input::from_reader("<stdin>", Box::new(std::io::stdin()));
@@ -84,10 +86,6 @@ impl Input {
         super::opened::note_meta(path, &meta);
         let kind = meta.file_type();
         if kind.is_dir() {
-            // A recording (uftrace's): one file is sniffed, the rest read beside it.
-            if let Some((_, entry)) = super::guess::recording(path) {
-                return Input::open(&entry).map(|i| Input { name, ..i });
-            }
             return Err(Error::Input(format!(
                 "{name}: is a directory; expected a trace file"
             )));
@@ -163,6 +161,11 @@ impl Input {
     /// The name used in messages (the path as given, `<stdin>` for `-`).
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// This input under another name (a recording's directory).
+    pub fn renamed(self, name: String) -> Input {
+        Input { name, ..self }
     }
 
     /// The first `n` bytes (or fewer), for sniffing. Never reads a stream whole.

@@ -65,7 +65,7 @@ impl<'o> Opened<'o> {
 /// (built without calltrace's runtime, whose hooks glibc replaces with
 /// empty ones), the error says so and how to link it.
 fn open_trace(opts: &InputOptions) -> Result<Input> {
-    Input::open(&opts.trace).map_err(|e| {
+    ingest::guess::open_trace(&opts.trace).map_err(|e| {
         let missing =
             matches!(&e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
         match opts.binary.as_deref().filter(|_| missing) {

@@ -64,7 +64,7 @@ fn recording(dir: &Path) {
 }
 
 fn read(dir: &Path) -> Result<(Collect, TraceMeta, FuncTable)> {
-    let input = Input::open(dir)?;
+    let input = crate::ingest::guess::open_trace(dir)?;
     let mut funcs = FuncTable::default();
     let mut sink = Collect::default();
     let meta = UftraceFormat.parse(&input, &ParseOptions::default(), &mut funcs, &mut sink)?;
@@ -124,7 +124,7 @@ fn a_cut_off_record_names_the_file_and_byte_and_lenient_skips_it() {
         dat.display()
     );
     assert_eq!(err, want);
-    let input = Input::open(dir.path()).unwrap();
+    let input = crate::ingest::guess::open_trace(dir.path()).unwrap();
     let lenient = ParseOptions {
         lenient: true,
         ..Default::default()

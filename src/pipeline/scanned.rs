@@ -13,7 +13,7 @@ use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
 use crate::ingest::slice::{self, Slice, SliceSink, SliceStats};
 use crate::ingest::{self, FuncTable, Sink, TraceMeta};
-use crate::symbols::{self, FuncInfo};
+use crate::symbols::{self, FuncInfo, FuncPattern};
 
 /// A trace read once without building anything: its functions, named, and
 /// what the format reported, ready for a second pass.
@@ -167,13 +167,45 @@ fn slice_of(
     meta: &TraceMeta,
     origin: Option<u64>,
 ) -> Result<Slice> {
-    let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
-    let pairs: Vec<(&str, &str)> = names
+    let f = &opts.filter;
+    let marked = slice::Marked {
+        function: match f.function.is_empty() {
+            true => None,
+            false => Some(mark("--function", &f.function, funcs, names)?),
+        },
+        exclude: mark("--exclude", &f.exclude, funcs, names)?,
+    };
+    slice::resolve(f, marked, meta, origin)
+}
+
+/// `hit[f]` for each function one of `patterns` matches, by the rule of
+/// [`FuncPattern`]; a pattern that matches no function is an error.
+fn mark(
+    flag: &str,
+    patterns: &[String],
+    funcs: &FuncTable,
+    names: &[FuncInfo],
+) -> Result<Vec<bool>> {
+    if patterns.is_empty() {
+        return Ok(Vec::new());
+    }
+    let patterns = patterns
         .iter()
-        .zip(&short)
-        .map(|(n, s)| (n.name.as_str(), s.as_str()))
-        .collect();
-    slice::resolve(&opts.filter, funcs, &pairs, meta, origin)
+        .map(|p| FuncPattern::parse(p).map_err(|e| Error::usage(flag, e)))
+        .collect::<Result<Vec<_>>>()?;
+    let (hit, unused) = FuncPattern::mark(&patterns, funcs, names);
+    if let Some(p) = unused.first() {
+        let shown: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+        return Err(Error::usage(
+            flag,
+            format!(
+                "`{}` matches no function of the trace; it has {}",
+                p.as_str(),
+                slice::function_list(funcs, &shown, p.as_str())
+            ),
+        ));
+    }
+    Ok(hit)
 }
 
 /// Refuses what the filter could not do to the trace: cut an indented

@@ -14,7 +14,7 @@ mod resolve;
 mod tests;
 
 pub use range::{TimeRange, show as show_time};
-pub use resolve::resolve;
+pub use resolve::{Marked, function_list, resolve};
 
 use super::{Event, EventKind, EventSink, FuncId, NodeRecord, NodeSink, Sink};
 

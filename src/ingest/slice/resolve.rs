@@ -1,10 +1,9 @@
 //! Turning a [`Filter`] into a [`Slice`] for one trace: `--tid` values into
 //! thread indexes (by the id the trace recorded, or the name it or the
-//! rules gave), `--function`/`--exclude` globs into per-function flags
-//! (matched against the names as shown, and their short form). A value
-//! that matches nothing is an error that lists what there is.
-
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+//! rules gave); `--function`/`--exclude` come marked per function by the
+//! caller ([`Marked`]), which matches them by the one rule of function
+//! patterns. A value that matches nothing is an error that lists what
+//! there is.
 
 use super::{Filter, Slice};
 use crate::error::{Error, Result};
@@ -13,13 +12,22 @@ use crate::ingest::{FuncTable, TraceMeta};
 /// At most this many names are listed in an error.
 const LISTED: usize = 12;
 
-/// Resolves `filter` for a trace whose functions are `funcs`, shown as
-/// `names[f]` = (shown name, short form), with threads as `meta` says and
-/// its earliest event at `origin`.
+/// Which functions `--function` and `--exclude` name, one flag per
+/// function id: matched by the caller, which knows the functions' names
+/// and the one rule by which the user names them (`symbols::FuncPattern`).
+#[derive(Debug, Default)]
+pub struct Marked {
+    /// `--function`: None when the flag is not given.
+    pub function: Option<Vec<bool>>,
+    /// `--exclude`: empty when the flag is not given.
+    pub exclude: Vec<bool>,
+}
+
+/// Resolves `filter` for a trace whose threads are as `meta` says, whose
+/// functions `marked` marks, and whose earliest event is at `origin`.
 pub fn resolve(
     filter: &Filter,
-    funcs: &FuncTable,
-    names: &[(&str, &str)],
+    marked: Marked,
     meta: &TraceMeta,
     origin: Option<u64>,
 ) -> Result<Slice> {
@@ -27,20 +35,12 @@ pub fn resolve(
         true => None,
         false => Some(threads(&filter.tids, meta)?),
     };
-    let function = match filter.function.is_empty() {
-        true => None,
-        false => Some(functions("--function", &filter.function, funcs, names)?),
-    };
-    let exclude = match filter.exclude.is_empty() {
-        true => Vec::new(),
-        false => functions("--exclude", &filter.exclude, funcs, names)?,
-    };
     Ok(Slice {
         threads,
         range: filter.range,
         origin,
-        function,
-        exclude,
+        function: marked.function,
+        exclude: marked.exclude,
     })
 }
 
@@ -95,64 +95,9 @@ fn thread_list(meta: &TraceMeta) -> String {
     shown.join(", ")
 }
 
-/// `hit[f]` for each function one of `globs` matches; every glob must
-/// match some function.
-fn functions(
-    flag: &str,
-    globs: &[String],
-    funcs: &FuncTable,
-    names: &[(&str, &str)],
-) -> Result<Vec<bool>> {
-    let set = glob_set(flag, globs)?;
-    let mut used = vec![false; globs.len()];
-    let mut hit = vec![false; names.len()];
-    for (f, (shown, short)) in names.iter().enumerate() {
-        if funcs.is_synthetic(f as u32) {
-            continue;
-        }
-        for g in set.matches(shown).into_iter().chain(set.matches(short)) {
-            used[g] = true;
-            hit[f] = true;
-        }
-    }
-    if let Some(g) = used.iter().position(|&u| !u) {
-        return Err(Error::usage(
-            flag,
-            format!(
-                "`{}` matches no function of the trace; it has {}",
-                globs[g],
-                function_list(funcs, names, &globs[g])
-            ),
-        ));
-    }
-    Ok(hit)
-}
-
-/// `*` and `?` are the only wildcards (as in `--keep` and module tables):
-/// C++ names are full of brackets and braces.
-fn glob_set(flag: &str, globs: &[String]) -> Result<GlobSet> {
-    let mut b = GlobSetBuilder::new();
-    for g in globs {
-        let mut escaped = String::with_capacity(g.len());
-        for c in g.chars() {
-            match c {
-                '*' | '?' => escaped.push(c),
-                c => escaped.push_str(&globset::escape(c.encode_utf8(&mut [0; 4]))),
-            }
-        }
-        let glob = GlobBuilder::new(&escaped)
-            .backslash_escape(false)
-            .build()
-            .map_err(|e| Error::usage(flag, format!("expected a glob, found `{g}`: {e}")))?;
-        b.add(glob);
-    }
-    b.build()
-        .map_err(|e| Error::usage(flag, format!("expected globs: {e}")))
-}
-
-/// A few of the trace's function names for an error, those sharing the
-/// glob's longest literal piece first.
-fn function_list(funcs: &FuncTable, names: &[(&str, &str)], glob: &str) -> String {
+/// A few of the trace's function names (`names[f]`, as shown) for an
+/// error, those sharing the glob's longest literal piece first.
+pub fn function_list(funcs: &FuncTable, names: &[&str], glob: &str) -> String {
     let piece = glob
         .split(['*', '?'])
         .max_by_key(|p| p.len())
@@ -162,7 +107,7 @@ fn function_list(funcs: &FuncTable, names: &[(&str, &str)], glob: &str) -> Strin
         .iter()
         .enumerate()
         .filter(|(f, _)| !funcs.is_synthetic(*f as u32))
-        .map(|(_, (shown, _))| *shown)
+        .map(|(_, shown)| *shown)
         .collect();
     if all.is_empty() {
         return "no functions".to_string();

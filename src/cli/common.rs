@@ -88,8 +88,8 @@ impl FilterArgs {
         Filter {
             tids: self.tid,
             range: self.time_range,
-            // The slice matches these by their text today (full name or
-            // short form, `*` and `?`): the same rule but for scoped ends.
+            // Kept as text in the ingest-level filter; the pipeline
+            // matches them as `FuncPattern`s once it has the names.
             function: self.function.iter().map(|p| p.to_string()).collect(),
             exclude: self.exclude.iter().map(|p| p.to_string()).collect(),
         }

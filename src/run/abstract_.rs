@@ -77,7 +77,7 @@ pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     }
     if let Some(path) = &opts.tree_out {
         if let Some(w) = super::tree::show_warning(&opts.show, &a.outcome.tree) {
-            super::print_warning(&w);
+            super::warn_now(&[w]);
         }
         let write = emit::tree::Options {
             max_depth: opts.max_depth,

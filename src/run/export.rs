@@ -15,6 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::Outcome;
+use super::files::{CommandFiles, Files, inputs_of};
 use crate::abstraction::Options;
 use crate::abstraction::trace::abstract_trace;
 use crate::calltree::{Keep, Stat, View};
@@ -183,7 +184,7 @@ fn write(
 /// Prints the warning a format's check gave, if any.
 fn warn_about(warning: Option<String>) {
     if let Some(warning) = warning {
-        super::print_warning(&warning);
+        super::warn_now(&[warning]);
     }
 }
 
@@ -261,7 +262,7 @@ fn huge_timeline() -> u64 {
 /// wrote more than [`huge_timeline`] bytes (the output is kept).
 fn warn_if_huge(name: &str, bytes: u64) {
     if bytes > huge_timeline() {
-        super::print_warning(&huge_warning(name, bytes));
+        super::warn_now(&[huge_warning(name, bytes)]);
     }
 }
 
@@ -421,6 +422,27 @@ fn wrote(opts: &ExportOptions) -> Vec<String> {
     match opts.output.as_os_str() == "-" {
         true => Vec::new(),
         false => vec![format!("wrote {} ({})", opts.output.display(), opts.to)],
+    }
+}
+
+impl CommandFiles for ExportOptions {
+    fn files(&self) -> Result<Files> {
+        let modules = self.abstraction.modules.as_ref();
+        let inputs = inputs_of(
+            [("--trace", self.input.trace.clone())],
+            &self.input,
+            modules,
+        );
+        // A directory format's outputs are the files it writes there.
+        let files = export::by_name(&self.to).map_or(&[][..], |e| e.files());
+        let outputs = match files.is_empty() {
+            true => vec![("--output", self.output.clone())],
+            false => files
+                .iter()
+                .map(|f| ("--output", self.output.join(f)))
+                .collect(),
+        };
+        Ok(Files { inputs, outputs })
     }
 }
 

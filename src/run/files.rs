@@ -10,7 +10,6 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::Outcome;
-use super::export::ExportOptions;
 use crate::abstraction::ModulesArg;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
@@ -137,27 +136,6 @@ pub(crate) fn module_table(modules: Option<&ModulesArg>) -> Option<(&'static str
     modules
         .and_then(ModulesArg::table)
         .map(|t| ("--modules", t.to_path_buf()))
-}
-
-impl CommandFiles for ExportOptions {
-    fn files(&self) -> Result<Files> {
-        let modules = self.abstraction.modules.as_ref();
-        let inputs = inputs_of(
-            [("--trace", self.input.trace.clone())],
-            &self.input,
-            modules,
-        );
-        // A directory format's outputs are the files it writes there.
-        let files = crate::emit::export::by_name(&self.to).map_or(&[][..], |e| e.files());
-        let outputs = match files.is_empty() {
-            true => vec![("--output", self.output.clone())],
-            false => files
-                .iter()
-                .map(|f| ("--output", self.output.join(f)))
-                .collect(),
-        };
-        Ok(Files { inputs, outputs })
-    }
 }
 
 #[cfg(test)]

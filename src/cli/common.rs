@@ -160,7 +160,6 @@ impl SymbolArgs {
 fn trace_formats() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
         crate::ingest::formats()
-            .into_iter()
             .map(|f| clap::builder::PossibleValue::new(f.name()).help(f.help())),
     )
 }

@@ -77,7 +77,7 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     }
     if let Some(name) = forced {
         return format_by_name(name).ok_or_else(|| {
-            let names: Vec<_> = formats().iter().map(|f| f.name()).collect();
+            let names: Vec<_> = formats().map(|f| f.name()).collect();
             Error::usage(
                 "--format",
                 format!(
@@ -95,7 +95,7 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
             where_events_went(Path::new(input.name()))
         )));
     }
-    formats().into_iter().find(|f| f.sniff(head)).ok_or_else(|| {
+    formats().find(|f| f.sniff(head)).ok_or_else(|| {
         if let Some(what) = not_a_trace(head) {
             return Error::Input(format!("{}: {what}", input.name()));
         }
@@ -165,7 +165,7 @@ fn where_events_went(path: &Path) -> String {
 
 /// The format whose magic `input` begins with, and that magic.
 fn magic_of(input: &Input) -> Option<(&'static dyn TraceFormat, &'static [u8])> {
-    formats().into_iter().find_map(|f| {
+    formats().find_map(|f| {
         let magic = f.magic()?;
         (input.head(magic.len()) == magic).then_some((f, magic))
     })
@@ -177,14 +177,14 @@ fn magic_of(input: &Input) -> Option<(&'static dyn TraceFormat, &'static [u8])> 
 pub fn may_be_trace(head: &[u8]) -> bool {
     head.starts_with(super::binary::MAGIC)
         || meaningful_lines(head).next().is_none()
-        || formats().into_iter().any(|f| f.sniff(head))
+        || formats().any(|f| f.sniff(head))
 }
 
 /// Whether a file that begins with `head` (its first [`HEAD`] bytes) is a
 /// trace some format reads: unlike [`may_be_trace`], a file without lines
 /// is not.
 pub fn is_trace(head: &[u8]) -> bool {
-    head.starts_with(super::binary::MAGIC) || formats().into_iter().any(|f| f.sniff(head))
+    head.starts_with(super::binary::MAGIC) || formats().any(|f| f.sniff(head))
 }
 
 /// Whether a file that begins with `head` is a program or library (ELF):
@@ -206,9 +206,7 @@ pub(crate) fn recording(dir: &Path) -> Option<(&'static dyn TraceFormat, std::pa
     if !dir.is_dir() {
         return None;
     }
-    formats()
-        .into_iter()
-        .find_map(|f| f.recording_entry(dir).map(|entry| (f, entry)))
+    formats().find_map(|f| f.recording_entry(dir).map(|entry| (f, entry)))
 }
 
 /// Opens the trace at `path` as [`Input::open`] does, and a recorded

@@ -317,28 +317,32 @@ pub trait TraceFormat: Sync {
     ) -> Result<TraceMeta>;
 }
 
+/// Every known format, in sniffing order (most specific first): a new
+/// format is one line here.
+const FORMATS: &[&dyn TraceFormat] = &[
+    &freestanding::FreestandingFormat,
+    &uftrace::UftraceFormat,
+    &BinaryFormat,
+    &xray::XRayFormat,
+    &IndentedFormat,
+    &AddrFormat,
+    &SymbolicFormat,
+];
+
 /// Every known format, in sniffing order (most specific first).
-pub fn formats() -> [&'static dyn TraceFormat; 7] {
-    [
-        &freestanding::FreestandingFormat,
-        &uftrace::UftraceFormat,
-        &BinaryFormat,
-        &xray::XRayFormat,
-        &IndentedFormat,
-        &AddrFormat,
-        &SymbolicFormat,
-    ]
+pub fn formats() -> impl Iterator<Item = &'static dyn TraceFormat> + Clone {
+    FORMATS.iter().copied()
 }
 
 /// Looks a format up by its `--format` name.
 pub fn format_by_name(name: &str) -> Option<&'static dyn TraceFormat> {
-    formats().into_iter().find(|f| f.name() == name)
+    formats().find(|f| f.name() == name)
 }
 
 /// The `--format` names, in [`formats`]' order: what the CLI offers, each
 /// with its [`TraceFormat::help`].
 pub fn format_names() -> impl Iterator<Item = &'static str> {
-    formats().into_iter().map(|f| f.name())
+    formats().map(|f| f.name())
 }
 
 /// Size of the event batches formats hand to their sink.
@@ -474,7 +478,7 @@ mod tests {
     #[test]
     fn format_names_are_the_registered_formats_each_with_its_help() {
         let names: Vec<_> = format_names().collect();
-        let registered: Vec<_> = formats().iter().map(|f| f.name()).collect();
+        let registered: Vec<_> = formats().map(|f| f.name()).collect();
         assert_eq!(names, registered);
         for f in formats() {
             assert!(!f.help().is_empty(), "{}", f.name());

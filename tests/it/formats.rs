@@ -28,7 +28,6 @@ fn format_values(command: &str) -> Vec<(String, String)> {
 #[test]
 fn format_values_and_their_help_are_the_registered_formats() {
     let mut expected: Vec<(String, String)> = ingest::formats()
-        .iter()
         .map(|f| (f.name().to_string(), f.help().to_string()))
         .collect();
     expected.sort();

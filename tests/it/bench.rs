@@ -38,6 +38,14 @@ fn bench_script_smoke_run_prints_every_target() {
             .any(|l| l.starts_with("43     graph --exclude GLOB / graph, binary ")),
         "no --exclude row:\n{text}"
     );
+    // The runtime's timed text against wc -l, wall and CPU (issue 43).
+    assert!(
+        text.lines().any(
+            |l| l.starts_with("43     graph / wc -l, timed text (runtime's) ")
+                && l.contains("CPU ")
+        ),
+        "no timed text row:\n{text}"
+    );
     // `live` following bzip2 through a FIFO, text and binary, every event counted.
     for fmt in ["text", "binary"] {
         let row = format!("43     bzip2 into a FIFO live follows, {fmt} ");

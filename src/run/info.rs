@@ -156,17 +156,12 @@ fn functions(loaded: &Loaded) -> usize {
 /// The deepest call, top-level calls at depth 1 (thread nodes not counted).
 fn max_depth(loaded: &Loaded) -> u32 {
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
-    let depths = tree.depths();
-    let threaded = thread_nodes(tree, loaded).next().is_some();
-    let deepest = depths.iter().copied().max().unwrap_or(0);
-    let deepest = match threaded {
-        true => deepest.saturating_sub(1),
-        false => deepest,
-    };
-    if tree.len() <= 1 || tree.call_nodes(funcs) == 0 {
+    if tree.call_nodes(funcs) == 0 {
         return 0;
     }
-    deepest
+    let deepest = tree.depths().into_iter().max().unwrap_or(0);
+    let threaded = thread_nodes(tree, loaded).next().is_some();
+    deepest.saturating_sub(u32::from(threaded))
 }
 
 /// The root's children that are thread nodes.

@@ -3,11 +3,12 @@
 //! many events, calls, functions and levels it holds, one row per thread
 //! (by the id or name `--tid` takes), and what the read had to repair or
 //! warn about. The trace is read through the pipeline's front door
-//! ([`pipeline::scan`]): the events are counted by a second pass into a
-//! small [`Tally`] sink, and the tree is built by the third
-//! ([`pipeline::scan`]'s `build`), so the numbers are those every other
-//! command sees, filters (`--tid`, `--time-range`, ...) included. The
-//! report is human text or, with `--json`, one JSON object.
+//! ([`pipeline::scan`]): a second pass counts the events into a small
+//! [`Tally`] sink, and a third builds the tree (`Scanned::build`, in the
+//! contexts view: its nodes count their calls, and it is far smaller
+//! than one node per call), so the numbers are those every other command
+//! sees, filters (`--tid`, `--time-range`, ...) included. The report is
+//! human text or, with `--json`, one JSON object.
 
 use std::path::PathBuf;
 
@@ -94,7 +95,7 @@ pub fn run(opts: &InfoOptions) -> Result<Outcome> {
     let scanned = pipeline::scan(&opts.input)?;
     let mut tally = Tally::default();
     scanned.replay(&mut tally, Threads::Dense)?;
-    let loaded = scanned.build(View::Calls)?;
+    let loaded = scanned.build(View::Contexts)?;
     let info = info(opts, &loaded, &tally);
     let bytes = match opts.json {
         true => json(&info)?,

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Coverage(args) => run_checked(&args.into_options(), run::coverage::run),
         Command::Diff(args) => run_checked(&args.into_options(), run::diff::run),
         Command::Stats(args) => run_checked(&args.into_options(), run::stats::run),
+        Command::Info(args) => run_checked(&args.into_options(), run::info::run),
         Command::View(args) => run_checked(&args.into_options(), run::view::run),
         Command::Runtime(args) => run::runtime::run(&args.into_options()),
         Command::Live(args) => run::live::run(&args.into_options()),

@@ -39,6 +39,7 @@ mod it {
     mod hostile;
     mod hostile_limits;
     mod house;
+    mod info;
     mod live;
     mod live_follow;
     mod lua;

@@ -10,6 +10,7 @@ mod coverage;
 mod diff;
 mod export;
 mod graph;
+mod info;
 mod live;
 mod man;
 mod positional;
@@ -30,6 +31,7 @@ pub use common::{
 pub use compare::CompareArgs;
 pub use export::ExportArgs;
 pub use graph::{GraphArgs, StyleArg};
+pub use info::InfoArgs;
 pub use live::LiveArgs;
 pub use man::{completions, man_page};
 pub use stats::StatsArgs;
@@ -80,6 +82,9 @@ pub enum Command {
     /// Worst case and spread of every function's calls: min, mean, p50, p90, p99, max and where it ran
     #[command(after_help = stats::STATS_HELP)]
     Stats(StatsArgs),
+    /// What is in a trace: format, program, unit and span, events, calls, functions, depth, threads, repairs
+    #[command(after_help = info::INFO_HELP)]
+    Info(InfoArgs),
     /// Print the C tracing runtime to link into your program
     Runtime(RuntimeArgs),
     /// Follow a trace while the program writes it: stacks, hot functions, events/s (q quits)

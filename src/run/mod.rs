@@ -10,6 +10,7 @@ pub mod diff;
 pub mod export;
 pub mod files;
 pub mod graph;
+pub mod info;
 pub mod live;
 pub mod runtime;
 pub mod stats;

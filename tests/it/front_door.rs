@@ -67,6 +67,13 @@ const READERS: &[(&str, &[&[&str]])] = &[
         ],
     ),
     ("view", &[&["--trace", "cut.txt", "-o", "v.html"]]),
+    (
+        "info",
+        &[
+            &["--trace", "cut.txt"],
+            &["--trace", "cut.txt", "--tid", "1", "--json"],
+        ],
+    ),
 ];
 
 /// Commands that read no finished trace: they print something, or (`live`)

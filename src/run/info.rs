@@ -232,7 +232,15 @@ fn text(info: &Info, (unit, decimals): (Unit, u8), shown: TimeUnit) -> String {
     line("unit:", info.unit.to_string());
     line(
         "span:",
-        info.span.map_or("-".into(), |v| format!("{} ({v})", q(v))),
+        info.span.map_or("-".into(), |v| {
+            // The raw count beside a scaled time (`1.43 s (1434241000)`),
+            // not beside what already is one (`1434241 cycles`).
+            let shown = q(v);
+            match shown.starts_with(&v.to_string()) {
+                true => shown,
+                false => format!("{shown} ({v})"),
+            }
+        }),
     );
     line(
         "events:",

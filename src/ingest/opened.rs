@@ -31,16 +31,29 @@ pub fn note_meta(path: &Path, m: &std::fs::Metadata) {
     if !m.is_file() {
         return;
     }
-    lock()
-        .entry((m.dev(), m.ino()))
-        .or_insert_with(|| path.to_path_buf());
+    let key = (m.dev(), m.ino());
+    let mut read = lock();
+    // A path noted before under this inode stays, unless the inode has
+    // changed hands since (that input was deleted).
+    if !read.get(&key).is_some_and(|p| is_at(p, key)) {
+        read.insert(key, path.to_path_buf());
+    }
+}
+
+/// Whether the file at `path` is the one with inode `key`.
+fn is_at(path: &Path, key: (u64, u64)) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == key)
 }
 
 /// The path an input was read from when `target` (after following links)
-/// is that same file.
+/// is that same file. An input that is no longer at its path with its
+/// inode was deleted (or replaced) since: its inode may now be another
+/// file's, which is no input (a freed inode is soon given to a new file).
 pub fn input_at(target: &Path) -> Option<PathBuf> {
     let m = std::fs::metadata(target).ok()?;
-    lock().get(&(m.dev(), m.ino())).cloned()
+    let key = (m.dev(), m.ino());
+    let read = lock().get(&key).cloned()?;
+    is_at(&read, key).then_some(read)
 }
 
 fn lock() -> std::sync::MutexGuard<'static, BTreeMap<(u64, u64), PathBuf>> {
@@ -64,5 +77,19 @@ mod tests {
         assert_eq!(input_at(&link), Some(lib.clone()));
         assert_eq!(input_at(&other), None);
         assert_eq!(input_at(&dir.path().join("new")), None);
+    }
+
+    #[test]
+    fn a_deleted_inputs_inode_given_to_a_new_file_is_no_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new.csv");
+        std::fs::write(&new, "x").unwrap();
+        let m = std::fs::metadata(&new).unwrap();
+        // As if an input, since deleted, had had the inode `new` now has.
+        let gone = dir.path().join("deleted-input.txt");
+        lock().insert((m.dev(), m.ino()), gone);
+        assert_eq!(input_at(&new), None);
+        note(&new);
+        assert_eq!(input_at(&new), Some(new.clone()));
     }
 }

@@ -175,7 +175,7 @@ fn slice_of(
         },
         exclude: mark("--exclude", &f.exclude, funcs, names)?,
     };
-    slice::resolve(f, marked, meta, origin)
+    slice::resolve(f, marked, meta, origin).map_err(|e| e.for_flag("--tid"))
 }
 
 /// `hit[f]` for each function one of `patterns` matches, by the rule of

@@ -104,7 +104,7 @@ pub(crate) fn pattern(
 /// The page: HTML with the style, the data and the script inline.
 pub(crate) fn page(data: &Data) -> Result<Vec<u8>> {
     let json = serde_json::to_string(data)
-        .map_err(|e| Error::usage("--output", format!("could not encode the page's data: {e}")))?;
+        .map_err(|e| Error::Input(format!("could not encode the page's data: {e}")))?;
     let json = json.replace('<', "\\u003c");
     let mut out = String::with_capacity(json.len() + 64 * 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");

@@ -24,7 +24,9 @@ pub struct Marked {
 }
 
 /// Resolves `filter` for a trace whose threads are as `meta` says, whose
-/// functions `marked` marks, and whose earliest event is at `origin`.
+/// functions `marked` marks, and whose earliest event is at `origin`. A
+/// `--tid` value that names no thread is an [`Error::Value`]: the caller
+/// names the flag.
 pub fn resolve(
     filter: &Filter,
     marked: Marked,
@@ -60,13 +62,10 @@ fn threads(values: &[String], meta: &TraceMeta) -> Result<Vec<bool>> {
             }
         }
         if !found {
-            return Err(Error::usage(
-                "--tid",
-                format!(
-                    "no thread `{value}` in the trace; its threads are {}",
-                    thread_list(meta)
-                ),
-            ));
+            return Err(Error::value(format!(
+                "no thread `{value}` in the trace; its threads are {}",
+                thread_list(meta)
+            )));
         }
     }
     Ok(keep)

@@ -84,14 +84,12 @@ pub struct FilterArgs {
 
 impl FilterArgs {
     /// Converts the flags into the pipeline's [`Filter`].
-    pub fn into_filter(self) -> Filter {
+    pub fn into_filter(self) -> Filter<FuncPattern> {
         Filter {
             tids: self.tid,
             range: self.time_range,
-            // Kept as text in the ingest-level filter; the pipeline
-            // matches them as `FuncPattern`s once it has the names.
-            function: self.function.iter().map(|p| p.to_string()).collect(),
-            exclude: self.exclude.iter().map(|p| p.to_string()).collect(),
+            function: self.function,
+            exclude: self.exclude,
         }
     }
 }

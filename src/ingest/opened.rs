@@ -35,7 +35,9 @@ pub fn note_meta(path: &Path, m: &std::fs::Metadata) {
     let mut read = lock();
     // A path noted before under this inode stays, unless the inode has
     // changed hands since (that input was deleted).
-    if !read.get(&key).is_some_and(|p| is_at(p, key)) {
+    // (The same path noted again, as a recording's files are per chunk,
+    // was just stat'ed by the caller: no second look.)
+    if !read.get(&key).is_some_and(|p| p == path || is_at(p, key)) {
         read.insert(key, path.to_path_buf());
     }
 }

@@ -31,7 +31,7 @@ use crate::calltree::{self, Built, View};
 use crate::error::Result;
 use crate::ingest::slice::Filter;
 use crate::ingest::{FuncTable, ParseOptions};
-use crate::symbols::{FuncInfo, ResolveStats, SymbolOptions};
+use crate::symbols::{FuncInfo, FuncPattern, ResolveStats, SymbolOptions};
 use names::Named;
 use opened::{Opened, Reads};
 
@@ -64,7 +64,7 @@ pub struct InputOptions {
     pub per_call: Option<calltree::Keep>,
     /// Threads, time range and functions to keep (`--tid`, `--time-range`,
     /// `--function`, `--exclude`). Default is everything.
-    pub filter: Filter,
+    pub filter: Filter<FuncPattern>,
 }
 
 impl Default for InputOptions {

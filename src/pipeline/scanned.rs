@@ -182,18 +182,14 @@ fn slice_of(
 /// [`FuncPattern`]; a pattern that matches no function is an error.
 fn mark(
     flag: &str,
-    patterns: &[String],
+    patterns: &[FuncPattern],
     funcs: &FuncTable,
     names: &[FuncInfo],
 ) -> Result<Vec<bool>> {
     if patterns.is_empty() {
         return Ok(Vec::new());
     }
-    let patterns = patterns
-        .iter()
-        .map(|p| FuncPattern::parse(p).map_err(|e| Error::usage(flag, e)))
-        .collect::<Result<Vec<_>>>()?;
-    let (hit, unused) = FuncPattern::mark(&patterns, funcs, names);
+    let (hit, unused) = FuncPattern::mark(patterns, funcs, names);
     if let Some(p) = unused.first() {
         let shown: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
         return Err(Error::usage(

@@ -19,26 +19,39 @@ pub use resolve::{Marked, function_list, resolve};
 use super::{Event, EventKind, EventSink, FuncId, NodeRecord, NodeSink, Sink};
 
 /// What to keep of a trace, as given on the command line. Default is
-/// everything (no filter).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
+/// everything (no filter). `P` is how a function is named: the command
+/// line parses it once (`symbols::FuncPattern`), which ingest may not
+/// import, so the slice leaves the functions to its caller ([`Marked`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter<P = String> {
     /// `--tid`: thread ids or names to keep; empty keeps every thread.
     pub tids: Vec<String>,
     /// `--time-range`: calls starting in this range, relative to the
     /// trace's first event. Default is none (all of the trace).
     pub range: Option<TimeRange>,
-    /// `--function` globs: keep only calls made while a matching function
-    /// is on the stack. Default is none.
-    pub function: Vec<String>,
-    /// `--exclude` globs: drop matching functions and their subtrees.
+    /// `--function` patterns: keep only calls made while a matching
+    /// function is on the stack. Default is none.
+    pub function: Vec<P>,
+    /// `--exclude` patterns: drop matching functions and their subtrees.
     /// Default is none.
-    pub exclude: Vec<String>,
+    pub exclude: Vec<P>,
 }
 
-impl Filter {
+impl<P> Default for Filter<P> {
+    fn default() -> Self {
+        Filter {
+            tids: Vec::new(),
+            range: None,
+            function: Vec::new(),
+            exclude: Vec::new(),
+        }
+    }
+}
+
+impl<P> Filter<P> {
     /// True when the filter keeps everything.
     pub fn is_empty(&self) -> bool {
-        *self == Filter::default()
+        self.tids.is_empty() && !self.needs_events()
     }
 
     /// True when the filter needs entries and exits (an indented tree

@@ -27,8 +27,8 @@ pub struct Marked {
 /// functions `marked` marks, and whose earliest event is at `origin`. A
 /// `--tid` value that names no thread is an [`Error::Value`]: the caller
 /// names the flag.
-pub fn resolve(
-    filter: &Filter,
+pub fn resolve<P>(
+    filter: &Filter<P>,
     marked: Marked,
     meta: &TraceMeta,
     origin: Option<u64>,

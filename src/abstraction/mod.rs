@@ -24,6 +24,7 @@ pub(crate) mod recursion;
 pub(crate) mod registry;
 pub(crate) mod share;
 pub(crate) mod shared;
+pub(crate) mod summary;
 #[cfg(test)]
 pub(crate) mod test_trees;
 pub(crate) mod threshold;

@@ -17,7 +17,7 @@ use super::recursion::FoldRecursion;
 use super::share::Share;
 use super::threshold::Threshold;
 use crate::calltree::{NodeId, Tree, View, fold_paths};
-pub(crate) use crate::format::{percent, thousands};
+pub(crate) use crate::format::percent;
 use crate::ingest::FuncTable;
 
 /// The recommended whole-trace threshold: 0.1% of the root's total.
@@ -267,24 +267,6 @@ fn contexts_in(tree: &Tree, funcs: &FuncTable) -> usize {
     } else {
         fold_paths(tree, funcs).call_nodes(funcs)
     }
-}
-
-/// E.g. `kept 87 of 44,455 call nodes (0.20%), explaining 91.5% of the time`.
-pub(crate) fn summary_line(s: &Stats) -> String {
-    let kept = if s.nodes_before == 0 {
-        1.0
-    } else {
-        s.nodes_after as f64 / s.nodes_before as f64
-    };
-    // An untimed trace's weights are calls.
-    let what = if s.unit == "calls" { "calls" } else { "time" };
-    format!(
-        "kept {} of {} call nodes ({}), explaining {} of the {what}",
-        thousands(s.nodes_after as u64),
-        thousands(s.nodes_before),
-        percent(kept, 2),
-        percent(s.explained_time, 1)
-    )
 }
 
 #[cfg(test)]

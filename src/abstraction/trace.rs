@@ -12,7 +12,7 @@ use super::pass::Context;
 use super::pipeline::{self, Options, Outcome, Parameters};
 use super::share::Share;
 use crate::calltree::{Tree, fold_paths};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ingest::FuncTable;
 use crate::pipeline::{InputOptions, Loaded, load};
 use crate::symbols::{FuncInfo, FuncPattern};
@@ -34,7 +34,10 @@ pub(crate) struct Abstraction {
     pub notes: Vec<String>,
 }
 
-/// Loads `input` and abstracts it as `opts` asks.
+/// Loads `input` and abstracts it as `opts` asks. A modules value that
+/// cannot be used (a table that cannot be read, `auto:file` without
+/// source files) is an [`Error::Value`](crate::error::Error::Value): the
+/// command names its flag.
 pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abstraction> {
     let recommended = opts.no_method();
     let options = if recommended {
@@ -43,12 +46,12 @@ pub(crate) fn abstract_trace(input: &InputOptions, opts: &Options) -> Result<Abs
         opts.clone()
     };
     let source = match &options.modules {
-        Some(m) => ModuleSource::from_arg(m).map_err(modules_flag)?,
+        Some(m) => ModuleSource::from_arg(m)?,
         None => ModuleSource::Single,
     };
     let mut loaded = load(input, options.view())?;
     let (tree, funcs) = (&loaded.built.tree, &loaded.built.funcs);
-    let modules = source.assign(funcs, &loaded.names).map_err(modules_flag)?;
+    let modules = source.assign(funcs, &loaded.names)?;
     let protected = protect(&options.keep, funcs, &loaded.names);
     let (mut notes, mut warnings) = (Vec::new(), Vec::new());
     if recommended {
@@ -160,12 +163,6 @@ fn parameters(o: &Options, m: &Modules, recommended: bool) -> Parameters {
         chains: o.chains == Some(true),
         recommended,
     }
-}
-
-/// An error about the `--modules` value named by its flag: this entry
-/// point is shared by `abstract` and `export`, which do not wrap it.
-fn modules_flag(e: Error) -> Error {
-    e.for_flag("--modules")
 }
 
 /// `protected[f]` for every function one of the `--keep` patterns matches.

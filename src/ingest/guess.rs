@@ -78,13 +78,12 @@ pub fn detect(input: &Input, forced: Option<&str>) -> Result<&'static dyn TraceF
     if let Some(name) = forced {
         return format_by_name(name).ok_or_else(|| {
             let names: Vec<_> = formats().map(|f| f.name()).collect();
-            Error::usage(
-                "--format",
-                format!(
-                    "unknown format `{name}`; expected one of {}",
-                    names.join(", ")
-                ),
-            )
+            // The command line only lets known names through; a caller of
+            // the library names the flag (`Error::for_flag`).
+            Error::value(format!(
+                "unknown format `{name}`; expected one of {}",
+                names.join(", ")
+            ))
         });
     }
     let head = sniff_window(input);
@@ -373,7 +372,7 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(err.starts_with("--format: unknown format `xml`"), "{err}");
+        assert!(err.starts_with("unknown format `xml`"), "{err}");
     }
 
     #[test]

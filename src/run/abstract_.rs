@@ -10,14 +10,14 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::files::{CommandFiles, Files};
+use crate::abstraction::Options;
 use crate::abstraction::pass::Param;
-use crate::abstraction::pipeline::{Stats, percent, summary_line as pipeline_line};
+use crate::abstraction::pipeline::{Stats, percent};
+use crate::abstraction::summary;
 use crate::abstraction::trace::{Abstraction, abstract_trace};
-use crate::abstraction::{Options, Share};
 use crate::calltree::{Keep, Stat};
 use crate::emit;
 use crate::emit::format::TimeUnit;
-use crate::emit::format::fmt_percent;
 use crate::error::{Error, Result};
 use crate::pipeline::InputOptions;
 
@@ -65,7 +65,7 @@ impl Default for AbstractOptions {
 pub fn run(opts: &AbstractOptions) -> Result<Outcome> {
     let mut input = opts.input.clone();
     input.per_call = (!opts.show.is_empty() && opts.tree_out.is_some()).then_some(Keep::Total);
-    let a = abstract_trace(&input, &opts.abstraction)?;
+    let a = abstract_trace(&input, &opts.abstraction).map_err(|e| e.for_flag("--modules"))?;
     super::warn_now(&a.loaded.warnings);
     let mut notes = a.notes.clone();
     // The summary goes to stdout unless an output does: then it must not
@@ -123,13 +123,13 @@ fn writes_stdout(opts: &AbstractOptions) -> bool {
         .any(|p| p.as_deref() == Some(std::path::Path::new("-")))
 }
 
-/// The paper's methods alone keep their historical summary line; anything
-/// else gets `kept N of M call nodes (x%), explaining y% of the time`.
+/// The summary line: the paper's methods alone keep their historical form.
 fn line(a: &Abstraction) -> String {
-    if a.recommended || !a.options.paper_only() {
-        return pipeline_line(&a.outcome.stats);
-    }
-    summary_line(&a.outcome.stats)
+    let form = match a.recommended || !a.options.paper_only() {
+        true => summary::Form::Kept,
+        false => summary::Form::Paper,
+    };
+    summary::line(&a.outcome.stats, form)
 }
 
 fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) -> Result<String> {
@@ -165,7 +165,7 @@ fn write_dot(a: &Abstraction, path: &std::path::Path, opts: &AbstractOptions) ->
 fn describe_options(a: &Abstraction) -> String {
     let o = &a.options;
     if o.paper_only() {
-        return describe(o.merge, o.threshold);
+        return summary::describe(o.merge, o.threshold);
     }
     let mut parts = Vec::new();
     for s in &a.outcome.stats.passes {
@@ -187,40 +187,6 @@ fn stats_json(s: &Stats) -> Result<Vec<u8>> {
     Ok(v)
 }
 
-/// E.g. `merge + threshold 90%`.
-fn describe(merge: bool, threshold: Option<Share>) -> String {
-    let th = threshold.map(|t| format!("threshold {}%", fmt_percent(t.get())));
-    match (merge, th) {
-        (true, Some(th)) => format!("merge + {th}"),
-        (true, None) => "merge".to_string(),
-        (false, Some(th)) => th,
-        (false, None) => "no abstraction".to_string(),
-    }
-}
-
-/// The one-line summary of the paper's methods (merging, threshold) run
-/// alone, printed on stdout: nodes of the tree abstracted (calls or
-/// contexts, as the view), not of the trace.
-pub fn summary_line(s: &Stats) -> String {
-    let (own, of) = if s.timed {
-        ("self times", "total")
-    } else {
-        ("own calls", "calls")
-    };
-    let p = &s.parameters;
-    let threshold = p.threshold.and_then(Share::new);
-    let kept = crate::compare::ratio(s.nodes_after, s.tree_nodes);
-    format!(
-        "{}: {} nodes -> {} nodes (kept {}, eliminated {}); kept nodes' {own} explain {} of the root's {of}",
-        describe(p.merge, threshold),
-        s.tree_nodes,
-        s.nodes_after,
-        percent(kept, 2),
-        percent(1.0 - kept, 2),
-        percent(s.explained_time, 2)
-    )
-}
-
 impl CommandFiles for AbstractOptions {
     fn files(&self) -> Result<Files> {
         let modules = self.abstraction.modules.as_ref();
@@ -233,46 +199,5 @@ impl CommandFiles for AbstractOptions {
         outputs.extend(self.tree_out.iter().map(|t| ("--tree-out", t.clone())));
         outputs.extend(self.stats.iter().map(|t| ("--stats", t.clone())));
         Ok(Files { inputs, outputs })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_paper_methods_summary_never_rounds_a_non_zero_share_to_zero() {
-        let s = Stats {
-            nodes_before: 1_000_000,
-            contexts: 1_000_000,
-            nodes_after: 3,
-            explained_time: 0.99999,
-            absorbed_time: 0.00001,
-            root_total: 100_000,
-            absorbed_weight: 1,
-            unit: "ns",
-            parameters: crate::abstraction::pipeline::Parameters {
-                merge: true,
-                threshold: Some(0.9),
-                ..Default::default()
-            },
-            passes: Vec::new(),
-            tree_nodes: 1_000_000,
-            timed: true,
-        };
-        let line = summary_line(&s);
-        assert!(
-            line.starts_with("merge + threshold 90%: 1000000 nodes -> 3 nodes"),
-            "{line}"
-        );
-        assert!(
-            !line.contains(" 0.00%") && !line.contains("(0.00%"),
-            "{line}"
-        );
-        assert!(line.contains("kept 0.0003%"), "{line}");
-        assert!(
-            !line.contains("100.00%") && !line.contains("explain 100%"),
-            "{line}"
-        );
     }
 }

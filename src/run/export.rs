@@ -90,7 +90,7 @@ pub fn run(opts: &ExportOptions) -> Result<Outcome> {
     };
     input.per_call = (!opts.show.is_empty()).then_some(Keep::Total);
     if abstracting {
-        let a = abstract_trace(&input, &opts.abstraction)?;
+        let a = abstract_trace(&input, &opts.abstraction).map_err(|e| e.for_flag("--modules"))?;
         super::warn_now(&a.loaded.warnings);
         write(shape, opts, &a.loaded, &a.outcome.tree)?;
         let mut notes = a.notes.clone();

@@ -13,8 +13,8 @@ use crate::abstraction::ModulesArg;
 use crate::calltree::{Keep, View};
 use crate::emit;
 use crate::emit::view::{Data, GraphGrid, Pattern, TreeGrid};
-use crate::error::Result;
-use crate::pipeline::{InputOptions, load};
+use crate::error::{Error, Result};
+use crate::pipeline::{InputOptions, Loaded, load};
 use crate::symbols::FuncPattern;
 use rayon::prelude::*;
 
@@ -85,6 +85,8 @@ pub fn run(opts: &ViewOptions) -> Result<Outcome> {
             input.trace = trace.clone();
             input.per_call = Some(Keep::Total);
             let loaded = load(&input, View::Contexts)?;
+            check_picks(&opts.focus, "--focus", &loaded)?;
+            check_picks(&opts.root, "--root", &loaded)?;
             let shown = trace.display().to_string();
             let p = emit::view::pattern(name, &shown, &loaded, &trees, &graphs)
                 .map_err(|e| e.for_flag("--modules"))?;
@@ -115,6 +117,17 @@ pub fn run(opts: &ViewOptions) -> Result<Outcome> {
         warnings: Vec::new(),
         notes: vec![note],
     })
+}
+
+/// Refuses a `--focus`/`--root` pattern that names no function of
+/// `loaded` (or several), by its flag, before the page's states are
+/// computed from it.
+fn check_picks(patterns: &[FuncPattern], flag: &str, loaded: &Loaded) -> Result<()> {
+    for p in patterns {
+        p.pick_function(&loaded.names)
+            .map_err(|e| Error::usage(flag, e))?;
+    }
+    Ok(())
 }
 
 /// The traces to draw: `(pattern name, path)`.

@@ -47,7 +47,7 @@ impl TreeExporter for FlameGraph {
                 MAX_STACKS >> 20
             ),
         };
-        Err(crate::error::Error::usage("--max-depth", msg))
+        Err(crate::error::Error::Input(msg))
     }
     fn write(&self, t: &Exported<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut lines = Vec::new();

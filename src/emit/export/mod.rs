@@ -283,14 +283,11 @@ fn check_frames_within(t: &Exported<'_>, what: &str, max: u64) -> crate::error::
     }
     let depth = t.tree.depths().iter().max().copied().unwrap_or(0);
     let million = |n: u64| n as f64 / 1e6;
-    Err(crate::error::Error::usage(
-        "--fold-recursion",
-        format!(
-            "{what} would hold {:.1} million frames (every calling context repeats its whole path; the tree is {depth} levels deep), more than the {:.1} million written at most: give --fold-recursion to fold the recursion, or --min-total or --threshold to keep fewer contexts",
-            million(frames),
-            million(max)
-        ),
-    ))
+    Err(crate::error::Error::Input(format!(
+        "{what} would hold {:.1} million frames (every calling context repeats its whole path; the tree is {depth} levels deep), more than the {:.1} million written at most: give --fold-recursion to fold the recursion, or --min-total or --threshold to keep fewer contexts",
+        million(frames),
+        million(max)
+    )))
 }
 
 /// Every export format with its shape, in `--help` order.
@@ -371,7 +368,7 @@ mod tests {
         let e = check_frames_within(&t, "the samples", 7).unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("--fold-recursion: the samples would hold 0.0 million frames"),
+                .starts_with("the samples would hold 0.0 million frames"),
             "{e}"
         );
         // Thread nodes are not frames.

@@ -82,18 +82,20 @@ pub(crate) fn compute(loaded: &Loaded, grid: &GraphGrid) -> Result<GraphData> {
     let cg = CallGraph::from_tree(tree, funcs);
     let stats = hot::func_stats(tree, funcs);
     let tops = hot::top_level(tree, funcs);
-    let find = |flag: &str, p: &FuncPattern| {
+    // The command checked the patterns against this trace already
+    // (naming their flags); a failure here says which pattern it was.
+    let find = |p: &FuncPattern| {
         p.pick_function(names)
             .map(Some)
-            .map_err(|e| crate::error::Error::usage(flag, e))
+            .map_err(|e| crate::error::Error::Input(format!("{}: {e}", p.as_str())))
     };
     let mut focus: Vec<Option<FuncId>> = vec![None];
     for f in &grid.focus {
-        focus.push(find("--focus", f)?);
+        focus.push(find(f)?);
     }
     let mut root: Vec<Option<FuncId>> = vec![None];
     for r in &grid.root {
-        root.push(find("--root", r)?);
+        root.push(find(r)?);
     }
     let share = |s: &str| s.parse::<Share>().map(Share::get).unwrap_or(0.0);
     let (mut states, mut lists, mut seen) = (Vec::new(), Vec::new(), HashMap::new());

@@ -31,7 +31,7 @@ Example:
 #[derive(Debug, Args)]
 #[command(override_usage = "calltrace compare [OPTIONS] [BINARY] <TRACE>...")]
 pub struct CompareArgs {
-    /// The traced executable (ELF with debug info) for all address traces, when the first argument is one; then trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
+    /// The traced executable (ELF with debug info) for all address traces, when the first argument is one (Default: the executable each trace records); then trace files, one per test pattern, named by file stem or given as NAME=PATH; a directory means every trace in it
     #[arg(value_name = "TRACE", required = true)]
     pub traces: Vec<String>,
     /// The old way to give BINARY

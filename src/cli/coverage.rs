@@ -25,7 +25,7 @@ Examples:
     override_usage = "calltrace coverage [OPTIONS] [BINARY] [TRACE|DIR]... [--trace TRACE]..."
 )]
 pub struct CoverageArgs {
-    /// The traced executable, when the first argument is one; then traces (one per test pattern, named by file stem or NAME=PATH) or directories of them
+    /// The traced executable, when the first argument is one (Default: the executable each trace records); then traces (one per test pattern, named by file stem or NAME=PATH) or directories of them
     #[arg(value_name = "TRACE")]
     pub args: Vec<String>,
     /// A trace to read (repeatable); without any trace, trace.txt

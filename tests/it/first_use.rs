@@ -7,15 +7,36 @@ use std::collections::BTreeSet;
 
 use super::util::*;
 
-/// The commands whose `[BINARY]` argument `--help` documents.
-const WITH_BINARY: [&str; 6] = ["graph", "tree", "abstract", "export", "stats", "live"];
+/// The commands (of `calltrace help`) whose usage line takes `[BINARY]`.
+fn with_binary() -> Vec<String> {
+    commands()
+        .into_iter()
+        .filter(|c| c != "help")
+        .filter(|c| {
+            let help = calltrace([c.as_str(), "-h"]).run().success().text();
+            help.lines()
+                .find(|l| l.starts_with("Usage:"))
+                .is_some_and(|l| l.contains("[BINARY]"))
+        })
+        .collect()
+}
 
 #[test]
 fn binary_help_says_the_recorded_executable_is_used() {
-    for command in WITH_BINARY {
-        let help = calltrace([command, "--help"]).run().success().text();
+    let commands = with_binary();
+    for known in [
+        "graph", "tree", "abstract", "export", "stats", "live", "compare", "coverage",
+    ] {
+        assert!(commands.iter().any(|c| c == known), "{known}: {commands:?}");
+    }
+    for command in &commands {
+        let help = calltrace([command.as_str(), "--help"])
+            .run()
+            .success()
+            .text();
         assert!(
-            help.contains("Default: the executable the trace records"),
+            help.contains("Default: the executable the trace records")
+                || help.contains("Default: the executable each trace records"),
             "{command}:\n{help}"
         );
         assert!(
@@ -54,9 +75,17 @@ fn every_command_lists_the_shared_flags_first_in_one_order() {
         "--debug-dir",
         "--quiet",
     ];
-    for command in [
-        "graph", "tree", "abstract", "export", "stats", "compare", "coverage", "diff",
-    ] {
+    // Every command that reads a trace file (`live` follows one as it is
+    // written, with flags of its own).
+    let readers: Vec<String> = commands()
+        .into_iter()
+        .filter(|c| c != "help")
+        .filter(|c| option_flags(c).iter().any(|f| f == "--format"))
+        .collect();
+    for known in ["graph", "compare", "diff", "info", "view"] {
+        assert!(readers.iter().any(|c| c == known), "{known}: {readers:?}");
+    }
+    for command in &readers {
         let flags = option_flags(command);
         let start = usize::from(flags.first().is_some_and(|f| f == "--trace"));
         assert_eq!(

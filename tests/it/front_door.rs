@@ -80,18 +80,6 @@ const READERS: &[(&str, &[&[&str]])] = &[
 /// follow a trace still being written, whose last line is not yet complete.
 const NOT_READERS: &[&str] = &["runtime", "live", "completions", "man", "help"];
 
-/// The commands `calltrace help` lists.
-fn commands() -> Vec<String> {
-    let help = calltrace(["help"]).run().success().text();
-    let listed = help.split("Commands:\n").nth(1).expect("a command list");
-    listed
-        .lines()
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .map(String::from)
-        .collect()
-}
-
 #[test]
 fn every_command_is_listed_as_a_reader_of_traces_or_not() {
     let commands = commands();

@@ -198,11 +198,24 @@ fn a_warning_from_each_command_reaches_stderr_once() {
         ],
         &["compare", "t.txt", "--out-dir", "out"],
         &["diff", "t.txt", "t.txt"],
+        &["info", "--trace", "t.txt"],
     ];
+    // Every command that reads trace files is here (coverage below).
+    for c in super::util::commands().iter().filter(|c| *c != "help") {
+        let help = calltrace([c.as_str(), "-h"]).run().success().text();
+        if help.contains("--format <FORMAT>") && c != "coverage" {
+            assert!(commands.iter().any(|a| a[0] == c), "{c} is not tried");
+        }
+    }
     for args in commands {
         let out = calltrace(*args).current_dir(d).run().success();
+        // `info` reports it among what it prints, on stdout.
+        let said = match args[0] {
+            "info" => &out.text(),
+            _ => &out.stderr,
+        };
         assert_eq!(
-            out.stderr.matches(REPAIRED).count(),
+            said.matches(REPAIRED).count(),
             1,
             "{args:?}: {}",
             out.stderr

@@ -133,3 +133,31 @@ fn a_name_that_matches_nothing_suggests_similar_ones() {
         "--focus: expected the name of a function in the trace, found `Work`; did you mean 'work'?"
     );
 }
+
+/// Every `<FUNC>` option of every command (from `calltrace help` and each
+/// command's `-h`) is one of the flags [`FLAGS`] tries, so a new flag that
+/// names functions cannot skip the one rule.
+#[test]
+fn every_func_option_of_every_command_is_tried_by_the_rule() {
+    let tried: std::collections::BTreeSet<&str> = FLAGS.iter().map(|(_, f)| *f).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for command in commands().iter().filter(|c| *c != "help") {
+        let help = calltrace([command.as_str(), "-h"]).run().success().text();
+        for line in help.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(flag), Some(value)) = (words.next(), words.next()) else {
+                continue;
+            };
+            if flag.starts_with("--") && value == "<FUNC>" {
+                assert!(tried.contains(flag), "{command} {flag} is not in FLAGS");
+                seen.insert(flag.to_string());
+            }
+        }
+    }
+    for flag in tried {
+        assert!(
+            seen.contains(flag),
+            "{flag}: no command offers it: {seen:?}"
+        );
+    }
+}

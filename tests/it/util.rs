@@ -795,3 +795,15 @@ pub const ZLIB_FILES: &[&str] = &[
     "uncompr.c",
     "zutil.c",
 ];
+
+/// The commands `calltrace help` lists.
+pub fn commands() -> Vec<String> {
+    let help = calltrace(["help"]).run().success().text();
+    let listed = help.split("Commands:\n").nth(1).expect("a command list");
+    listed
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(String::from)
+        .collect()
+}

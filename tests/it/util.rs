@@ -807,3 +807,24 @@ pub fn commands() -> Vec<String> {
         .map(String::from)
         .collect()
 }
+
+/// The `export --to` formats `calltrace export --help` lists, with their
+/// descriptions.
+pub fn export_formats() -> Vec<(String, String)> {
+    let help = calltrace(["export", "--help"]).run().success().text();
+    let to = help
+        .split("\n      --to <FORMAT>\n")
+        .nth(1)
+        .expect("--to in export --help");
+    let values = to
+        .split("Possible values:\n")
+        .nth(1)
+        .expect("the --to values");
+    values
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with("- "))
+        .filter_map(|l| l[2..].split_once(':'))
+        .map(|(name, about)| (name.trim().to_string(), about.trim().to_string()))
+        .collect()
+}

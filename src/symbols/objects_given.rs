@@ -49,10 +49,10 @@ impl FromStr for ObjectArg {
             Some((path, address)) => (path, Some(address)),
             None => (s, None),
         };
+        // clap shows the value beside the message.
         let expected = || {
-            format!(
-                "expected FILE or FILE@ADDRESS, ADDRESS the load base in hex (0x7f3a1c000000) or decimal; found `{s}`"
-            )
+            "expected FILE or FILE@ADDRESS, ADDRESS the load base in hex (0x7f3a1c000000) or decimal"
+                .to_string()
         };
         if path.is_empty() {
             return Err(expected());
@@ -277,7 +277,7 @@ impl SymbolSource for GivenObjects {
         for g in &self.given {
             if g.placed == 0 {
                 warnings.push(format!(
-                    "{} ({:#x}..{:#x}): no address of the trace falls in it; is ADDRESS its load base?",
+                    "--object {} ({:#x}..{:#x}): no address of the trace falls in it; is ADDRESS its load base?",
                     g.arg, g.start, g.end
                 ));
             }
@@ -342,7 +342,6 @@ mod tests {
                 err.starts_with("expected FILE or FILE@ADDRESS"),
                 "{bad}: {err}"
             );
-            assert!(err.contains(&format!("`{bad}`")), "{err}");
         }
     }
 

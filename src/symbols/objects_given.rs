@@ -408,4 +408,101 @@ mod tests {
         let none = open(&SymbolOptions::default(), &TraceMeta::default()).unwrap();
         assert!(none.is_none());
     }
+
+    /// A PIE with symbols and DWARF, committed: `job_load` is at 0x37c6.
+    fn printer() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/printer/traces/printer")
+    }
+
+    /// A trace that maps one library, which is not on disk, at 0x1000.
+    fn mapped() -> TraceMeta {
+        TraceMeta {
+            maps: vec![crate::ingest::Mapping {
+                start: 0x1000,
+                end: 0x2000,
+                offset: 0,
+                path: "/nonexistent/libgone.so".to_string(),
+                build_id: None,
+            }],
+            ..TraceMeta::default()
+        }
+    }
+
+    fn with_objects(objects: &[&str]) -> SymbolOptions {
+        let parse = |o: &&str| format!("{}{o}", printer().display()).parse().unwrap();
+        SymbolOptions {
+            objects: objects.iter().map(parse).collect(),
+            ..SymbolOptions::default()
+        }
+    }
+
+    const BASE: u64 = 0x40_0000_0000;
+
+    #[test]
+    fn an_object_names_what_no_recorded_object_holds_and_counts_under_object() {
+        let mut funcs = crate::ingest::FuncTable::default();
+        let in_lib = funcs.addr(0x1100) as usize;
+        let job_load = funcs.addr(BASE + 0x37c6) as usize;
+        let elsewhere = funcs.addr(BASE + 0x10_0000) as usize;
+        // In the object, in no function: by file offset, as a mapping's.
+        let in_header = funcs.addr(BASE + 0x10) as usize;
+        let opts = with_objects(&["@0x4000000000"]);
+        let (infos, stats) = super::super::resolve(&funcs, &mapped(), None, &opts).unwrap();
+        assert_eq!(infos[in_lib].name, "libgone.so+0x100");
+        assert_eq!(infos[job_load].name, "job_load");
+        assert!(infos[job_load].file.as_deref().unwrap().ends_with(".c"));
+        assert_eq!(infos[elsewhere].name, format!("{:#x}", BASE + 0x10_0000));
+        assert_eq!(infos[in_header].name, "printer+0x10");
+        let counts: Vec<_> = stats.by_source.into_iter().collect();
+        assert_eq!(counts, [("object", 2), ("objects", 1)]);
+        assert!(
+            !stats.warnings.iter().any(|w| w.contains("no address")),
+            "{:?}",
+            stats.warnings
+        );
+    }
+
+    #[test]
+    fn an_object_over_a_recorded_mapping_or_another_object_is_refused_by_its_flag() {
+        let mut funcs = crate::ingest::FuncTable::default();
+        funcs.addr(0x1100);
+        let resolve = |objects: &[&str]| {
+            let opts = with_objects(objects);
+            super::super::resolve(&funcs, &mapped(), None, &opts)
+                .err()
+                .unwrap()
+        };
+        let Error::Usage { flag, msg } = resolve(&["@0"]) else {
+            panic!("not a usage error")
+        };
+        assert_eq!(flag, "--object");
+        assert!(msg.contains("printer@0x0 (0x0..0x"), "{msg}");
+        assert!(msg.contains("overlaps /nonexistent/libgone.so"), "{msg}");
+        let Error::Usage { flag, msg } = resolve(&["@0x4000000000", "@0x4000010000"]) else {
+            panic!("not a usage error")
+        };
+        assert_eq!(flag, "--object");
+        assert!(msg.contains("printer@0x4000010000"), "{msg}");
+        assert!(msg.contains("overlaps"), "{msg}");
+        let Error::Usage { flag, msg } = resolve(&[""]) else {
+            panic!("not a usage error")
+        };
+        assert_eq!(flag, "--object");
+        assert!(
+            msg.contains("ET_DYN") && msg.contains("FILE@ADDRESS"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn an_object_that_holds_no_address_is_warned_about() {
+        let mut funcs = crate::ingest::FuncTable::default();
+        funcs.addr(0x1100);
+        let opts = with_objects(&["@0x4000000000"]);
+        let (_, stats) = super::super::resolve(&funcs, &mapped(), None, &opts).unwrap();
+        let warned = stats.warnings.iter().find(|w| w.contains("no address"));
+        let warned = warned.unwrap_or_else(|| panic!("{:?}", stats.warnings));
+        assert!(warned.contains("printer@0x4000000000"), "{warned}");
+        assert!(!stats.by_source.contains_key("object"));
+    }
 }

@@ -52,6 +52,7 @@ fn every_command_lists_the_shared_flags_first_in_one_order() {
         "--allow-mismatch",
         "--perf-map",
         "--debug-dir",
+        "--object",
         "--quiet",
     ];
     for command in [

@@ -81,12 +81,12 @@ impl SymbolSource for Executable {
     }
 
     fn spans(&self) -> Vec<Span> {
-        let elf = &self.obj.elf;
-        vec![Span {
-            start: elf.min_vaddr.wrapping_add(self.bias),
-            end: elf.max_vaddr.wrapping_add(self.bias),
+        let span = |s: &super::elf::Segment| Span {
+            start: s.vaddr.wrapping_add(self.bias),
+            end: s.vaddr.saturating_add(s.memsz).wrapping_add(self.bias),
             what: "the executable".to_string(),
-        }]
+        };
+        self.obj.elf.segments.iter().map(span).collect()
     }
 }
 

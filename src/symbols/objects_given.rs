@@ -103,16 +103,30 @@ struct Given {
     obj: Object,
     /// Runtime address minus file address.
     bias: u64,
-    /// Its runtime extent, `start..end`.
+    /// Its runtime extent, `start..end`: its lowest segment's start, its
+    /// highest one's end.
     start: u64,
     end: u64,
     /// Distinct addresses of the trace it placed.
     placed: usize,
 }
 
-/// The objects of `--object`, sorted by address.
+/// A loadable segment of an object at runtime, `start..end`, of the
+/// `object`-th given.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    start: u64,
+    end: u64,
+    object: usize,
+}
+
+/// The objects of `--object`.
 pub(super) struct GivenObjects {
     given: Vec<Given>,
+    /// Their loadable segments at runtime, sorted by address, none
+    /// overlapping another (a firmware's flash and RAM lie far apart, and
+    /// another image may sit between them).
+    segments: Vec<Segment>,
     warnings: Vec<String>,
 }
 
@@ -128,13 +142,35 @@ pub(super) fn open(opts: &SymbolOptions, _meta: &TraceMeta) -> Result<Option<Box
     for arg in &opts.objects {
         given.push(open_one(arg, &search, &mut warnings)?);
     }
-    given.sort_by_key(|g| g.start);
-    for pair in given.windows(2) {
-        if pair[1].start < pair[0].end {
-            return Err(overlap(&pair[1], &pair[0]));
+    let segments = segments(&given)?;
+    Ok(Some(Box::new(GivenObjects {
+        given,
+        segments,
+        warnings,
+    })))
+}
+
+/// The loadable segments of `given` at runtime, sorted by address; an
+/// error when two of different objects overlap.
+fn segments(given: &[Given]) -> Result<Vec<Segment>> {
+    let mut all = Vec::new();
+    for (object, g) in given.iter().enumerate() {
+        for s in g.obj.elf.segments.iter().filter(|s| s.memsz > 0) {
+            all.push(Segment {
+                start: s.vaddr + g.bias,
+                end: s.vaddr + s.memsz + g.bias,
+                object,
+            });
         }
     }
-    Ok(Some(Box::new(GivenObjects { given, warnings })))
+    all.sort_by_key(|s| (s.start, s.end));
+    for pair in all.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if b.start < a.end && a.object != b.object {
+            return Err(overlap((&given[b.object], b), (&given[a.object], a)));
+        }
+    }
+    Ok(all)
 }
 
 /// Opens the object `arg` names, checking that it is an executable or a
@@ -153,6 +189,8 @@ fn open_one(arg: &ObjectArg, search: &DebugSearch, warnings: &mut Vec<String>) -
     };
     let obj = Object::open_with(&arg.path, None, false, search, warnings)
         .map_err(|e| Error::value(format!("{e}; expected an ELF executable or shared library")))?;
+    // Past the end of `max_vaddr` no segment reaches: each segment's
+    // runtime range is below 2^64 when the extent's is.
     let (lo, hi) = (obj.elf.min_vaddr, obj.elf.max_vaddr);
     let range = base
         .checked_add(lo)
@@ -217,11 +255,12 @@ fn no_base(path: &Path) -> Error {
     ))
 }
 
-/// `a` overlaps `b`, both given by the user.
-fn overlap(a: &Given, b: &Given) -> Error {
+/// Segment `a` of one object the user gave overlaps segment `b` of
+/// another.
+fn overlap((a, sa): (&Given, Segment), (b, sb): (&Given, Segment)) -> Error {
     Error::value(format!(
         "{} ({:#x}..{:#x}) overlaps {} ({:#x}..{:#x}); expected objects at distinct addresses",
-        a.arg, a.start, a.end, b.arg, b.start, b.end
+        a.arg, sa.start, sa.end, b.arg, sb.start, sb.end
     ))
 }
 
@@ -229,13 +268,12 @@ impl GivenObjects {
     /// The object that holds runtime address `addr` in a loadable
     /// segment, with the address in its terms.
     fn find(&self, addr: u64) -> Option<(usize, u64)> {
-        let i = self
-            .given
-            .partition_point(|g| g.start <= addr)
+        let at = self
+            .segments
+            .partition_point(|s| s.start <= addr)
             .checked_sub(1)?;
-        let g = &self.given[i];
-        let probe = addr - g.bias;
-        (addr < g.end && g.obj.elf.contains(probe)).then_some((i, probe))
+        let s = self.segments[at];
+        (addr < s.end).then(|| (s.object, addr - self.given[s.object].bias))
     }
 }
 
@@ -287,12 +325,12 @@ impl SymbolSource for GivenObjects {
     }
 
     fn spans(&self) -> Vec<Span> {
-        let span = |g: &Given| Span {
-            start: g.start,
-            end: g.end,
-            what: g.arg.to_string(),
+        let span = |s: &Segment| Span {
+            start: s.start,
+            end: s.end,
+            what: self.given[s.object].arg.to_string(),
         };
-        self.given.iter().map(span).collect()
+        self.segments.iter().map(span).collect()
     }
 }
 

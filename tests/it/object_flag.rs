@@ -4,15 +4,19 @@
 //! (`dladdr`). The same trace without its `#` lines (a format without
 //! maps, as pvtrace's) names the library's functions only when the library
 //! is named with that base, and then exactly as its `# map` line did.
-#![cfg(target_arch = "x86_64")]
+//! And firmware on the emulated Cortex-M3 (`board`) calling a ROM linked
+//! apart from it: the ROM's functions are named from its ELF at its link
+//! addresses.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use super::board::{self, Recipe};
 use super::util::{
-    build_traced, calltrace, compile, csv_edges, fresh_dir, headerless, output_within, untimed,
+    build_traced, calltrace, compile, csv_edges, edges, fresh_dir, headerless, output_within,
+    untimed,
 };
 
 /// A library of two instrumented functions and a static one, which says
@@ -267,4 +271,114 @@ fn objects_overlapping_each_other_or_the_executable_are_refused() {
     let stderr = refused(&exe);
     assert!(stderr.contains("--object: "), "{stderr}");
     assert!(stderr.contains("overlaps the executable"), "{stderr}");
+}
+
+/// Firmware that calls a ROM through the ROM's API table (the ROM's first
+/// word, as real ROM APIs are reached). Usage: ELF DUMP.
+const FIRMWARE: &str = r#"#include <stdio.h>
+#include <string.h>
+
+typedef unsigned (*rom_checksum_fn)(const unsigned char *data, unsigned len);
+
+/* The ROM's API table, at its first address: rom_checksum first. */
+#define ROM_API ((const rom_checksum_fn *)0x00300000)
+
+static unsigned app_sum(const char *text)
+{
+    return ROM_API[0]((const unsigned char *)text, (unsigned)strlen(text));
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("%08x %08x\n", app_sum("hello"), app_sum("firmware"));
+    return 0;
+}
+"#;
+
+/// The ROM: CRC-32, instrumented, calling the firmware's hooks (it is
+/// linked with `--just-symbols` of the firmware).
+const ROM: &str = r#"static unsigned rom_step(unsigned crc, unsigned char byte)
+{
+    crc ^= byte;
+    for (int k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+    return crc;
+}
+
+unsigned rom_checksum(const unsigned char *data, unsigned len)
+{
+    unsigned crc = 0xffffffffu;
+    for (unsigned i = 0; i < len; i++)
+        crc = rom_step(crc, data[i]);
+    return ~crc;
+}
+
+__attribute__((section(".rom_api"), used)) const void *const rom_api[] = {(const void *)rom_checksum};
+"#;
+
+/// The ROM's layout: at 0x300000 in the board's flash, between the
+/// firmware's code (at 0) and its RAM (at 0x20000000).
+const ROM_LD: &str = "ENTRY(rom_checksum)
+SECTIONS
+{
+    . = 0x300000;
+    .rom_api : { KEEP(*(.rom_api)) }
+    .text : { *(.text .text.*) *(.rodata .rodata.*) }
+    /DISCARD/ : { *(.ARM.exidx*) *(.ARM.extab*) }
+}
+";
+
+#[test]
+fn a_rom_linked_apart_from_the_firmware_is_named_at_its_link_addresses() {
+    if !board::have_tools() {
+        return;
+    }
+    let src = fresh_dir("object_flag", "firmware");
+    for (name, text) in [("app.c", FIRMWARE), ("rom.c", ROM), ("rom.ld", ROM_LD)] {
+        std::fs::write(src.join(name), text).unwrap();
+    }
+    let elf = board::build_firmware(&Recipe {
+        name: "object-rom",
+        sources: vec![src.join("app.c")],
+        ..Recipe::default()
+    });
+    let rom = src.join("rom.elf");
+    compile(
+        Command::new(board::CC)
+            .current_dir(&src)
+            .args(["-mcpu=cortex-m3", "-mthumb", "-g", "-O0"])
+            .args(["-finstrument-functions", "-nostdlib", "-nostartfiles"])
+            .args(["-T", "rom.ld", "rom.c", "-o"])
+            .arg(&rom)
+            .arg(format!("-Wl,--just-symbols={}", elf.display())),
+    );
+    let dir = elf.parent().unwrap().to_path_buf();
+    let loader = format!("loader,file={}", rom.display());
+    let run = board::qemu_ok(&elf, &dir, &["semi:trace.bin"], &["-device", &loader]);
+    // CRC-32 of "hello" and "firmware": the ROM ran.
+    assert_eq!(run.stdout, "3610a686 d5ecd7c4\n");
+    let trace = dir.join("trace.bin");
+
+    let (bare, _) = board::read_graph(&elf, &trace, &[]);
+    let hex: Vec<_> = bare.iter().filter(|e| e.1.starts_with("0x3000")).collect();
+    assert_eq!(hex.len(), 2, "{bare:?}");
+
+    let rom_arg = rom.to_str().unwrap();
+    let (named, notes) = board::read_graph(&elf, &trace, &["--object", rom_arg]);
+    let want = edges(&[
+        ("main", "app_sum", 2),
+        ("app_sum", "rom_checksum", 2),
+        ("rom_checksum", "rom_step", 13),
+    ]);
+    assert_eq!(named, want, "{notes}");
+    assert!(!notes.contains("warning"), "{notes}");
+    // The ROM's source files and lines, from its DWARF.
+    let mut args = vec!["graph", elf.to_str().unwrap(), "--trace"];
+    args.extend([trace.to_str().unwrap(), "--object", rom_arg, "-o", "-"]);
+    let dot = calltrace(&args).run().success().text();
+    // (the line of each function's opening brace, as for every object)
+    assert!(dot.contains("/rom.c:2\\n"), "{dot}");
+    assert!(dot.contains("/rom.c:10\\n"), "{dot}");
 }

@@ -5,13 +5,14 @@
 //! `/proc/PID/maps`, `LD_DEBUG`, `dladdr`): runtime address = ADDRESS +
 //! link address. It is a source after the first (`object` in `LATER`,
 //! `mod.rs`): an address the executable or the recorded objects do not
-//! hold and one of these objects' loadable segments does is named
+//! hold and one of these objects' loadable segments does (a binary
+//! search over all their segments) is named
 //! through that object (`object_file`: DWARF, symbol table, separate
 //! debug file, demangling, Thumb twins) exactly as the same file mapped
 //! by a `# map` line would be, `libx.so+0x1139` when nothing names it.
-//! Objects that overlap each other are refused here; those that overlap
-//! what an earlier source holds (the executable, a recorded mapping) are
-//! refused through [`SymbolSource::spans`]. An object that holds no
+//! Objects whose segments overlap each other's are refused here; those
+//! that overlap what an earlier source holds (the executable, a recorded
+//! mapping) are refused through [`SymbolSource::spans`]. An object that holds no
 //! address of the trace is warned about: its ADDRESS is likely wrong.
 
 use std::io::Read;

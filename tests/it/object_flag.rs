@@ -382,3 +382,17 @@ fn a_rom_linked_apart_from_the_firmware_is_named_at_its_link_addresses() {
     assert!(dot.contains("/rom.c:2\\n"), "{dot}");
     assert!(dot.contains("/rom.c:10\\n"), "{dot}");
 }
+
+#[test]
+fn an_object_is_an_input_that_no_output_overwrites() {
+    let lib = run().lib.to_str().unwrap();
+    let before = std::fs::read(lib).unwrap();
+    let stderr = refused(&[
+        "--object",
+        &object(Path::new(lib), &run().base),
+        "--csv",
+        lib,
+    ]);
+    assert!(stderr.contains("the input --object"), "{stderr}");
+    assert_eq!(std::fs::read(lib).unwrap(), before);
+}

@@ -46,6 +46,7 @@ mod it {
     mod memory;
     mod mistakes;
     mod naming;
+    mod object_flag;
     mod outputs_once;
     mod parquet_export;
     mod perf_map;

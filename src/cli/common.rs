@@ -14,7 +14,7 @@ use crate::emit::format::TimeUnit;
 use crate::ingest::ParseOptions;
 use crate::ingest::slice::{Filter, TimeRange};
 use crate::pipeline::InputOptions;
-use crate::symbols::{Demangle, FuncPattern, SymbolOptions};
+use crate::symbols::{Demangle, FuncPattern, ObjectArg, SymbolOptions};
 
 /// `[BINARY]`'s help in every command that takes it.
 pub(crate) const BINARY_HELP: &str = "The traced executable (ELF with debug info). Default: the executable the trace records, when that file is there; failing both, addresses are shown in hex";
@@ -124,6 +124,9 @@ pub struct SymbolArgs {
     /// Directory of separate debug files, searched before /usr/lib/debug: a `.build-id/xx/rest.debug` tree, or where a `.gnu_debuglink` target is, under the program's own directory (repeatable)
     #[arg(long, value_name = "DIR")]
     pub debug_dir: Vec<PathBuf>,
+    /// ELF object the trace does not record, naming the addresses it holds: at its link addresses (firmware, a bootloader), or a shared library at its load base ADDRESS (hex 0x... or decimal) in a trace without `# map` lines (repeatable)
+    #[arg(long, value_name = "FILE[@ADDRESS]")]
+    pub object: Vec<ObjectArg>,
 }
 
 /// `--demangle` values.
@@ -150,6 +153,7 @@ impl SymbolArgs {
             allow_mismatch: self.allow_mismatch,
             perf_map: self.perf_map,
             debug_dirs: self.debug_dir,
+            objects: self.object,
         }
     }
 }

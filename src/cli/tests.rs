@@ -286,6 +286,10 @@ fn symbol_flags_reach_every_command() {
         allow_mismatch: true,
         perf_map: Some(PathBuf::from("jit.map")),
         debug_dirs: vec![PathBuf::from("dbg")],
+        objects: vec![
+            "boot.elf".parse().unwrap(),
+            "lib.so@0x7f0000000000".parse().unwrap(),
+        ],
     };
     let flags = [
         "--search-path",
@@ -299,6 +303,10 @@ fn symbol_flags_reach_every_command() {
         "jit.map",
         "--debug-dir",
         "dbg",
+        "--object",
+        "boot.elf",
+        "--object",
+        "lib.so@0x7f0000000000",
     ];
     for cmd in ["graph", "tree", "abstract"] {
         let got = match parse(&[&[cmd][..], &flags[..]].concat()) {

@@ -109,7 +109,7 @@ pub(crate) fn input_files(input: &InputOptions) -> Vec<(&'static str, PathBuf)> 
 
 /// Every file a command reads: its `traces` (each with the flag or
 /// argument that named it), then the files of the shared input flags
-/// (BINARY, `--rules`, `--perf-map`), then a `--modules` table. The one
+/// (BINARY, `--rules`, `--perf-map`, `--object`), then a `--modules` table. The one
 /// list every command's inputs come from.
 pub(crate) fn inputs_of(
     traces: impl IntoIterator<Item = (&'static str, PathBuf)>,
@@ -126,6 +126,8 @@ pub(crate) fn inputs_of(
             .iter()
             .map(|p| ("--perf-map", p.clone())),
     );
+    let objects = &input.symbols.objects;
+    v.extend(objects.iter().map(|o| ("--object", o.path.clone())));
     v.extend(module_table(modules));
     v
 }

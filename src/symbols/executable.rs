@@ -8,7 +8,7 @@ use std::path::Path;
 use super::debugfile::DebugSearch;
 use super::distinct::Identity;
 use super::objects::Object;
-use super::source::{Naming, Place, SymbolSource, name_one};
+use super::source::{Naming, Place, Span, SymbolSource, name_one};
 use super::{FuncInfo, ResolveStats, SymbolOptions, bias, plain_info};
 use crate::error::{Error, Result};
 use crate::ingest::{FuncKey, TraceMeta};
@@ -78,6 +78,15 @@ impl SymbolSource for Executable {
         naming.stats.warnings.append(&mut self.warnings);
         naming.stats.warnings.extend(self.obj.debug_warnings());
         Ok(())
+    }
+
+    fn spans(&self) -> Vec<Span> {
+        let span = |s: &super::elf::Segment| Span {
+            start: s.vaddr.wrapping_add(self.bias),
+            end: s.vaddr.saturating_add(s.memsz).wrapping_add(self.bias),
+            what: "the executable".to_string(),
+        };
+        self.obj.elf.segments.iter().map(span).collect()
     }
 }
 

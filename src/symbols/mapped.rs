@@ -12,7 +12,7 @@ use super::distinct::Identity;
 use super::executable::mismatch;
 use super::mapindex::{MapIndex, holders_when};
 use super::objects::{self, Objects};
-use super::source::{Naming, Place, SymbolSource, name_one};
+use super::source::{Naming, Place, Span, SymbolSource, name_one};
 use super::{FuncInfo, SymbolOptions, elf};
 use crate::error::{Error, Result};
 use crate::ingest::{FuncId, FuncKey, FuncTable, Mapping, TraceMeta};
@@ -168,6 +168,15 @@ impl SymbolSource for Mapped<'_> {
         warnings.append(&mut self.objects.warnings);
         naming.stats.warnings.append(&mut warnings);
         Ok(())
+    }
+
+    fn spans(&self) -> Vec<Span> {
+        let span = |(m, map): (usize, &Mapping)| Span {
+            start: map.start,
+            end: map.end,
+            what: format!("{}, mapped by the trace", self.recorded(m).1),
+        };
+        self.maps.iter().enumerate().map(span).collect()
     }
 }
 

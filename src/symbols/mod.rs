@@ -9,8 +9,9 @@
 //! (`bias`), and addresses outside it stay hex. These two are symbol
 //! sources (`source`: place an address in an object, then name it there,
 //! `mapped` and `executable`); after them come the sources of one list,
-//! `LATER` (today a perf map, `perfmap`, naming JIT-compiled code that
-//! no object holds). Each distinct address is
+//! `LATER` (objects the user names with their load address,
+//! `objects_given`, and a perf map, `perfmap`, naming JIT-compiled code
+//! that no object holds). Each distinct address is
 //! resolved once; functions that end up with one name are told apart
 //! (`distinct`). Symbolic and indented traces already carry names. An
 //! LLVM XRay log's function ids are named through the binary's
@@ -31,6 +32,7 @@ mod mapindex;
 mod mapped;
 mod object_file;
 mod objects;
+mod objects_given;
 mod pattern;
 mod perfmap;
 mod source;
@@ -48,6 +50,7 @@ pub use elf::Elf;
 pub use elf::build_id_of;
 pub use hooks::runtime_hint;
 pub use objects::locate;
+pub use objects_given::ObjectArg;
 pub use pattern::{FuncPattern, glob as pattern_glob};
 
 /// How functions are named. Default is `nm -C` names and no search path.
@@ -70,6 +73,10 @@ pub struct SymbolOptions {
     /// trees, or the directories of `.gnu_debuglink` targets), searched
     /// before `/usr/lib/debug`. Default is none: `/usr/lib/debug` alone.
     pub debug_dirs: Vec<PathBuf>,
+    /// Objects the trace does not record, each at its link addresses or
+    /// at the load base given (`--object FILE[@ADDRESS]`), naming the
+    /// addresses no recorded object holds. Default is none.
+    pub objects: Vec<ObjectArg>,
 }
 
 /// What the trace's functions are called and where they are defined.
@@ -200,14 +207,20 @@ pub fn resolve(
 type Open = fn(&SymbolOptions, &TraceMeta) -> Result<Option<source::Boxed>>;
 
 /// The symbol sources after the first, each as its name (the key of its
-/// count in [`ResolveStats::by_source`]) and how it opens, in the order
-/// they are asked (an address the first source does not place goes to the
-/// first of these that places it):
-/// 1. `perf-map`: JIT-compiled code outside every object, from
+/// count in [`ResolveStats::by_source`]), the flag that names its files
+/// (which names the [`Error::Value`]s of its opening) and how it opens,
+/// in the order they are asked (an address the first source does not
+/// place goes to the first of these that places it):
+/// 1. `object`: objects the trace does not record, from `--object
+///    FILE[@ADDRESS]`.
+/// 2. `perf-map`: JIT-compiled code outside every object, from
 ///    `--perf-map FILE` or the traced process's `/tmp/perf-PID.map`.
 ///
 /// A new source is one line here, in its place in that order.
-const LATER: &[(&str, Open)] = &[("perf-map", perfmap::open)];
+const LATER: &[(&str, &str, Open)] = &[
+    ("object", "--object", objects_given::open),
+    ("perf-map", "--perf-map", perfmap::open),
+];
 
 /// The sources of [`LATER`] that apply to the trace of `meta`, in order,
 /// each with its name.
@@ -216,12 +229,40 @@ fn later_sources(
     meta: &TraceMeta,
 ) -> Result<Vec<(&'static str, source::Boxed)>> {
     let mut found = Vec::new();
-    for &(name, open) in LATER {
-        if let Some(source) = open(opts, meta)? {
+    for &(name, flag, open) in LATER {
+        if let Some(source) = open(opts, meta).map_err(|e| e.for_flag(flag))? {
             found.push((name, source));
         }
     }
     Ok(found)
+}
+
+/// Refuses a source of `later` whose spans overlap those of a source
+/// before it: the earlier one places those addresses, so the later one
+/// claims addresses it could never name (an object at a wrong ADDRESS).
+fn refuse_overlaps(
+    first: &dyn source::SymbolSource,
+    later: &[(&'static str, source::Boxed)],
+) -> Result<()> {
+    let claimed: Vec<_> = later.iter().map(|(n, s)| (*n, s.spans())).collect();
+    if claimed.iter().all(|(_, spans)| spans.is_empty()) {
+        return Ok(());
+    }
+    let mut before = first.spans();
+    for (name, spans) in claimed {
+        for a in &spans {
+            if let Some(b) = before.iter().find(|b| a.start < b.end && b.start < a.end) {
+                let flag = LATER.iter().find(|l| l.0 == name).map_or("", |l| l.1);
+                let msg = format!(
+                    "{} ({:#x}..{:#x}) overlaps {} ({:#x}..{:#x}); expected an object where the trace has none",
+                    a.what, a.start, a.end, b.what, b.start, b.end
+                );
+                return Err(Error::value(msg).for_flag(flag));
+            }
+        }
+        before.extend(spans);
+    }
+    Ok(())
 }
 
 /// Resolves through `first`, then the sources of [`LATER`] that apply.
@@ -234,6 +275,7 @@ fn with_later(
 ) -> Result<source::Resolved> {
     let mut later = later_sources(opts, meta)?;
     let (first_name, first_source) = first;
+    refuse_overlaps(first_source, &later)?;
     let mut list: Vec<source::Listed<'_>> = vec![(first_name, first_source)];
     for (name, source) in &mut later {
         list.push((*name, source.as_mut()));
@@ -287,7 +329,7 @@ mod tests {
 
     #[test]
     fn later_sources_are_listed_once_each_in_the_documented_order() {
-        let names: Vec<&str> = LATER.iter().map(|&(name, _)| name).collect();
+        let names: Vec<&str> = LATER.iter().map(|&(name, _, _)| name).collect();
         let documented = documented_order();
         assert!(!documented.is_empty(), "no numbered list above LATER");
         assert_eq!(names, documented);

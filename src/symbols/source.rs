@@ -71,6 +71,24 @@ pub(super) trait SymbolSource {
     fn finish(&mut self, _ids: &[Option<Identity>], _naming: &mut Naming) -> Result<()> {
         Ok(())
     }
+
+    /// The runtime addresses this source holds, when it knows them: a
+    /// later source whose spans overlap these is refused (`mod.rs`), since
+    /// it could never name the addresses it claims there.
+    fn spans(&self) -> Vec<Span> {
+        Vec::new()
+    }
+}
+
+/// Runtime addresses `start..end` that a source holds, and what holds
+/// them, as messages name it.
+pub(super) struct Span {
+    /// The first address.
+    pub start: u64,
+    /// One past the last.
+    pub end: u64,
+    /// The object, as the user or the trace named it.
+    pub what: String,
 }
 
 /// A source that opens for a trace, owned by the list of sources after

@@ -73,6 +73,7 @@ fn every_command_lists_the_shared_flags_first_in_one_order() {
         "--allow-mismatch",
         "--perf-map",
         "--debug-dir",
+        "--object",
         "--quiet",
     ];
     // Every command that reads a trace file (`live` follows one as it is

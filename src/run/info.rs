@@ -64,10 +64,22 @@ struct Info {
     exits: u64,
     calls: u64,
     functions: usize,
+    /// How the trace's addresses were named; none when it names its
+    /// functions itself (symbolic, indented).
+    names: Option<Names>,
     max_depth: u32,
     threads: Vec<ThreadRow>,
     repairs: Repairs,
     warnings: Vec<String>,
+}
+
+/// Distinct addresses each symbol source placed (`executable`, `objects`
+/// for a trace's recorded maps, `object` for `--object`, `perf-map`,
+/// `xray`), and those left as hex.
+#[derive(Debug, Clone, Serialize)]
+struct Names {
+    by_source: std::collections::BTreeMap<&'static str, usize>,
+    hex: usize,
 }
 
 /// One thread of the trace.
@@ -123,6 +135,10 @@ fn info(opts: &InfoOptions, loaded: &Loaded, tally: &Tally) -> Info {
         exits: tally.exits,
         calls: calls_below(loaded, 0),
         functions: functions(loaded),
+        names: loaded.resolve.as_ref().map(|r| Names {
+            by_source: r.by_source.clone(),
+            hex: r.unresolved + r.outside.len(),
+        }),
         max_depth: max_depth(loaded),
         threads: threads(loaded),
         repairs: Repairs {
@@ -251,6 +267,9 @@ fn text(info: &Info, (unit, decimals): (Unit, u8), shown: TimeUnit) -> String {
     );
     line("calls:", info.calls.to_string());
     line("functions:", info.functions.to_string());
+    if let Some(n) = &info.names {
+        line("names:", names(n));
+    }
     line("max depth:", info.max_depth.to_string());
     line("threads:", info.threads.len().to_string());
     s.push_str(&thread_table(&info.threads, &q));
@@ -258,6 +277,23 @@ fn text(info: &Info, (unit, decimals): (Unit, u8), shown: TimeUnit) -> String {
     s.push_str(&format!("{:<10} {}\n", "warnings:", info.warnings.len()));
     for w in &info.warnings {
         s.push_str(&format!("  {w}\n"));
+    }
+    s
+}
+
+/// `executable 40, object 3 addresses; 2 left as hex`.
+fn names(n: &Names) -> String {
+    let mut placed: Vec<String> = n
+        .by_source
+        .iter()
+        .map(|(s, k)| format!("{s} {k}"))
+        .collect();
+    if placed.is_empty() {
+        placed.push("none".into());
+    }
+    let mut s = format!("{} addresses", placed.join(", "));
+    if n.hex > 0 {
+        s.push_str(&format!("; {} left as hex", n.hex));
     }
     s
 }

@@ -396,3 +396,27 @@ fn an_object_is_an_input_that_no_output_overwrites() {
     assert!(stderr.contains("the input --object"), "{stderr}");
     assert_eq!(std::fs::read(lib).unwrap(), before);
 }
+
+/// `calltrace info`'s `names:` line for the bare trace, with `extra`.
+fn info_names(extra: &[&str]) -> String {
+    let (_, bare) = traces();
+    let mut args: Vec<OsString> = vec!["info".into(), run().exe.clone().into()];
+    args.extend(["--trace".into(), bare.into()]);
+    args.extend(extra.iter().map(Into::into));
+    let text = calltrace(args).run().success().text();
+    text.lines()
+        .find_map(|l| l.strip_prefix("names:"))
+        .unwrap_or_else(|| panic!("no names: line in\n{text}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn info_says_which_source_named_the_addresses_and_how_many_stayed_hex() {
+    // The library's three functions: hex without the object, named by it.
+    let without = info_names(&[]);
+    assert_eq!(without, "executable 2 addresses; 3 left as hex");
+    let object = format!("{}@{}", run().lib.display(), run().base);
+    let with = info_names(&["--object", &object]);
+    assert_eq!(with, "executable 2, object 3 addresses");
+}

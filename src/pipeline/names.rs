@@ -21,6 +21,8 @@ pub(crate) struct Named {
     /// Whether addresses could be resolved at all (a binary, recorded
     /// objects, or an XRay log's ids).
     pub resolvable: bool,
+    /// `--object` named objects (which name nothing unless `resolvable`).
+    pub objects_given: bool,
 }
 
 /// Names the functions of a parsed trace (through the recorded objects or
@@ -41,6 +43,7 @@ pub(crate) fn name(opts: &InputOptions, funcs: &FuncTable, meta: &mut TraceMeta)
         names,
         resolve,
         resolvable,
+        objects_given: !opts.symbols.objects.is_empty(),
     })
 }
 
@@ -138,7 +141,8 @@ pub(crate) fn warnings(built: &Built, named: &Named) -> Vec<String> {
         w.push(format!(
             "{some} of {all} call(s) ({} function(s)) are at addresses outside the binary, in shared libraries, \
              and keep hex names: record the trace with calltrace's runtime (`calltrace runtime`), \
-             which records the loaded libraries, to name them",
+             which records the loaded libraries, or name each library or image linked apart \
+             with --object FILE@LOAD_ADDRESS",
             called(&r.outside)
         ));
     }
@@ -155,6 +159,9 @@ pub(crate) fn warnings(built: &Built, named: &Named) -> Vec<String> {
             None => String::new(),
         };
         w.push(format!("no binary given: functions are shown as addresses; pass the traced executable to name them{hint}"));
+        if named.objects_given {
+            w.push("--object names addresses outside the executable: it was not used, give the traced executable (BINARY) too".to_string());
+        }
     }
     w
 }

@@ -420,3 +420,33 @@ fn info_says_which_source_named_the_addresses_and_how_many_stayed_hex() {
     let with = info_names(&["--object", &object]);
     assert_eq!(with, "executable 2, object 3 addresses");
 }
+
+#[test]
+fn without_the_executable_an_object_is_said_to_be_unused_and_hex_calls_point_to_it() {
+    let (_, bare) = traces();
+    let object = format!("{}@{}", run().lib.display(), run().base);
+    // No BINARY and no `#` lines: nothing to place the object beside.
+    let args: Vec<OsString> = vec![
+        "graph".into(),
+        "--trace".into(),
+        bare.clone().into(),
+        "--object".into(),
+        object.into(),
+        "-o".into(),
+        "-".into(),
+    ];
+    let out = calltrace(args).run().success();
+    assert!(
+        out.stderr
+            .contains("--object names addresses outside the executable: it was not used"),
+        "{}",
+        out.stderr
+    );
+    // With the executable and no --object, the hex calls name the remedy.
+    let (_, _, stderr) = graph(&bare, &[]);
+    assert!(
+        stderr
+            .contains("or name each library or image linked apart with --object FILE@LOAD_ADDRESS"),
+        "{stderr}"
+    );
+}

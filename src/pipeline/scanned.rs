@@ -46,7 +46,12 @@ pub(crate) enum Threads {
 /// filter for it. A pipe is read whole into memory first: it cannot be
 /// read the second time a [`Scanned`] is for.
 pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned<'_>> {
-    let opened = Opened::open(opts, Reads::Again)?;
+    scan_opened(Opened::open(opts, Reads::Again)?)
+}
+
+/// [`scan`] of a trace opened to be read again.
+pub(super) fn scan_opened(opened: Opened<'_>) -> Result<Scanned<'_>> {
+    let opts = opened.opts;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
     let mut meta = opened.read("pass 1/2", &mut funcs, &mut earliest)?;
@@ -109,14 +114,7 @@ impl Scanned<'_> {
             built.repairs.unclosed += stats.unclosed;
             built.repairs.orphan_exits += stats.orphan_exits;
         }
-        let mut named = self.named;
-        // The tree added its thread functions after those named.
-        let plain = symbols::names_without_binary(&built.funcs);
-        named
-            .names
-            .extend(plain.into_iter().skip(named.names.len()));
-        names::name_threads(&built.funcs, &built.meta, &mut named.names);
-        Ok(Loaded::finish(built, named, view))
+        Ok(finish_filtered(built, self.named, view))
     }
 
     /// The second pass into `sink` through the filter, if any: what the
@@ -142,9 +140,20 @@ impl Scanned<'_> {
     }
 }
 
+/// A filtered tree named by the names of the trace's functions: its
+/// threads' functions, added after those named, get theirs.
+pub(super) fn finish_filtered(built: Built, mut named: Named, view: View) -> Loaded {
+    let plain = symbols::names_without_binary(&built.funcs);
+    named
+        .names
+        .extend(plain.into_iter().skip(named.names.len()));
+    names::name_threads(&built.funcs, &built.meta, &mut named.names);
+    Loaded::finish(built, named, view)
+}
+
 /// Leaves in `meta` the threads a dense [`SliceSink`] passed on, in its
 /// order (`kept[i]` is the trace's index of its thread `i`).
-fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
+pub(super) fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
     meta.threads = pick(&meta.threads, kept);
     if !meta.thread_names.is_empty() {
         meta.thread_names = pick(&meta.thread_names, kept);
@@ -160,7 +169,7 @@ fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
 
 /// The filter of `opts` resolved for a trace whose functions `funcs` are
 /// named `names`, and whose earliest event is at `origin`.
-fn slice_of(
+pub(super) fn slice_of(
     opts: &InputOptions,
     funcs: &FuncTable,
     names: &[FuncInfo],

@@ -55,7 +55,7 @@ fn trace(rng: &mut Rng, messy: bool, timed: bool) -> Case {
     let mut stacks: Vec<Vec<FuncId>> = vec![Vec::new(); nthreads];
     let mut events = Vec::new();
     let mut time = 1000 + rng.below(5);
-    let mut push = |events: &mut Vec<Event>, t: usize, func, kind, time| {
+    let push = |events: &mut Vec<Event>, t: usize, func, kind, time| {
         let time = if timed { time } else { 0 };
         events.push(Event {
             time,

@@ -151,3 +151,70 @@ impl NodeSink for Watched {
         self.builder.node_chunk(chunk)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::slice::Filter;
+    use crate::symbols::FuncPattern;
+
+    /// `tests/data/CASE/trace.txt` read with `filter` (`--tid` values,
+    /// `--function` and `--exclude` patterns).
+    fn opts(case: &str, tids: &[&str], function: &[&str], exclude: &[&str]) -> InputOptions {
+        let patterns = |p: &[&str]| p.iter().map(|p| FuncPattern::parse(p).unwrap()).collect();
+        InputOptions {
+            trace: [env!("CARGO_MANIFEST_DIR"), "tests/data", case, "trace.txt"]
+                .iter()
+                .collect(),
+            quiet: true,
+            per_call: Some(Keep::TotalByFunction),
+            filter: Filter {
+                tids: tids.iter().map(|t| t.to_string()).collect(),
+                range: None,
+                function: patterns(function),
+                exclude: patterns(exclude),
+            },
+            ..InputOptions::default()
+        }
+    }
+
+    /// The one-pass read, None where it refused.
+    fn one(opts: &InputOptions) -> Option<Loaded> {
+        let opened = Opened::open(opts, Reads::Again).unwrap();
+        one_pass(&opened, View::Contexts).unwrap()
+    }
+
+    #[test]
+    fn usual_filters_take_one_pass_and_give_the_two_pass_tree() {
+        let cases: [(&[&str], &[&str], &[&str]); 5] = [
+            (&[], &[], &["fib"]),
+            (&["2"], &[], &[]),
+            (&["1"], &["fib"], &["operator*"]),
+            (&["2"], &["path*"], &[]),
+            (&["1", "2"], &[], &["parse*", "worker"]),
+        ];
+        for (tids, function, exclude) in cases {
+            let opts = opts("symbolic", tids, function, exclude);
+            let got =
+                one(&opts).unwrap_or_else(|| panic!("refused {tids:?} {function:?} {exclude:?}"));
+            let want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+                .unwrap()
+                .build(View::Contexts)
+                .unwrap();
+            assert_eq!(got.built.tree, want.built.tree, "{:?}", opts.filter);
+            assert_eq!(got.built.funcs.keys(), want.built.funcs.keys());
+            assert_eq!(got.built.meta.threads, want.built.meta.threads);
+            assert_eq!(got.built.repairs, want.built.repairs);
+            assert_eq!(got.warnings, want.warnings);
+            let names = |l: &Loaded| l.names.iter().map(|n| n.name.clone()).collect::<Vec<_>>();
+            assert_eq!(names(&got), names(&want));
+        }
+    }
+
+    #[test]
+    fn a_repaired_trace_is_left_to_the_two_passes() {
+        assert!(one(&opts("repair", &[], &[], &["d"])).is_none());
+        let two = load(&opts("repair", &[], &[], &["d"]), View::Contexts).unwrap();
+        assert!(two.warnings.iter().any(|w| w.contains("still open")));
+    }
+}

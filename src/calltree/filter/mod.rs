@@ -156,10 +156,7 @@ fn thread_roots(
     children
         .iter()
         .map(|&c| match funcs.key(tree.func(c)) {
-            FuncKey::Thread(tid) => index
-                .get(tid)
-                .map(|&i| (c, i))
-                .ok_or(Refused::ThreadOrder),
+            FuncKey::Thread(tid) => index.get(tid).map(|&i| (c, i)).ok_or(Refused::ThreadOrder),
             _ => Err(Refused::ThreadOrder),
         })
         .collect()
@@ -234,7 +231,11 @@ impl<'a> Cutter<'a> {
         // their first call here: the trace's order.
         let mut order: Vec<u32> = kept.iter().map(|k| k.index).collect();
         order.sort_unstable();
-        let dense = order.iter().enumerate().map(|(d, &i)| (i, d as u32)).collect();
+        let dense = order
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| (i, d as u32))
+            .collect();
         Cutter {
             full,
             slice,

@@ -117,10 +117,16 @@ fn number_threads_by_first_event(events: &mut [Event]) {
 /// A random filter for `case`, without a time range.
 fn filter(rng: &mut Rng, case: &Case) -> Slice {
     let nfuncs = case.funcs.len();
-    let mut marks = |p| (0..nfuncs).map(|f| f > 0 && rng.chance(p)).collect::<Vec<_>>();
+    let mut marks = |p| {
+        (0..nfuncs)
+            .map(|f| f > 0 && rng.chance(p))
+            .collect::<Vec<_>>()
+    };
     let function = Some(marks(30));
     let exclude = marks(25);
-    let threads: Vec<bool> = (0..case.meta.threads.len()).map(|_| rng.chance(60)).collect();
+    let threads: Vec<bool> = (0..case.meta.threads.len())
+        .map(|_| rng.chance(60))
+        .collect();
     Slice {
         threads: rng.chance(40).then_some(threads),
         function: function.filter(|_| rng.chance(40)),

@@ -262,6 +262,7 @@ impl ContextsBuilder {
         let store = &self.stacks.store;
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));
+        tree.created.push(NodeId::MAX);
         let dists = store.dist.as_ref();
         if dists.is_some() {
             tree.dist.push(CallDist::default());
@@ -274,6 +275,7 @@ impl ContextsBuilder {
             let base_depth = if multi {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
                 tree.push(funcs.thread(tid), 0, 0, Some(0));
+                tree.created.push(root);
                 if dists.is_some() {
                     tree.dist.push(CallDist::default());
                 }
@@ -337,6 +339,7 @@ fn preorder(
             store.self_time[i],
             Some(store.calls[i]),
         );
+        tree.created.push(n);
         if let Some(dists) = &store.dist {
             tree.dist.push(dists.get(i).cloned().unwrap_or_default());
         }

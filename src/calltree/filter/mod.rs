@@ -9,7 +9,9 @@
 //!   caller's calls and total stay, and its self time grows by the
 //!   dropped child's total (the time it no longer sees spent below it);
 //! - `--function F` keeps the subtrees of the outermost contexts of `F`,
-//!   moved up under their thread;
+//!   moved up under their thread, where those of one function merge
+//!   (calls, totals, self times and distributions summed), children in
+//!   the order they were first entered (the tree's creation ranks);
 //! - `--tid` keeps the chosen threads, numbered from 0 in the order their
 //!   first kept call comes (the slice's dense threads), and threads with
 //!   nothing kept go.
@@ -17,10 +19,10 @@
 //! What the tree does not tell is refused ([`Refused`]) and the caller
 //! reads the trace again through the filter: repairs that depend on which
 //! frames are kept (unwound, unclosed or backwards calls; orphan exits
-//! with `--tid`), an order of threads or of merged calls that depends on
-//! when the first kept call came, per-call self times of a caller that
-//! lost a child, and a per-function distribution of a function whose
-//! calls are partly cut away.
+//! with `--tid`), an order of several threads that depends on when their
+//! first kept call came, per-call self times of a caller that lost a
+//! child, and a per-function distribution of a function whose calls are
+//! partly cut away.
 
 use rustc_hash::FxHashMap;
 
@@ -28,7 +30,7 @@ use super::dist::CallDist;
 use super::tree::{NodeId, Tree};
 use super::{Built, RepairStats};
 use crate::ingest::slice::Slice;
-use crate::ingest::{FuncKey, FuncTable, TraceMeta};
+use crate::ingest::{FuncId, FuncKey, FuncTable, TraceMeta};
 
 #[cfg(test)]
 mod tests;
@@ -38,15 +40,15 @@ mod tests;
 pub enum Refused {
     /// A time range keeps calls by when they start, which the tree does not hold.
     TimeRange,
+    /// The tree is not one a calling-context builder made (it has no
+    /// creation ranks).
+    NotBuilt,
     /// The trace was repaired in a way that depends on which frames are
     /// kept (unwound, unclosed or backwards calls, orphan exits with `--tid`).
     Repairs,
     /// Several threads are kept and the order of their first kept calls
-    /// is not that of their first calls.
+    /// may not be that of their first calls.
     ThreadOrder,
-    /// `--function` keeps calls from several callers, whose subtrees would
-    /// merge in the order they were first entered, which the tree does not hold.
-    Merging,
     /// Per-call self times are kept and a kept call lost a callee.
     SelfTimes,
     /// Per-call distributions are kept per function and a function has
@@ -84,8 +86,10 @@ impl Cut {
 struct Kept {
     /// Its index in the trace.
     index: u32,
-    /// Its top-level kept calls (nodes of the full tree), in order.
+    /// Its kept calls that become top-level ones (nodes of the full tree).
     tops: Vec<NodeId>,
+    /// Creation rank of its first kept call.
+    first: NodeId,
     /// Its first kept call is its first call.
     first_is_kept: bool,
 }
@@ -97,6 +101,10 @@ pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused
     if slice.range.is_some() {
         return Err(Refused::TimeRange);
     }
+    let tree = &full.tree;
+    if tree.created.len() != tree.len() {
+        return Err(Refused::NotBuilt);
+    }
     let r = full.repairs;
     if r.unwound > 0 || r.unclosed > 0 || r.backwards > 0 {
         return Err(Refused::Repairs);
@@ -104,32 +112,52 @@ pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused
     if r.orphan_exits > 0 && slice.threads.is_some() {
         return Err(Refused::Repairs);
     }
-    let tree = &full.tree;
     let mut kept = Vec::new();
     for (root, index) in thread_roots(tree, &full.funcs, &full.meta)? {
-        if !slice.keeps_thread(index) {
-            continue;
+        if slice.keeps_thread(index) {
+            kept.extend(kept_thread(tree, root, index, slice));
         }
-        let tops = tops(tree, root, slice)?;
-        if tops.is_empty() {
-            continue;
-        }
-        let first_is_kept = tops.first().copied() == tree.children(root).next();
-        kept.push(Kept {
-            index,
-            tops,
-            first_is_kept,
-        });
     }
-    let several = kept.len() > 1;
-    if several && (r.orphan_exits > 0 || kept.iter().any(|k| !k.first_is_kept)) {
-        return Err(Refused::ThreadOrder);
+    if kept.len() > 1 {
+        check_thread_order(&kept, r)?;
     }
     let mut cutter = Cutter::new(full, base.clone(), slice, &kept);
     for k in &kept {
-        cutter.thread(k, several);
+        cutter.thread(k);
     }
     cutter.finish(r)
+}
+
+/// Thread `index` with root `root`, None when the filter keeps nothing of it.
+fn kept_thread(tree: &Tree, root: NodeId, index: u32, slice: &Slice) -> Option<Kept> {
+    let tops = tops(tree, root, slice);
+    let rank = |n: NodeId| tree.created[n as usize];
+    let first = tops.iter().map(|&n| rank(n)).min()?;
+    let first_is_kept = tree.children(root).next().map(rank) == Some(first);
+    Some(Kept {
+        index,
+        tops,
+        first,
+        first_is_kept,
+    })
+}
+
+/// Several threads kept are laid out in the order of their first kept
+/// calls' times (then of those calls in the file), and numbered in the
+/// second order. The tree knows neither time, only those of the threads'
+/// first events, and orders threads by them (then by the trace's index):
+/// the two agree when each thread's first event is its first kept call
+/// and the file order is the trace's.
+fn check_thread_order(kept: &[Kept], r: RepairStats) -> Result<(), Refused> {
+    if r.orphan_exits > 0 || kept.iter().any(|k| !k.first_is_kept) {
+        return Err(Refused::ThreadOrder);
+    }
+    let mut by_index: Vec<&Kept> = kept.iter().collect();
+    by_index.sort_by_key(|k| k.index);
+    if by_index.windows(2).any(|w| w[0].first > w[1].first) {
+        return Err(Refused::ThreadOrder);
+    }
+    Ok(())
 }
 
 /// Each thread's root in `tree` with its index in the trace, in the
@@ -164,42 +192,32 @@ fn thread_roots(
 
 /// The kept calls of thread root `root` that become its top-level ones:
 /// its calls not excluded, or with `--function` the outermost matching
-/// calls not below an excluded one (which must then be siblings, so
-/// that nothing merges).
-fn tops(tree: &Tree, root: NodeId, slice: &Slice) -> Result<Vec<NodeId>, Refused> {
+/// calls not below an excluded one.
+fn tops(tree: &Tree, root: NodeId, slice: &Slice) -> Vec<NodeId> {
     if slice.function.is_none() {
         let keep = |&c: &NodeId| !slice.excludes(tree.func(c));
-        return Ok(tree.children(root).filter(keep).collect());
+        return tree.children(root).filter(keep).collect();
     }
     let mut found = Vec::new();
-    let mut parent_of_found = None;
-    // Open nodes above `n`: (node, end of its subtree).
-    let mut open: Vec<(NodeId, NodeId)> = vec![(root, root + tree.size(root))];
+    let end = root + tree.size(root);
     let mut n = root + 1;
-    while n < root + tree.size(root) {
-        while open.last().is_some_and(|&(_, end)| n >= end) {
-            open.pop();
-        }
+    while n < end {
         let f = tree.func(n);
         if slice.excludes(f) {
             n += tree.size(n);
         } else if slice.matches(f) {
-            let parent = open.last().map(|&(p, _)| p);
-            if parent_of_found.is_some_and(|p| p != parent) {
-                return Err(Refused::Merging);
-            }
-            parent_of_found = Some(parent);
             found.push(n);
             n += tree.size(n);
         } else {
-            open.push((n, n + tree.size(n)));
             n += 1;
         }
     }
-    Ok(found)
+    found
 }
 
-/// The cut tree being laid out, in preorder.
+/// The cut tree being laid out, in preorder. A node of it stands for
+/// one or more nodes of the full tree ("parts": one, unless `--function`
+/// merged calls from several callers).
 struct Cutter<'a> {
     full: &'a Built,
     slice: &'a Slice,
@@ -213,6 +231,8 @@ struct Cutter<'a> {
     /// A kept call lost a callee.
     lost_child: bool,
     node_dists: bool,
+    /// More than one thread is kept: each gets a thread node.
+    several: bool,
 }
 
 impl<'a> Cutter<'a> {
@@ -227,14 +247,13 @@ impl<'a> Cutter<'a> {
         if node_dists {
             tree.dist.push(CallDist::default());
         }
-        // Dense threads are numbered by their first kept call, which is
-        // their first call here: the trace's order.
-        let mut order: Vec<u32> = kept.iter().map(|k| k.index).collect();
+        // Kept threads are numbered in the order of their first kept calls.
+        let mut order: Vec<(NodeId, u32)> = kept.iter().map(|k| (k.first, k.index)).collect();
         order.sort_unstable();
         let dense = order
             .iter()
             .enumerate()
-            .map(|(d, &i)| (i, d as u32))
+            .map(|(d, &(_, i))| (i, d as u32))
             .collect();
         Cutter {
             full,
@@ -246,13 +265,14 @@ impl<'a> Cutter<'a> {
             kept_node: vec![false; src.len()],
             lost_child: false,
             node_dists,
+            several: kept.len() > 1,
         }
     }
 
-    /// Lays out kept thread `k`, under a thread node when `several`.
-    fn thread(&mut self, k: &Kept, several: bool) {
+    /// Lays out kept thread `k`, under a thread node when several are kept.
+    fn thread(&mut self, k: &Kept) {
         let mut depth = 1;
-        if several {
+        if self.several {
             let dense = self.dense[&k.index];
             let meta = &self.full.meta;
             let tid = meta.threads.get(k.index as usize).copied();
@@ -264,50 +284,87 @@ impl<'a> Cutter<'a> {
             self.depths.push(1);
             depth = 2;
         }
-        for &top in &k.tops {
-            self.subtree(top, depth);
+        let groups = self.group(k.tops.clone());
+        self.lay_out(groups, depth);
+    }
+
+    /// Lays out `groups` (each the parts of one node) at `depth` with
+    /// everything kept below them, in preorder, without recursion.
+    fn lay_out(&mut self, groups: Vec<Vec<NodeId>>, depth: u32) {
+        let mut todo: Vec<(Vec<NodeId>, u32)> =
+            groups.into_iter().rev().map(|g| (g, depth)).collect();
+        while let Some((parts, d)) = todo.pop() {
+            let copy = self.copy(&parts);
+            self.depths.push(d);
+            let kids = self.kept_children(&parts, copy);
+            let groups = match parts.len() {
+                1 => kids.into_iter().map(|c| vec![c]).collect(),
+                _ => self.group(kids),
+            };
+            todo.extend(groups.into_iter().rev().map(|g| (g, d + 1)));
         }
     }
 
-    /// Copies the subtree of `top` at `depth`, leaving out excluded ones.
-    fn subtree(&mut self, top: NodeId, depth: u32) {
+    /// `nodes` grouped by function, each group where its first-created
+    /// node was (the order in which the filtered read creates them).
+    fn group(&self, nodes: Vec<NodeId>) -> Vec<Vec<NodeId>> {
         let src = &self.full.tree;
-        let end = top + src.size(top);
-        // Copied nodes above `n`: (end of its subtree, its copy).
-        let mut open: Vec<(NodeId, NodeId)> = Vec::new();
-        let mut n = top;
-        while n < end {
-            while open.last().is_some_and(|&(e, _)| n >= e) {
-                open.pop();
+        let mut at: FxHashMap<FuncId, usize> = FxHashMap::default();
+        let mut groups: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+        for n in nodes {
+            let rank = src.created[n as usize];
+            match at.get(&src.func(n)) {
+                Some(&i) => {
+                    groups[i].0 = groups[i].0.min(rank);
+                    groups[i].1.push(n);
+                }
+                None => {
+                    at.insert(src.func(n), groups.len());
+                    groups.push((rank, vec![n]));
+                }
             }
-            if n != top && self.slice.excludes(src.func(n)) {
-                let (_, parent) = *open.last().expect("a copied caller above");
-                let own = &mut self.tree.self_time[parent as usize];
-                *own = own.saturating_add(src.total(n));
+        }
+        groups.sort_unstable_by_key(|g| g.0);
+        groups.into_iter().map(|g| g.1).collect()
+    }
+
+    /// The children of `parts` kept; the time of those cut goes to the
+    /// self time of `copy`, their caller's node.
+    fn kept_children(&mut self, parts: &[NodeId], copy: NodeId) -> Vec<NodeId> {
+        let src = &self.full.tree;
+        let mut kids = Vec::new();
+        for &p in parts {
+            for c in src.children(p) {
+                if !self.slice.excludes(src.func(c)) {
+                    kids.push(c);
+                    continue;
+                }
+                let own = &mut self.tree.self_time[copy as usize];
+                *own = own.saturating_add(src.total(c));
                 self.lost_child = true;
-                n += src.size(n);
-                continue;
             }
-            let copy = self.copy(n);
-            self.depths.push(depth + open.len() as u32);
-            open.push((n + src.size(n), copy));
-            n += 1;
         }
+        kids
     }
 
-    /// Appends node `n` of the full tree; returns its copy.
-    fn copy(&mut self, n: NodeId) -> NodeId {
+    /// Appends one node standing for `parts` (calls, times and
+    /// distributions summed); returns it.
+    fn copy(&mut self, parts: &[NodeId]) -> NodeId {
         let src = &self.full.tree;
-        self.kept_node[n as usize] = true;
-        let id = self.tree.push(
-            src.func(n),
-            src.total(n),
-            src.self_time(n),
-            Some(src.calls(n)),
-        );
+        let (mut calls, mut total, mut own) = (0u64, 0u64, 0u64);
+        let mut dist = CallDist::default();
+        for &p in parts {
+            self.kept_node[p as usize] = true;
+            calls = calls.saturating_add(src.calls(p));
+            total = total.saturating_add(src.total(p));
+            own = own.saturating_add(src.self_time(p));
+            if self.node_dists {
+                dist.merge(&self.remapped(&src.dist[p as usize]));
+            }
+        }
+        let id = self.tree.push(src.func(parts[0]), total, own, Some(calls));
         if self.node_dists {
-            let d = self.remapped(&src.dist[n as usize]);
-            self.tree.dist.push(d);
+            self.tree.dist.push(dist);
         }
         id
     }

@@ -151,6 +151,8 @@ fn two_passes(case: &Case, slice: &Slice, keep: Option<Keep>) -> Outcome {
         .map(|&i| case.meta.threads[i as usize])
         .collect();
     let mut built = builder.finish(case.funcs.clone(), meta);
+    // How the builder ranked its nodes is no part of what is compared.
+    built.tree.created = Vec::new();
     built.repairs.unclosed += stats.unclosed;
     built.repairs.orphan_exits += stats.orphan_exits;
     Outcome {
@@ -214,8 +216,8 @@ fn the_cut_tree_is_the_filtered_read_wherever_it_is_not_refused() {
         }
     }
     // Most cases are cut, and each kind of refusal is met.
-    assert!(same > 1500, "{same} cut, refused {refused:?}");
-    for why in ["Repairs", "ThreadOrder", "Merging"] {
+    assert!(same > 1700, "{same} cut, refused {refused:?}");
+    for why in ["Repairs", "ThreadOrder"] {
         assert!(refused.contains_key(why), "{why} never met: {refused:?}");
     }
 }

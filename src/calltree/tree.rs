@@ -42,6 +42,10 @@ pub struct Tree {
     /// what the tree shows: a tree cut from another has none, the same
     /// tree built directly has them.
     pub(crate) created: Vec<NodeId>,
+    /// The creation ranks of the calls still open at the end of the
+    /// trace (closed there), one per call, when the calling-context
+    /// builder made the tree; what a cut counts its unclosed calls by.
+    pub(crate) open_at_end: Vec<NodeId>,
     /// Whether weights are times (otherwise call counts).
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
@@ -84,6 +88,7 @@ impl Tree {
             dist: Vec::new(),
             func_dist: Vec::new(),
             created: Vec::new(),
+            open_at_end: Vec::new(),
             timed,
             decimals,
             unit: Unit::Calls,

@@ -227,3 +227,88 @@ fn unwound_frames_are_filtered_alike_by_the_two_passes() {
         }
     }
 }
+
+/// A program that leaves calls open: `exit` from two calls deep on the
+/// main thread while a worker waits three calls deep, after `leaf` ran
+/// on both threads.
+const EXITS_EARLY: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int ready[2], never[2];
+static volatile int sink;
+__attribute__((noinline)) static void leaf(int i) { sink += i; }
+__attribute__((noinline)) static void wait_here(void) {
+    char c;
+    leaf(1);
+    if (write(ready[1], "x", 1) != 1 || read(never[0], &c, 1) < 0) abort();
+}
+__attribute__((noinline)) static void *worker(void *p) { wait_here(); return p; }
+__attribute__((noinline)) static void finish(void) { leaf(2); exit(0); }
+__attribute__((noinline)) static void work(void) { for (int i = 0; i < 3; i++) leaf(i); finish(); }
+int main(void) {
+    pthread_t t;
+    char c;
+    if (pipe(ready) || pipe(never) || pthread_create(&t, 0, worker, 0)) return 1;
+    if (read(ready[0], &c, 1) != 1) return 1;
+    work();
+    return 1;
+}
+"#;
+
+#[test]
+fn calls_left_open_are_counted_alike_both_ways() {
+    let dir = fresh_dir("filter_parallel", "exits_early");
+    let exe = build_traced(&dir, "exits_early", EXITS_EARLY, "-O1", &["-pthread"]);
+    let trace = dir.join("trace.txt");
+    let out = output_within(Command::new(&exe).env("CALLTRACE_OUT", &trace), 60);
+    assert!(out.status.success(), "exits_early failed");
+    let whole = unfiltered(&["graph"], &exe, &trace);
+    assert!(
+        whole.stderr.contains("still open at the end"),
+        "{}",
+        whole.stderr
+    );
+    // Entry lines are `E<address> <time> <tid>`; main's thread comes first.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut tids: Vec<&str> = Vec::new();
+    for l in text.lines().filter(|l| l.starts_with('E')) {
+        if let Some(tid) = l.split_whitespace().nth(2).filter(|t| !tids.contains(t)) {
+            tids.push(tid);
+        }
+    }
+    assert_eq!(tids.len(), 2, "{tids:?}");
+    let mut filters: Vec<Vec<String>> = [
+        &["--exclude", "finish"][..],
+        &["--exclude", "wait_here"],
+        &["--function", "leaf"],
+        &["--function", "work"],
+        &["--exclude", "leaf"],
+    ]
+    .iter()
+    .map(|f| f.iter().map(|s| s.to_string()).collect())
+    .collect();
+    filters.push(vec!["--tid".into(), tids[1].into()]);
+    filters.push(vec![
+        "--tid".into(),
+        tids.join(","),
+        "--exclude".into(),
+        "finish".into(),
+    ]);
+    let mut open_counts = std::collections::BTreeSet::new();
+    for filter in &filters {
+        let filter: Vec<&str> = filter.iter().map(String::as_str).collect();
+        for command in COMMANDS {
+            let ran = same_every_way(command, &exe, &trace, &filter);
+            assert_eq!(ran.code, 0, "{command:?} {filter:?}: {}", ran.stderr);
+            open_counts.insert(
+                ran.stderr
+                    .lines()
+                    .find(|l| l.contains("still open"))
+                    .map(String::from),
+            );
+        }
+    }
+    // The filters keep different numbers of the open calls.
+    assert!(open_counts.len() >= 3, "{open_counts:?}");
+}

@@ -246,6 +246,13 @@ impl ContextsBuilder {
 
     /// Finishes the calling-context tree and lays it out in preorder.
     pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
+        let open_at_end = self
+            .stacks
+            .stacks
+            .iter()
+            .flatten()
+            .map(|f| f.node)
+            .collect();
         self.stacks.close_all();
         let origin = self.stacks.origin();
         if let Some(dists) = &mut self.stacks.store.dist {
@@ -293,6 +300,7 @@ impl ContextsBuilder {
             d.resize(funcs.len().max(d.len()), CallDist::default());
             tree.func_dist = d;
         }
+        tree.open_at_end = open_at_end;
         (tree, self.stacks.stats)
     }
 }

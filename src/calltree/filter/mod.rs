@@ -18,8 +18,8 @@
 //!
 //! What the tree does not tell is refused ([`Refused`]) and the caller
 //! reads the trace again through the filter: repairs that depend on which
-//! frames are kept (unwound, unclosed or backwards calls; orphan exits
-//! with `--tid`), an order of several threads that depends on when their
+//! frames are kept (unwound or backwards calls; orphan exits with
+//! `--tid`), an order of several threads that depends on when their
 //! first kept call came, per-call self times of a caller that lost a
 //! child, and a per-function distribution of a function whose calls are
 //! partly cut away.
@@ -44,7 +44,7 @@ pub enum Refused {
     /// creation ranks).
     NotBuilt,
     /// The trace was repaired in a way that depends on which frames are
-    /// kept (unwound, unclosed or backwards calls, orphan exits with `--tid`).
+    /// kept (unwound or backwards calls, orphan exits with `--tid`).
     Repairs,
     /// Several threads are kept and the order of their first kept calls
     /// may not be that of their first calls.
@@ -106,7 +106,7 @@ pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused
         return Err(Refused::NotBuilt);
     }
     let r = full.repairs;
-    if r.unwound > 0 || r.unclosed > 0 || r.backwards > 0 {
+    if r.unwound > 0 || r.backwards > 0 {
         return Err(Refused::Repairs);
     }
     if r.orphan_exits > 0 && slice.threads.is_some() {
@@ -395,15 +395,37 @@ impl<'a> Cutter<'a> {
         }
         let mut threads: Vec<(u32, u32)> = self.dense.iter().map(|(&i, &d)| (d, i)).collect();
         threads.sort_unstable();
+        let unclosed = self.unclosed();
         Ok(Cut {
             tree: self.tree,
             funcs: self.funcs,
             repairs: RepairStats {
                 orphan_exits: r.orphan_exits,
+                unclosed,
                 ..RepairStats::default()
             },
             threads: threads.into_iter().map(|(_, i)| i).collect(),
         })
+    }
+
+    /// The calls open at the end of the trace that are kept (the filtered
+    /// read closes and counts those).
+    fn unclosed(&self) -> u64 {
+        let src = &self.full.tree;
+        if src.open_at_end.is_empty() {
+            return 0;
+        }
+        let open: FxHashMap<NodeId, u64> =
+            src.open_at_end
+                .iter()
+                .fold(FxHashMap::default(), |mut m, &rank| {
+                    *m.entry(rank).or_default() += 1;
+                    m
+                });
+        (0..src.len())
+            .filter(|&n| self.kept_node[n])
+            .filter_map(|n| open.get(&src.created[n]))
+            .sum()
     }
 
     /// The per-function distributions of the kept calls: each function's

@@ -7,14 +7,15 @@
 //! the calls view, an indented trace, repairs or an order the tree does
 //! not tell: see [`calltree::filter`]) the trace is read the two-pass way
 //! ([`super::scan`], [`super::scanned::Scanned::build`]), which gives the
-//! same tree.
+//! same tree; after a refused cut only its second pass is left, since the
+//! read found what the first would.
 //!
 //! `CALLTRACE_FILTER_PASSES=2` in the environment forces the two-pass
 //! way; the tests compare the two with it.
 
 use super::names::{self, Named};
 use super::opened::{Opened, Reads};
-use super::scanned::{finish_filtered, keep_threads, scan_opened, slice_of};
+use super::scanned::{Scanned, finish_filtered, keep_threads, scan_opened, slice_of};
 use super::{InputOptions, Loaded};
 use crate::calltree::filter::{self, Refused};
 use crate::calltree::{self, Built, Keep, View};
@@ -32,34 +33,64 @@ const PASSES_VAR: &str = "CALLTRACE_FILTER_PASSES";
 pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let opened = Opened::open(opts, Reads::Again)?;
     let one = view == View::Contexts && opts.filter.range.is_none() && !two_passes_forced();
-    if one && let Some(loaded) = one_pass(&opened, view)? {
-        return Ok(loaded);
+    if !one {
+        return scan_opened(opened)?.build(view);
     }
-    scan_opened(opened)?.build(view)
+    match one_pass(&opened, view)? {
+        OnePass::Cut(loaded) => Ok(loaded),
+        // What the first pass would find is known: only the second is left.
+        OnePass::Refused(r) => {
+            Scanned::after_build(opened, r.funcs, r.meta, r.named, r.slice).build(view)
+        }
+        OnePass::Nodes => scan_opened(opened)?.build(view),
+    }
 }
 
 fn two_passes_forced() -> bool {
     std::env::var_os(PASSES_VAR).is_some_and(|v| v == "2")
 }
 
-/// The whole trace built and cut; None when the cut refused or the trace
-/// is an indented one.
-fn one_pass(opened: &Opened<'_>, view: View) -> Result<Option<Loaded>> {
+/// What a read of the whole trace came to.
+enum OnePass {
+    /// The tree cut down.
+    Cut(Loaded),
+    /// The cut refused; what the read found, for a second pass.
+    Refused(Found),
+    /// An indented trace, which only the two-pass read filters.
+    Nodes,
+}
+
+/// What a naming first pass finds, found by a read that built the tree.
+struct Found {
+    funcs: FuncTable,
+    meta: TraceMeta,
+    named: Named,
+    slice: Slice,
+}
+
+/// The whole trace built, named, and cut down to the filter.
+fn one_pass(opened: &Opened<'_>, view: View) -> Result<OnePass> {
     let opts = opened.opts;
     let Some((mut full, base)) = read_whole(opened, view, opts.per_call)? else {
-        return Ok(None);
+        return Ok(OnePass::Nodes);
     };
     let named = names::name(opts, &base, &mut full.meta)?;
     let slice = slice_of(opts, &base, &named.names, &full.meta, None)?;
-    let (cut, full) = match filter::cut(&full, &base, &slice) {
-        Ok(cut) => (cut, full),
+    let cut = match filter::cut(&full, &base, &slice) {
+        Ok(cut) => Some(cut),
         // The calls of a function are partly cut away: cut a build that
         // keeps distributions per context, then merge them per function.
-        Err(Refused::MixedFunction) => match per_context(opened, view, &base, &named, &slice)? {
-            Some(both) => both,
-            None => return Ok(None),
-        },
-        Err(_) => return Ok(None),
+        Err(Refused::MixedFunction) => per_context(opened, view, &base, &named, &slice)?,
+        Err(_) => None,
+    };
+    let Some(cut) = cut else {
+        let (funcs, meta) = (base, full.meta);
+        return Ok(OnePass::Refused(Found {
+            funcs,
+            meta,
+            named,
+            slice,
+        }));
     };
     let mut meta = full.meta;
     keep_threads(&mut meta, &cut.threads);
@@ -69,18 +100,18 @@ fn one_pass(opened: &Opened<'_>, view: View) -> Result<Option<Loaded>> {
         meta,
         repairs: cut.repairs,
     };
-    Ok(Some(finish_filtered(built, named, view)))
+    Ok(OnePass::Cut(finish_filtered(built, named, view)))
 }
 
 /// The cut of a build keeping per-context distributions, merged per
-/// function, and that build.
+/// function; None when it is refused.
 fn per_context(
     opened: &Opened<'_>,
     view: View,
     base: &FuncTable,
     named: &Named,
     slice: &Slice,
-) -> Result<Option<(filter::Cut, Built)>> {
+) -> Result<Option<filter::Cut>> {
     let Some((mut full, _)) = read_whole(opened, view, Some(Keep::Total))? else {
         return Ok(None);
     };
@@ -89,7 +120,7 @@ fn per_context(
         .name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
     Ok(filter::cut(&full, base, slice).ok().map(|mut cut| {
         cut.dists_by_function();
-        (cut, full)
+        cut
     }))
 }
 
@@ -161,11 +192,20 @@ mod tests {
     /// `tests/data/CASE/trace.txt` read with `filter` (`--tid` values,
     /// `--function` and `--exclude` patterns).
     fn opts(case: &str, tids: &[&str], function: &[&str], exclude: &[&str]) -> InputOptions {
+        let trace = [env!("CARGO_MANIFEST_DIR"), "tests/data", case, "trace.txt"];
+        opts_at(trace.iter().collect(), tids, function, exclude)
+    }
+
+    /// The trace at `trace` read with the filter.
+    fn opts_at(
+        trace: std::path::PathBuf,
+        tids: &[&str],
+        function: &[&str],
+        exclude: &[&str],
+    ) -> InputOptions {
         let patterns = |p: &[&str]| p.iter().map(|p| FuncPattern::parse(p).unwrap()).collect();
         InputOptions {
-            trace: [env!("CARGO_MANIFEST_DIR"), "tests/data", case, "trace.txt"]
-                .iter()
-                .collect(),
+            trace,
             quiet: true,
             per_call: Some(Keep::TotalByFunction),
             filter: Filter {
@@ -181,7 +221,10 @@ mod tests {
     /// The one-pass read, None where it refused.
     fn one(opts: &InputOptions) -> Option<Loaded> {
         let opened = Opened::open(opts, Reads::Again).unwrap();
-        one_pass(&opened, View::Contexts).unwrap()
+        match one_pass(&opened, View::Contexts).unwrap() {
+            OnePass::Cut(loaded) => Some(loaded),
+            _ => None,
+        }
     }
 
     #[test]
@@ -216,10 +259,37 @@ mod tests {
         }
     }
 
+    /// A timed trace the cut refuses (b is unwound) whose earliest event
+    /// (v, excluded) is not its second thread's first: what start times
+    /// count from is found by the second pass alone.
+    const UNWOUND: &str = "E main 10 1\nE a 20 1\nE b 30 1\nX a 40 1\nE w 9 2\nX w 12 2\n\
+                           E v 2 2\nX v 4 2\nE a 45 1\nX a 60 1\nX main 70 1\n";
+
     #[test]
-    fn a_repaired_trace_is_left_to_the_two_passes() {
-        assert!(one(&opts("repair", &[], &[], &["d"])).is_none());
-        let two = load(&opts("repair", &[], &[], &["d"]), View::Contexts).unwrap();
-        assert!(two.warnings.iter().any(|w| w.contains("still open")));
+    fn a_refused_cut_reads_only_the_second_pass_and_gives_its_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let unwound = dir.path().join("unwound.txt");
+        std::fs::write(&unwound, UNWOUND).unwrap();
+        let repair = opts("repair", &[], &[], &["d"]);
+        for opts in [repair, opts_at(unwound, &[], &[], &["v"])] {
+            let opened = Opened::open(&opts, Reads::Again).unwrap();
+            let OnePass::Refused(_) = one_pass(&opened, View::Contexts).unwrap() else {
+                panic!("{} was cut", opts.trace.display());
+            };
+            let got = load(&opts, View::Contexts).unwrap();
+            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+                .unwrap()
+                .build(View::Contexts)
+                .unwrap();
+            want.built.tree.created = Vec::new();
+            want.built.tree.open_at_end = Vec::new();
+            let mut got_tree = got.built.tree.clone();
+            got_tree.created = Vec::new();
+            got_tree.open_at_end = Vec::new();
+            assert_eq!(got_tree, want.built.tree, "{}", opts.trace.display());
+            assert_eq!(got.built.repairs, want.built.repairs);
+            assert_eq!(got.warnings, want.warnings);
+            assert!(got.warnings.iter().any(|w| w.contains("repaired")));
+        }
     }
 }

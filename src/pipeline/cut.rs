@@ -4,8 +4,8 @@
 //! threads it found, and the tree cut down ([`calltree::filter`]) to what
 //! a second pass through the filter builds. No naming pass comes first:
 //! the names come with the build. Where the cut refuses (a time range,
-//! the calls view, an indented trace, repairs or an order the tree does
-//! not tell: see [`calltree::filter`]) the trace is read the two-pass way
+//! the calls view, repairs or an order the tree does not tell: see
+//! [`calltree::filter`]; an indented trace) the trace is read the two-pass way
 //! ([`super::scan`], [`super::scanned::Scanned::build`]), which gives the
 //! same tree; after a refused cut only its second pass is left, since the
 //! read found what the first would.
@@ -42,7 +42,6 @@ pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         OnePass::Refused(r) => {
             Scanned::after_build(opened, r.funcs, r.meta, r.named, r.slice).build(view)
         }
-        OnePass::Nodes => scan_opened(opened)?.build(view),
     }
 }
 
@@ -54,10 +53,9 @@ fn two_passes_forced() -> bool {
 enum OnePass {
     /// The tree cut down.
     Cut(Loaded),
-    /// The cut refused; what the read found, for a second pass.
+    /// The cut refused, or the trace is an indented one (which only the
+    /// filtered read cuts): what the read found, for a second pass.
     Refused(Found),
-    /// An indented trace, which only the two-pass read filters.
-    Nodes,
 }
 
 /// What a naming first pass finds, found by a read that built the tree.
@@ -71,17 +69,18 @@ struct Found {
 /// The whole trace built, named, and cut down to the filter.
 fn one_pass(opened: &Opened<'_>, view: View) -> Result<OnePass> {
     let opts = opened.opts;
-    let Some((mut full, base)) = read_whole(opened, view, opts.per_call)? else {
-        return Ok(OnePass::Nodes);
-    };
+    let (mut full, base, nodes) = read_whole(opened, view, opts.per_call)?;
     let named = names::name(opts, &base, &mut full.meta)?;
     let slice = slice_of(opts, &base, &named.names, &full.meta, None)?;
-    let cut = match filter::cut(&full, &base, &slice) {
-        Ok(cut) => Some(cut),
-        // The calls of a function are partly cut away: cut a build that
-        // keeps distributions per context, then merge them per function.
-        Err(Refused::MixedFunction) => per_context(opened, view, &base, &named, &slice)?,
-        Err(_) => None,
+    let cut = match nodes {
+        true => None,
+        false => match filter::cut(&full, &base, &slice) {
+            Ok(cut) => Some(cut),
+            // The calls of a function are partly cut away: cut a build that
+            // keeps distributions per context, then merge them per function.
+            Err(Refused::MixedFunction) => per_context(opened, view, &base, &named, &slice)?,
+            Err(_) => None,
+        },
     };
     let Some(cut) = cut else {
         let (funcs, meta) = (base, full.meta);
@@ -112,9 +111,10 @@ fn per_context(
     named: &Named,
     slice: &Slice,
 ) -> Result<Option<filter::Cut>> {
-    let Some((mut full, _)) = read_whole(opened, view, Some(Keep::Total))? else {
+    let (mut full, _, nodes) = read_whole(opened, view, Some(Keep::Total))?;
+    if nodes {
         return Ok(None);
-    };
+    }
     let names = &named.names;
     full.meta
         .name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
@@ -125,27 +125,24 @@ fn per_context(
 }
 
 /// The whole trace in `view`, keeping `per_call`, with its functions
-/// before the tree added its threads'; None for an indented trace.
+/// before the tree added its threads', and whether it is an indented trace.
 fn read_whole(
     opened: &Opened<'_>,
     view: View,
     per_call: Option<Keep>,
-) -> Result<Option<(Built, FuncTable)>> {
+) -> Result<(Built, FuncTable, bool)> {
     let mut funcs = FuncTable::default();
     let mut watched = Watched {
         builder: calltree::Builder::for_view(view, per_call),
         nodes: false,
     };
     let meta: TraceMeta = opened.read("reading", &mut funcs, &mut watched)?;
-    if watched.nodes {
-        return Ok(None);
-    }
     let base = funcs.clone();
-    Ok(Some((watched.builder.finish(funcs, meta), base)))
+    Ok((watched.builder.finish(funcs, meta), base, watched.nodes))
 }
 
 /// A builder that notes whether the format gave it tree nodes (an
-/// indented trace, which only the two-pass read filters).
+/// indented trace, which only the filtered second pass cuts).
 struct Watched {
     builder: calltree::Builder,
     nodes: bool,
@@ -291,5 +288,18 @@ mod tests {
             assert_eq!(got.warnings, want.warnings);
             assert!(got.warnings.iter().any(|w| w.contains("repaired")));
         }
+    }
+
+    #[test]
+    fn an_indented_trace_gets_the_two_pass_answer() {
+        let opts = opts("decimals", &[], &["funcA"], &[]);
+        let got = load(&opts, View::Contexts).unwrap_err().to_string();
+        let want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+            .unwrap()
+            .build(View::Contexts)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(got, want);
+        assert!(got.contains("is an indented tree"), "{got}");
     }
 }

@@ -28,6 +28,7 @@ mod it {
     mod errors;
     mod export;
     mod export_edges;
+    mod filter_parallel;
     mod filters;
     mod first_use;
     mod formats;

@@ -7,6 +7,7 @@
 
 mod builder;
 pub mod dist;
+pub mod filter;
 mod fold;
 pub mod graph;
 pub mod hot;

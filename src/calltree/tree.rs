@@ -35,6 +35,17 @@ pub struct Tree {
     /// Per-call distributions per function id, when they were kept by
     /// function ([`super::Keep::TotalByFunction`]); empty otherwise.
     pub(crate) func_dist: Vec<CallDist>,
+    /// When each node was first entered, as a rank (smaller: earlier),
+    /// in a calling-context tree as its builder made it; empty otherwise
+    /// (a transformed tree). What cutting the tree down to a filter
+    /// orders merged calls and threads by (`calltree::filter`). Not
+    /// what the tree shows: a tree cut from another has none, the same
+    /// tree built directly has them.
+    pub(crate) created: Vec<NodeId>,
+    /// The creation ranks of the calls still open at the end of the
+    /// trace (closed there), one per call, when the calling-context
+    /// builder made the tree; what a cut counts its unclosed calls by.
+    pub(crate) open_at_end: Vec<NodeId>,
     /// Whether weights are times (otherwise call counts).
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
@@ -76,6 +87,8 @@ impl Tree {
             calls: Vec::new(),
             dist: Vec::new(),
             func_dist: Vec::new(),
+            created: Vec::new(),
+            open_at_end: Vec::new(),
             timed,
             decimals,
             unit: Unit::Calls,

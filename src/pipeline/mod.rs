@@ -12,15 +12,19 @@
 //!
 //! - [`load`]: one pass into a tree, named afterwards (`binary.rs` finds
 //!   the program, `names.rs` names functions and threads);
-//! - with filters, [`load`] is [`scan`] (a first pass that names the
-//!   functions and resolves the filter) then
-//!   [`scanned::Scanned::build`] (the tree from a second pass through
-//!   the filter);
+//! - with filters, [`load`] builds the whole calling-context tree in
+//!   one parallel pass and cuts it down to what the filter keeps
+//!   (`cut.rs`, [`crate::calltree::filter`]); where the cut cannot tell
+//!   (a time range, the calls view, repairs that depend on the kept
+//!   frames, ...) it is [`scan`] (a first pass that names the functions
+//!   and resolves the filter) then [`scanned::Scanned::build`] (the tree
+//!   from a second pass through the filter), which the cut equals;
 //! - [`scan`] then [`scanned::Scanned::replay`]: the second pass into any
 //!   sink, through the same filter (the streamed exports, a dataset's
 //!   calls).
 
 mod binary;
+mod cut;
 mod names;
 mod opened;
 mod scanned;
@@ -97,10 +101,10 @@ pub(crate) struct Loaded {
 }
 
 /// Reads, builds and names a trace: in one pass, or through the filters
-/// in two ([`scan`], [`scanned::Scanned::build`]).
+/// (`cut.rs`: one pass cut down, else two).
 pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     if !opts.filter.is_empty() {
-        return scan(opts)?.build(view);
+        return cut::load(opts, view);
     }
     let opened = Opened::open(opts, Reads::Once)?;
     let mut funcs = FuncTable::default();

@@ -12,7 +12,7 @@ use super::{InputOptions, Loaded};
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
 use crate::ingest::slice::{self, Slice, SliceSink, SliceStats};
-use crate::ingest::{self, FuncTable, Sink, TraceMeta};
+use crate::ingest::{self, EventSink, FuncTable, NodeSink, Sink, TraceMeta};
 use crate::symbols::{self, FuncInfo, FuncPattern};
 
 /// A trace read once without building anything: its functions, named, and
@@ -27,10 +27,20 @@ pub(crate) struct Scanned<'o> {
     pub warnings: Vec<String>,
     /// Names of `funcs`, and how resolving them went.
     named: Named,
-    /// Time of the earliest event, if any.
-    start: Option<u64>,
+    /// Time of the earliest event, if any, when the first pass found it.
+    start: Start,
     /// The filter resolved for this trace; None when it keeps everything.
     slice: Option<Slice>,
+}
+
+/// What start times count from in a tree built by a second pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// The earliest event's time (None: no events), found by the first pass.
+    Known(Option<u64>),
+    /// Not known yet: there was no naming first pass ([`Scanned::after_build`]),
+    /// so the second pass finds it.
+    InSecondPass,
 }
 
 /// How a second pass numbers threads.
@@ -46,7 +56,12 @@ pub(crate) enum Threads {
 /// filter for it. A pipe is read whole into memory first: it cannot be
 /// read the second time a [`Scanned`] is for.
 pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned<'_>> {
-    let opened = Opened::open(opts, Reads::Again)?;
+    scan_opened(Opened::open(opts, Reads::Again)?)
+}
+
+/// [`scan`] of a trace opened to be read again.
+pub(super) fn scan_opened(opened: Opened<'_>) -> Result<Scanned<'_>> {
+    let opts = opened.opts;
     let mut funcs = FuncTable::default();
     let mut earliest = Earliest::default();
     let mut meta = opened.read("pass 1/2", &mut funcs, &mut earliest)?;
@@ -68,12 +83,34 @@ pub(crate) fn scan(opts: &InputOptions) -> Result<Scanned<'_>> {
         meta: built.meta,
         warnings,
         named,
-        start: earliest.0,
+        start: Start::Known(earliest.0),
         slice,
     })
 }
 
-impl Scanned<'_> {
+impl<'o> Scanned<'o> {
+    /// What a first pass would have found, taken from a read that built
+    /// the whole tree (`cut.rs`): its functions `funcs` named `named`, what
+    /// the format reported and the filter resolved. The earliest event's
+    /// time is found by the second pass.
+    pub(super) fn after_build(
+        opened: Opened<'o>,
+        funcs: FuncTable,
+        meta: TraceMeta,
+        named: Named,
+        slice: Slice,
+    ) -> Scanned<'o> {
+        Scanned {
+            opened,
+            funcs,
+            meta,
+            warnings: Vec::new(),
+            named,
+            start: Start::InSecondPass,
+            slice: Some(slice),
+        }
+    }
+
     /// Names of [`Scanned::funcs`], by function id.
     pub(crate) fn names(&self) -> &[FuncInfo] {
         &self.named.names
@@ -94,11 +131,16 @@ impl Scanned<'_> {
         let opts = self.opened.opts;
         let mut builder = calltree::Builder::for_view(view, opts.per_call);
         // Start times count from the trace's earliest event, kept or not.
-        if let Some(t) = self.start {
+        if let Start::Known(Some(t)) = self.start {
             builder.set_origin(t);
         }
         let mut funcs = std::mem::take(&mut self.funcs);
-        let (mut meta, stats) = self.second_pass(&mut funcs, &mut builder, Threads::Dense)?;
+        let (mut meta, stats, earliest) =
+            self.second_pass(&mut funcs, &mut builder, Threads::Dense)?;
+        // The origin is only used when the tree is laid out.
+        if let (Start::InSecondPass, Some(t)) = (self.start, earliest) {
+            builder.set_origin(t);
+        }
         let names = &self.named.names;
         meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
         if let Some(stats) = &stats {
@@ -109,42 +151,78 @@ impl Scanned<'_> {
             built.repairs.unclosed += stats.unclosed;
             built.repairs.orphan_exits += stats.orphan_exits;
         }
-        let mut named = self.named;
-        // The tree added its thread functions after those named.
-        let plain = symbols::names_without_binary(&built.funcs);
-        named
-            .names
-            .extend(plain.into_iter().skip(named.names.len()));
-        names::name_threads(&built.funcs, &built.meta, &mut named.names);
-        Ok(Loaded::finish(built, named, view))
+        Ok(finish_filtered(built, self.named, view))
     }
 
     /// The second pass into `sink` through the filter, if any: what the
-    /// format reported, and what the filter kept.
+    /// format reported, what the filter kept, and the earliest event's
+    /// time when the events went through the filter.
     fn second_pass(
         &self,
         funcs: &mut FuncTable,
         sink: &mut dyn Sink,
         threads: Threads,
-    ) -> Result<(TraceMeta, Option<SliceStats>)> {
+    ) -> Result<(TraceMeta, Option<SliceStats>, Option<u64>)> {
         let Some(slice) = &self.slice else {
             let meta = self.opened.read("pass 2/2", funcs, sink)?;
-            return Ok((meta, None));
+            return Ok((meta, None, None));
         };
         let mut sliced = SliceSink::new(slice, sink);
         if threads == Threads::Dense {
             sliced = sliced.dense_threads();
         }
-        let meta = self.opened.read("pass 2/2", funcs, &mut sliced)?;
+        let mut through = Through {
+            inner: &mut sliced,
+            earliest: Earliest::default(),
+        };
+        let meta = self.opened.read("pass 2/2", funcs, &mut through)?;
+        let earliest = through.earliest.0;
         let stats = sliced.finish();
         check_slice(self.opened.opts, &stats, &meta)?;
-        Ok((meta, Some(stats)))
+        Ok((meta, Some(stats), earliest))
     }
+}
+
+/// Passes everything to a sink that takes events one by one (a
+/// [`SliceSink`]), noting the earliest event's time on the way.
+struct Through<'a, 's> {
+    inner: &'a mut SliceSink<'s>,
+    earliest: Earliest,
+}
+
+impl EventSink for Through<'_, '_> {
+    fn events(&mut self, events: &[ingest::Event]) {
+        self.earliest.events(events);
+        self.inner.events(events)
+    }
+}
+
+impl NodeSink for Through<'_, '_> {
+    fn node(&mut self, node: ingest::NodeRecord) {
+        self.inner.node(node)
+    }
+    fn scale_times(&mut self, factor: u64) {
+        self.inner.scale_times(factor)
+    }
+    fn clear_nodes(&mut self) {
+        self.inner.clear_nodes()
+    }
+}
+
+/// A filtered tree named by the names of the trace's functions: its
+/// threads' functions, added after those named, get theirs.
+pub(super) fn finish_filtered(built: Built, mut named: Named, view: View) -> Loaded {
+    let plain = symbols::names_without_binary(&built.funcs);
+    named
+        .names
+        .extend(plain.into_iter().skip(named.names.len()));
+    names::name_threads(&built.funcs, &built.meta, &mut named.names);
+    Loaded::finish(built, named, view)
 }
 
 /// Leaves in `meta` the threads a dense [`SliceSink`] passed on, in its
 /// order (`kept[i]` is the trace's index of its thread `i`).
-fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
+pub(super) fn keep_threads(meta: &mut TraceMeta, kept: &[u32]) {
     meta.threads = pick(&meta.threads, kept);
     if !meta.thread_names.is_empty() {
         meta.thread_names = pick(&meta.thread_names, kept);
@@ -160,7 +238,7 @@ fn pick<T: Clone>(all: &[T], kept: &[u32]) -> Vec<T> {
 
 /// The filter of `opts` resolved for a trace whose functions `funcs` are
 /// named `names`, and whose earliest event is at `origin`.
-fn slice_of(
+pub(super) fn slice_of(
     opts: &InputOptions,
     funcs: &FuncTable,
     names: &[FuncInfo],

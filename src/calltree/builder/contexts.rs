@@ -246,6 +246,13 @@ impl ContextsBuilder {
 
     /// Finishes the calling-context tree and lays it out in preorder.
     pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
+        let open_at_end = self
+            .stacks
+            .stacks
+            .iter()
+            .flatten()
+            .map(|f| f.node)
+            .collect();
         self.stacks.close_all();
         let origin = self.stacks.origin();
         if let Some(dists) = &mut self.stacks.store.dist {
@@ -262,6 +269,7 @@ impl ContextsBuilder {
         let store = &self.stacks.store;
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));
+        tree.created.push(NodeId::MAX);
         let dists = store.dist.as_ref();
         if dists.is_some() {
             tree.dist.push(CallDist::default());
@@ -274,6 +282,7 @@ impl ContextsBuilder {
             let base_depth = if multi {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
                 tree.push(funcs.thread(tid), 0, 0, Some(0));
+                tree.created.push(root);
                 if dists.is_some() {
                     tree.dist.push(CallDist::default());
                 }
@@ -291,6 +300,7 @@ impl ContextsBuilder {
             d.resize(funcs.len().max(d.len()), CallDist::default());
             tree.func_dist = d;
         }
+        tree.open_at_end = open_at_end;
         (tree, self.stacks.stats)
     }
 }
@@ -337,6 +347,7 @@ fn preorder(
             store.self_time[i],
             Some(store.calls[i]),
         );
+        tree.created.push(n);
         if let Some(dists) = &store.dist {
             tree.dist.push(dists.get(i).cloned().unwrap_or_default());
         }

@@ -78,17 +78,20 @@ pub struct Slice {
 }
 
 impl Slice {
-    fn keeps_thread(&self, thread: u32) -> bool {
+    /// Whether thread index `thread` is kept (`--tid`).
+    pub fn keeps_thread(&self, thread: u32) -> bool {
         self.threads
             .as_ref()
             .is_none_or(|t| t.get(thread as usize).copied().unwrap_or(false))
     }
 
-    fn excludes(&self, func: FuncId) -> bool {
+    /// Whether `func` is dropped with its subtree (`--exclude`).
+    pub fn excludes(&self, func: FuncId) -> bool {
         self.exclude.get(func as usize).copied().unwrap_or(false)
     }
 
-    fn matches(&self, func: FuncId) -> bool {
+    /// Whether `func` roots kept calls (`--function`).
+    pub fn matches(&self, func: FuncId) -> bool {
         self.function
             .as_ref()
             .is_some_and(|m| m.get(func as usize).copied().unwrap_or(false))

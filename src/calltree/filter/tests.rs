@@ -1,0 +1,224 @@
+//! The cut against the filtered read it stands in for: random traces
+//! (nesting, recursion, several threads, unwinding, orphan exits, calls
+//! left open, untimed ones), random filters of each kind and their
+//! combinations, each kind of per-call distribution. Wherever the cut
+//! does not refuse, its tree, functions, repairs and threads must be
+//! those of a build through a dense [`SliceSink`].
+
+use super::*;
+use crate::calltree::{Builder, Keep, View};
+use crate::ingest::slice::SliceSink;
+use crate::ingest::{Event, EventKind, EventSink, FuncId, Unit};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A trace as a format hands it over.
+struct Case {
+    events: Vec<Event>,
+    funcs: FuncTable,
+    meta: TraceMeta,
+}
+
+/// What a filtered read gives, to compare.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    tree: Tree,
+    funcs: Vec<FuncKey>,
+    repairs: RepairStats,
+    threads: Vec<u32>,
+}
+
+/// A random trace; `messy` ones may unwind and have orphan exits, and
+/// unless `closed` calls may be left open at the end.
+fn trace(rng: &mut Rng, messy: bool, closed: bool, timed: bool) -> Case {
+    let mut funcs = FuncTable::default();
+    let ids: Vec<FuncId> = (0..2 + rng.below(5))
+        .map(|i| funcs.name(&format!("f{i}")))
+        .collect();
+    let nthreads = 1 + rng.below(3) as usize;
+    let mut stacks: Vec<Vec<FuncId>> = vec![Vec::new(); nthreads];
+    let mut events = Vec::new();
+    let mut time = 1000 + rng.below(5);
+    let push = |events: &mut Vec<Event>, t: usize, func, kind, time| {
+        let time = if timed { time } else { 0 };
+        events.push(Event {
+            time,
+            func,
+            thread: t as u32,
+            kind,
+        });
+    };
+    for _ in 0..5 + rng.below(60) {
+        let t = rng.below(nthreads as u64) as usize;
+        time += 1 + rng.below(4);
+        let stack = &mut stacks[t];
+        if stack.is_empty() && !(messy && rng.chance(10)) || rng.chance(55) {
+            let f = ids[rng.below(ids.len() as u64) as usize];
+            stack.push(f);
+            push(&mut events, t, f, EventKind::Enter, time);
+        } else if messy && rng.chance(25) {
+            let f = ids[rng.below(ids.len() as u64) as usize];
+            if let Some(pos) = stack.iter().rposition(|&g| g == f) {
+                stack.truncate(pos);
+            }
+            push(&mut events, t, f, EventKind::Exit, time);
+        } else if let Some(f) = stack.pop() {
+            push(&mut events, t, f, EventKind::Exit, time);
+        }
+    }
+    while closed && stacks.iter().any(|s| !s.is_empty()) {
+        let t = rng.below(nthreads as u64) as usize;
+        if let Some(f) = stacks[t].pop() {
+            time += 1 + rng.below(3);
+            push(&mut events, t, f, EventKind::Exit, time);
+        }
+    }
+    number_threads_by_first_event(&mut events);
+    let threads = 1 + events.iter().map(|e| e.thread).max().unwrap_or(0);
+    let meta = TraceMeta {
+        timed,
+        unit: if timed { Unit::Nanos } else { Unit::Calls },
+        // Ids out of order, so that an index is never mistaken for one.
+        threads: (0..threads as u64).map(|i| 700 - 3 * i).collect(),
+        ..TraceMeta::default()
+    };
+    Case {
+        events,
+        funcs,
+        meta,
+    }
+}
+
+/// Threads numbered in the order they first appear, as readers do.
+fn number_threads_by_first_event(events: &mut [Event]) {
+    let mut index: FxHashMap<u32, u32> = FxHashMap::default();
+    for e in events {
+        let next = index.len() as u32;
+        e.thread = *index.entry(e.thread).or_insert(next);
+    }
+}
+
+/// A random filter for `case`, without a time range.
+fn filter(rng: &mut Rng, case: &Case) -> Slice {
+    let nfuncs = case.funcs.len();
+    let mut marks = |p| {
+        (0..nfuncs)
+            .map(|f| f > 0 && rng.chance(p))
+            .collect::<Vec<_>>()
+    };
+    let function = Some(marks(30));
+    let exclude = marks(25);
+    let threads: Vec<bool> = (0..case.meta.threads.len())
+        .map(|_| rng.chance(60))
+        .collect();
+    Slice {
+        threads: rng.chance(40).then_some(threads),
+        function: function.filter(|_| rng.chance(40)),
+        exclude: if rng.chance(60) { exclude } else { Vec::new() },
+        ..Slice::default()
+    }
+}
+
+/// The filtered read: a second pass through a dense [`SliceSink`].
+fn two_passes(case: &Case, slice: &Slice, keep: Option<Keep>) -> Outcome {
+    let mut builder = Builder::for_view(View::Contexts, keep);
+    if let Some(t) = case.events.iter().map(|e| e.time).min() {
+        builder.set_origin(t);
+    }
+    let mut sliced = SliceSink::new(slice, &mut builder).dense_threads();
+    sliced.events(&case.events);
+    let stats = sliced.finish();
+    let mut meta = case.meta.clone();
+    meta.threads = stats
+        .threads
+        .iter()
+        .map(|&i| case.meta.threads[i as usize])
+        .collect();
+    let mut built = builder.finish(case.funcs.clone(), meta);
+    // How the builder ranked its nodes is no part of what is compared.
+    built.tree.created = Vec::new();
+    built.tree.open_at_end = Vec::new();
+    built.repairs.unclosed += stats.unclosed;
+    built.repairs.orphan_exits += stats.orphan_exits;
+    Outcome {
+        tree: built.tree,
+        funcs: built.funcs.keys().to_vec(),
+        repairs: built.repairs,
+        threads: stats.threads,
+    }
+}
+
+/// The one pass cut down, as the pipeline does it: distributions kept by
+/// function that cannot be cut are kept per context, cut, then merged.
+fn one_pass(case: &Case, slice: &Slice, keep: Option<Keep>) -> Result<Outcome, Refused> {
+    let full = |keep| {
+        let mut builder = Builder::for_view(View::Contexts, keep);
+        builder.events(&case.events);
+        builder.finish(case.funcs.clone(), case.meta.clone())
+    };
+    let c = match cut(&full(keep), &case.funcs, slice) {
+        Err(Refused::MixedFunction) => {
+            let mut c = cut(&full(Some(Keep::Total)), &case.funcs, slice)?;
+            c.dists_by_function();
+            c
+        }
+        other => other?,
+    };
+    Ok(Outcome {
+        tree: c.tree,
+        funcs: c.funcs.keys().to_vec(),
+        repairs: c.repairs,
+        threads: c.threads,
+    })
+}
+
+#[test]
+fn the_cut_tree_is_the_filtered_read_wherever_it_is_not_refused() {
+    let keeps = [
+        None,
+        Some(Keep::Total),
+        Some(Keep::TotalAndSelf),
+        Some(Keep::TotalByFunction),
+    ];
+    let (mut same, mut refused) = (0, FxHashMap::default());
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case_no in 0..3000 {
+        let (messy, closed, timed) = (rng.chance(25), rng.chance(60), rng.chance(85));
+        let case = trace(&mut rng, messy, closed, timed);
+        let slice = filter(&mut rng, &case);
+        let keep = keeps[rng.below(4) as usize];
+        match one_pass(&case, &slice, keep) {
+            Ok(got) => {
+                let want = two_passes(&case, &slice, keep);
+                assert_eq!(
+                    got, want,
+                    "case {case_no}: {slice:?}, {keep:?}, events {:?}",
+                    case.events
+                );
+                same += 1;
+            }
+            Err(why) => *refused.entry(format!("{why:?}")).or_insert(0) += 1,
+        }
+    }
+    // Most cases are cut, and each kind of refusal is met.
+    assert!(same > 1900, "{same} cut, refused {refused:?}");
+    for why in ["Repairs", "ThreadOrder"] {
+        assert!(refused.contains_key(why), "{why} never met: {refused:?}");
+    }
+}

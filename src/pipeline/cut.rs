@@ -1,0 +1,305 @@
+//! A filtered read in one pass: the whole trace built into a
+//! calling-context tree on every core (the chunk summaries of an
+//! unfiltered read), named, the filter resolved against the functions and
+//! threads it found, and the tree cut down ([`calltree::filter`]) to what
+//! a second pass through the filter builds. No naming pass comes first:
+//! the names come with the build. Where the cut refuses (a time range,
+//! the calls view, repairs or an order the tree does not tell: see
+//! [`calltree::filter`]; an indented trace) the trace is read the two-pass way
+//! ([`super::scan`], [`super::scanned::Scanned::build`]), which gives the
+//! same tree; after a refused cut only its second pass is left, since the
+//! read found what the first would.
+//!
+//! `CALLTRACE_FILTER_PASSES=2` in the environment forces the two-pass
+//! way; the tests compare the two with it.
+
+use super::names::{self, Named};
+use super::opened::{Opened, Reads};
+use super::scanned::{Scanned, finish_filtered, keep_threads, scan_opened, slice_of};
+use super::{InputOptions, Loaded};
+use crate::calltree::filter::{self, Refused};
+use crate::calltree::{self, Built, Keep, View};
+use crate::error::Result;
+use crate::ingest::slice::Slice;
+use crate::ingest::{
+    ChunkWork, Event, EventSink, FuncId, FuncTable, NodeChunk, NodeRecord, NodeSink, TraceMeta,
+};
+
+/// Environment variable that forces filtered reads to take two passes.
+const PASSES_VAR: &str = "CALLTRACE_FILTER_PASSES";
+
+/// The tree in `view` of what the filter of `opts` keeps, named: in one
+/// pass where the cut gives it, else in two.
+pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
+    let opened = Opened::open(opts, Reads::Again)?;
+    let one = view == View::Contexts && opts.filter.range.is_none() && !two_passes_forced();
+    if !one {
+        return scan_opened(opened)?.build(view);
+    }
+    match one_pass(&opened, view)? {
+        OnePass::Cut(loaded) => Ok(loaded),
+        // What the first pass would find is known: only the second is left.
+        OnePass::Refused(r) => {
+            Scanned::after_build(opened, r.funcs, r.meta, r.named, r.slice).build(view)
+        }
+    }
+}
+
+fn two_passes_forced() -> bool {
+    std::env::var_os(PASSES_VAR).is_some_and(|v| v == "2")
+}
+
+/// What a read of the whole trace came to.
+enum OnePass {
+    /// The tree cut down.
+    Cut(Loaded),
+    /// The cut refused, or the trace is an indented one (which only the
+    /// filtered read cuts): what the read found, for a second pass.
+    Refused(Found),
+}
+
+/// What a naming first pass finds, found by a read that built the tree.
+struct Found {
+    funcs: FuncTable,
+    meta: TraceMeta,
+    named: Named,
+    slice: Slice,
+}
+
+/// The whole trace built, named, and cut down to the filter.
+fn one_pass(opened: &Opened<'_>, view: View) -> Result<OnePass> {
+    let opts = opened.opts;
+    let (mut full, base, nodes) = read_whole(opened, view, opts.per_call)?;
+    let named = names::name(opts, &base, &mut full.meta)?;
+    let slice = slice_of(opts, &base, &named.names, &full.meta, None)?;
+    let cut = match nodes {
+        true => None,
+        false => match filter::cut(&full, &base, &slice) {
+            Ok(cut) => Some(cut),
+            // The calls of a function are partly cut away: cut a build that
+            // keeps distributions per context, then merge them per function.
+            Err(Refused::MixedFunction) => per_context(opened, view, &base, &named, &slice)?,
+            Err(_) => None,
+        },
+    };
+    let Some(cut) = cut else {
+        let (funcs, meta) = (base, full.meta);
+        return Ok(OnePass::Refused(Found {
+            funcs,
+            meta,
+            named,
+            slice,
+        }));
+    };
+    let mut meta = full.meta;
+    keep_threads(&mut meta, &cut.threads);
+    let built = Built {
+        tree: cut.tree,
+        funcs: cut.funcs,
+        meta,
+        repairs: cut.repairs,
+    };
+    Ok(OnePass::Cut(finish_filtered(built, named, view)))
+}
+
+/// The cut of a build keeping per-context distributions, merged per
+/// function; None when it is refused.
+fn per_context(
+    opened: &Opened<'_>,
+    view: View,
+    base: &FuncTable,
+    named: &Named,
+    slice: &Slice,
+) -> Result<Option<filter::Cut>> {
+    let (mut full, _, nodes) = read_whole(opened, view, Some(Keep::Total))?;
+    if nodes {
+        return Ok(None);
+    }
+    let names = &named.names;
+    full.meta
+        .name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
+    Ok(filter::cut(&full, base, slice).ok().map(|mut cut| {
+        cut.dists_by_function();
+        cut
+    }))
+}
+
+/// The whole trace in `view`, keeping `per_call`, with its functions
+/// before the tree added its threads', and whether it is an indented trace.
+fn read_whole(
+    opened: &Opened<'_>,
+    view: View,
+    per_call: Option<Keep>,
+) -> Result<(Built, FuncTable, bool)> {
+    let mut funcs = FuncTable::default();
+    let mut watched = Watched {
+        builder: calltree::Builder::for_view(view, per_call),
+        nodes: false,
+    };
+    let meta: TraceMeta = opened.read("reading", &mut funcs, &mut watched)?;
+    let base = funcs.clone();
+    Ok((watched.builder.finish(funcs, meta), base, watched.nodes))
+}
+
+/// A builder that notes whether the format gave it tree nodes (an
+/// indented trace, which only the filtered second pass cuts).
+struct Watched {
+    builder: calltree::Builder,
+    nodes: bool,
+}
+
+impl EventSink for Watched {
+    fn events(&mut self, events: &[Event]) {
+        self.builder.events(events)
+    }
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        self.builder.chunk_work()
+    }
+    fn merge(&mut self, summary: Box<dyn std::any::Any + Send>, funcs: &[FuncId], threads: &[u32]) {
+        self.builder.merge(summary, funcs, threads)
+    }
+}
+
+impl NodeSink for Watched {
+    fn node(&mut self, node: NodeRecord) {
+        self.nodes = true;
+        self.builder.node(node)
+    }
+    fn scale_times(&mut self, factor: u64) {
+        self.builder.scale_times(factor)
+    }
+    fn clear_nodes(&mut self) {
+        self.builder.clear_nodes()
+    }
+    fn takes_node_chunks(&self) -> bool {
+        self.builder.takes_node_chunks()
+    }
+    fn node_chunk(&mut self, chunk: &NodeChunk) {
+        self.nodes = true;
+        self.builder.node_chunk(chunk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::slice::Filter;
+    use crate::symbols::FuncPattern;
+
+    /// `tests/data/CASE/trace.txt` read with `filter` (`--tid` values,
+    /// `--function` and `--exclude` patterns).
+    fn opts(case: &str, tids: &[&str], function: &[&str], exclude: &[&str]) -> InputOptions {
+        let trace = [env!("CARGO_MANIFEST_DIR"), "tests/data", case, "trace.txt"];
+        opts_at(trace.iter().collect(), tids, function, exclude)
+    }
+
+    /// The trace at `trace` read with the filter.
+    fn opts_at(
+        trace: std::path::PathBuf,
+        tids: &[&str],
+        function: &[&str],
+        exclude: &[&str],
+    ) -> InputOptions {
+        let patterns = |p: &[&str]| p.iter().map(|p| FuncPattern::parse(p).unwrap()).collect();
+        InputOptions {
+            trace,
+            quiet: true,
+            per_call: Some(Keep::TotalByFunction),
+            filter: Filter {
+                tids: tids.iter().map(|t| t.to_string()).collect(),
+                range: None,
+                function: patterns(function),
+                exclude: patterns(exclude),
+            },
+            ..InputOptions::default()
+        }
+    }
+
+    /// The one-pass read, None where it refused.
+    fn one(opts: &InputOptions) -> Option<Loaded> {
+        let opened = Opened::open(opts, Reads::Again).unwrap();
+        match one_pass(&opened, View::Contexts).unwrap() {
+            OnePass::Cut(loaded) => Some(loaded),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn usual_filters_take_one_pass_and_give_the_two_pass_tree() {
+        let cases: [(&[&str], &[&str], &[&str]); 6] = [
+            (&[], &[], &["fib"]),
+            (&["2"], &[], &[]),
+            (&["1"], &["fib"], &["operator*"]),
+            (&["2"], &["path*"], &[]),
+            // path\to\leaf from two callers on thread 1: merged.
+            (&["1"], &["path*"], &[]),
+            (&["1", "2"], &[], &["parse*", "worker"]),
+        ];
+        for (tids, function, exclude) in cases {
+            let opts = opts("symbolic", tids, function, exclude);
+            let got =
+                one(&opts).unwrap_or_else(|| panic!("refused {tids:?} {function:?} {exclude:?}"));
+            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+                .unwrap()
+                .build(View::Contexts)
+                .unwrap();
+            // How the builder ranked its nodes is no part of the tree shown.
+            want.built.tree.created = Vec::new();
+            want.built.tree.open_at_end = Vec::new();
+            assert_eq!(got.built.tree, want.built.tree, "{:?}", opts.filter);
+            assert_eq!(got.built.funcs.keys(), want.built.funcs.keys());
+            assert_eq!(got.built.meta.threads, want.built.meta.threads);
+            assert_eq!(got.built.repairs, want.built.repairs);
+            assert_eq!(got.warnings, want.warnings);
+            let names = |l: &Loaded| l.names.iter().map(|n| n.name.clone()).collect::<Vec<_>>();
+            assert_eq!(names(&got), names(&want));
+        }
+    }
+
+    /// A timed trace the cut refuses (b is unwound) whose earliest event
+    /// (v, excluded) is not its second thread's first: what start times
+    /// count from is found by the second pass alone.
+    const UNWOUND: &str = "E main 10 1\nE a 20 1\nE b 30 1\nX a 40 1\nE w 9 2\nX w 12 2\n\
+                           E v 2 2\nX v 4 2\nE a 45 1\nX a 60 1\nX main 70 1\n";
+
+    #[test]
+    fn a_refused_cut_reads_only_the_second_pass_and_gives_its_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let unwound = dir.path().join("unwound.txt");
+        std::fs::write(&unwound, UNWOUND).unwrap();
+        let repair = opts("repair", &[], &[], &["d"]);
+        for opts in [repair, opts_at(unwound, &[], &[], &["v"])] {
+            let opened = Opened::open(&opts, Reads::Again).unwrap();
+            let OnePass::Refused(_) = one_pass(&opened, View::Contexts).unwrap() else {
+                panic!("{} was cut", opts.trace.display());
+            };
+            let got = load(&opts, View::Contexts).unwrap();
+            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+                .unwrap()
+                .build(View::Contexts)
+                .unwrap();
+            want.built.tree.created = Vec::new();
+            want.built.tree.open_at_end = Vec::new();
+            let mut got_tree = got.built.tree.clone();
+            got_tree.created = Vec::new();
+            got_tree.open_at_end = Vec::new();
+            assert_eq!(got_tree, want.built.tree, "{}", opts.trace.display());
+            assert_eq!(got.built.repairs, want.built.repairs);
+            assert_eq!(got.warnings, want.warnings);
+            assert!(got.warnings.iter().any(|w| w.contains("repaired")));
+        }
+    }
+
+    #[test]
+    fn an_indented_trace_gets_the_two_pass_answer() {
+        let opts = opts("decimals", &[], &["funcA"], &[]);
+        let got = load(&opts, View::Contexts).unwrap_err().to_string();
+        let want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+            .unwrap()
+            .build(View::Contexts)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(got, want);
+        assert!(got.contains("is an indented tree"), "{got}");
+    }
+}

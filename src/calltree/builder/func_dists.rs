@@ -2,9 +2,10 @@
 //! (what the hot graph, `stats` by function and `compare` keep,
 //! [`Keep::TotalByFunction`](crate::calltree::Keep)). A call costs as
 //! little as can be: its function's minimum, maximum (the slowest call's
-//! place only when the maximum is reached), sum and one narrow count in a
-//! dense window of buckets; the number of calls is the sum of the counts,
-//! found when the chunk ends. The windows stay with the parsing thread
+//! place only when the maximum is reached) and one narrow count in a
+//! dense window of buckets. The number of calls is the sum of the counts,
+//! found when the chunk ends, and the sum of their times is that of the
+//! function's summary nodes, which add up the same calls. The windows stay with the parsing thread
 //! from chunk to chunk (emptied, not freed), so a function's window grows
 //! once, not in every chunk; at a chunk's end [`FuncDists::drain`] hands
 //! on only the buckets the chunk used ([`Drained`]), which the in-order
@@ -23,8 +24,6 @@ struct Acc {
     min: u64,
     /// Largest value (0 before the first call).
     max: u64,
-    /// Saturating sum of the values.
-    sum: u64,
     /// The first call that reached `max`.
     max_at: At,
     /// Whether the chunk called it.
@@ -40,7 +39,6 @@ impl Default for Acc {
         Acc {
             min: u64::MAX,
             max: 0,
-            sum: 0,
             max_at: At::default(),
             called: false,
             base: 0,
@@ -61,7 +59,6 @@ impl Acc {
         if v >= self.max {
             self.reach_max(v, at);
         }
-        self.sum = self.sum.saturating_add(v);
         let b = bucket_of(v);
         match self.counts.get_mut(b.wrapping_sub(self.base) as usize) {
             Some(c) => {
@@ -107,8 +104,9 @@ impl Acc {
 
     /// Moves this chunk's non-empty buckets (those between its minimum's
     /// and its maximum's) to `out` and empties the accumulator; returns
-    /// the chunk's numbers other than the counts.
-    fn drain(&mut self, out: &mut Vec<(u16, u64)>) -> Head {
+    /// the chunk's numbers other than the counts, with `sum` the sum of
+    /// the values.
+    fn drain(&mut self, sum: u64, out: &mut Vec<(u16, u64)>) -> Head {
         let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
         let mut count = 0;
         let base = self.base;
@@ -125,7 +123,7 @@ impl Acc {
             max: self.max,
             max_at: self.max_at,
             count,
-            sum: self.sum,
+            sum,
         };
         *self = Acc {
             counts: std::mem::take(&mut self.counts),
@@ -175,15 +173,17 @@ impl FuncDists {
     }
 
     /// Hands on the chunk's distributions and empties the accumulators
-    /// for the next chunk (keeping their windows).
-    pub(super) fn drain(&mut self) -> Drained {
+    /// for the next chunk (keeping their windows). `sums` are the sums
+    /// of each local function's values (saturating), by local function.
+    pub(super) fn drain(&mut self, sums: &[u64]) -> Drained {
         let mut d = Drained::default();
         for (f, a) in self.accs.iter_mut().enumerate() {
             if !a.called {
                 continue;
             }
             let start = d.buckets.len();
-            let mut head = a.drain(&mut d.buckets);
+            let sum = sums.get(f).copied().unwrap_or(0);
+            let mut head = a.drain(sum, &mut d.buckets);
             for &(_, b) in self.carries.iter().filter(|c| c.0 == f as u32) {
                 head.count += 1 << 32;
                 add_carry(&mut d.buckets, start, b);
@@ -249,10 +249,11 @@ mod tests {
         d
     }
 
-    /// What the accumulator of function 1 hands on, merged into a `Dist`.
-    fn drained(f: &mut FuncDists) -> Dist {
+    /// What the accumulator of function 1 hands on, merged into a `Dist`,
+    /// its values summing to `sum`.
+    fn drained(f: &mut FuncDists, sum: u64) -> Dist {
         let mut d = Dist::default();
-        for (func, head, buckets) in f.drain().iter() {
+        for (func, head, buckets) in f.drain(&[0, sum]).iter() {
             assert_eq!(func, 1);
             d.merge_counts(head, buckets.iter().copied());
         }
@@ -275,12 +276,13 @@ mod tests {
             for &(v, a) in calls {
                 f.add(1, v, a);
             }
-            assert_eq!(drained(&mut f), reference(calls));
+            let sum = calls.iter().map(|c| c.0).sum();
+            assert_eq!(drained(&mut f, sum), reference(calls));
         }
         // The window covers every chunk's buckets and is empty again.
         assert!(f.accs[1].counts.len() > 1000);
         assert!(f.accs[1].counts.iter().all(|&c| c == 0));
-        assert!(f.drain().iter().next().is_none());
+        assert!(f.drain(&[]).iter().next().is_none());
     }
 
     #[test]
@@ -291,7 +293,7 @@ mod tests {
         let b = bucket_of(200) - f.accs[1].base;
         f.accs[1].counts[b as usize] = u32::MAX;
         f.add(1, 200, at(0, 2));
-        let d = drained(&mut f);
+        let d = drained(&mut f, 0);
         assert_eq!(d.count, (1 << 32) + 1);
         let counts: Vec<u64> = d.buckets().map(|b| b.2).collect();
         assert_eq!(counts, [1 << 32, 1]);

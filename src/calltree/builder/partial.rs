@@ -158,8 +158,12 @@ impl ContextsWork {
     /// Ends summary `s`: hands on what its accumulators hold and keeps
     /// them for the next chunk.
     fn finish(&mut self, mut s: Summary) -> Summary {
-        if let Kept::ByFunction(f) = &mut s.kept {
-            let drained = Kept::Drained(f.drain());
+        if matches!(s.kept, Kept::ByFunction(_)) {
+            let sums = s.sums_by_function();
+            let Kept::ByFunction(f) = &mut s.kept else {
+                return s;
+            };
+            let drained = Kept::Drained(f.drain(&sums));
             if let Kept::ByFunction(f) = std::mem::replace(&mut s.kept, drained) {
                 self.by_function = Some(f);
             }
@@ -231,6 +235,20 @@ impl EventConsumer for Building<'_> {
 }
 
 impl Summary {
+    /// The total time of each local function's calls (the sum of its
+    /// nodes'), by local function.
+    fn sums_by_function(&self) -> Vec<u64> {
+        let mut sums = Vec::new();
+        for n in &self.nodes {
+            let f = n.func as usize;
+            if f >= sums.len() {
+                sums.resize(f + 1, 0);
+            }
+            sums[f] = n.total.saturating_add(sums[f]);
+        }
+        sums
+    }
+
     /// Adds an event; `TIMED` false leaves out the time arithmetic, which
     /// changes nothing when every time is 0.
     #[inline(always)]

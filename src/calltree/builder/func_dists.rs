@@ -125,14 +125,27 @@ impl Acc {
             count,
             sum,
         };
+        // A window much wider than this chunk's calls (a rare slow call
+        // in an earlier chunk, or another function of the same local id)
+        // is narrowed to them: memory follows what chunks use.
+        let used = (hi - lo) as usize + 1;
+        let (counts, base) = match self.counts.len() > 2 * used + SLACK {
+            true => (vec![0; used], lo),
+            false => (std::mem::take(&mut self.counts), base),
+        };
         *self = Acc {
-            counts: std::mem::take(&mut self.counts),
+            counts,
             base,
             ..Acc::default()
         };
         head
     }
 }
+
+/// Counts a window may hold beyond twice a chunk's range of buckets
+/// before it is narrowed (or, for a function the chunk did not call,
+/// freed).
+const SLACK: usize = 64;
 
 /// The per-function accumulators of a parsing thread, by local function.
 #[derive(Default)]
@@ -179,6 +192,9 @@ impl FuncDists {
         let mut d = Drained::default();
         for (f, a) in self.accs.iter_mut().enumerate() {
             if !a.called {
+                if a.counts.len() > SLACK {
+                    a.counts = Vec::new();
+                }
                 continue;
             }
             let start = d.buckets.len();
@@ -279,8 +295,9 @@ mod tests {
             let sum = calls.iter().map(|c| c.0).sum();
             assert_eq!(drained(&mut f, sum), reference(calls));
         }
-        // The window covers every chunk's buckets and is empty again.
-        assert!(f.accs[1].counts.len() > 1000);
+        // The window is empty again, and narrowed to the last chunk's
+        // calls, all in bucket 0.
+        assert_eq!((f.accs[1].base, f.accs[1].counts.len()), (0, 1));
         assert!(f.accs[1].counts.iter().all(|&c| c == 0));
         assert!(f.drain(&[]).iter().next().is_none());
     }

@@ -283,7 +283,12 @@ mod tests {
     #[test]
     fn reused_windows_give_each_chunk_its_own_calls() {
         let chunks: [&[(u64, At)]; 3] = [
-            &[(5, at(0, 9)), (300, at(1, 3)), (300, at(0, 2)), (0, at(0, 1))],
+            &[
+                (5, at(0, 9)),
+                (300, at(1, 3)),
+                (300, at(0, 2)),
+                (0, at(0, 1)),
+            ],
             &[(1 << 40, at(0, 5)), (7, at(0, 1))],
             &[(0, at(2, 4)), (0, at(1, 4)), (0, at(1, 9))],
         ];
@@ -300,6 +305,72 @@ mod tests {
         assert_eq!((f.accs[1].base, f.accs[1].counts.len()), (0, 1));
         assert!(f.accs[1].counts.iter().all(|&c| c == 0));
         assert!(f.drain(&[]).iter().next().is_none());
+    }
+
+    /// Every function's distribution built from `text`, kept as `keep`.
+    fn per_function(
+        text: &str,
+        keep: crate::calltree::Keep,
+        threads: usize,
+        chunk: usize,
+    ) -> String {
+        let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+        let format = crate::ingest::guess::detect(&input, None).unwrap();
+        let opts = crate::ingest::ParseOptions {
+            threads,
+            chunk_bytes: chunk,
+            ..Default::default()
+        };
+        let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
+        let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
+        format!(
+            "{:?}",
+            crate::calltree::dist::per_function(&b.tree, b.funcs.len())
+        )
+    }
+
+    #[test]
+    fn wide_times_in_many_chunks_give_the_merged_context_distributions() {
+        // Three threads calling six functions from two callers, with
+        // times from 0 to about 2^40 (most buckets far apart, slow calls
+        // now and then), cut into chunks that reuse and narrow the
+        // windows; ties of the slowest calls on purpose.
+        let mut text = String::from("# base 0x1000\n");
+        let mut t = 1000u64;
+        for i in 0..600u64 {
+            let thread = 1 + i % 3;
+            let caller = 0x20 + (i % 2);
+            let f = 0x40 + (i * 7 % 6);
+            let took = match i % 11 {
+                0 => 1 << (20 + i % 21),
+                5 => 1 << 30,
+                _ => (i * 7919) % 5000,
+            };
+            text.push_str(&format!(
+                "E{caller:#x} {t} {thread}\nE{f:#x} {} {thread}\n",
+                t + 1
+            ));
+            text.push_str(&format!(
+                "X{f:#x} {} {thread}\nX{caller:#x} {} {thread}\n",
+                t + 1 + took,
+                t + 2 + took
+            ));
+            t += 3 + took;
+        }
+        let by_context = per_function(&text, crate::calltree::Keep::Total, 1, 1 << 30);
+        assert!(by_context.contains("max: 1099511627776"), "{by_context}");
+        for (threads, chunk) in [(1, 300), (2, 97), (3, 1000), (2, 4096)] {
+            let by_function = per_function(
+                &text,
+                crate::calltree::Keep::TotalByFunction,
+                threads,
+                chunk,
+            );
+            assert_eq!(
+                by_function, by_context,
+                "{threads} threads, {chunk}-byte chunks"
+            );
+        }
     }
 
     #[test]

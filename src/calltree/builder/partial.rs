@@ -343,7 +343,14 @@ impl Summary {
             Some(pos) => {
                 self.unwound += (th.stack.len() - pos - 1) as u64;
                 while th.stack.len() > pos {
-                    pop(th, &mut self.anchors, &mut self.nodes, &mut self.kept, t, time);
+                    pop(
+                        th,
+                        &mut self.anchors,
+                        &mut self.nodes,
+                        &mut self.kept,
+                        t,
+                        time,
+                    );
                 }
             }
             None if th.stack.is_empty() => {

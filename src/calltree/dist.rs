@@ -19,7 +19,8 @@ pub const MAX_BUCKETS: usize = EXACT as usize + (64 - 7) * (1 << SUB_BITS);
 const _: () = assert!(2 * MAX_BUCKETS <= 1 << 16);
 
 /// The bucket holding `v`.
-fn bucket_of(v: u64) -> u16 {
+#[inline(always)]
+pub(crate) fn bucket_of(v: u64) -> u16 {
     if v < EXACT {
         return v as u16;
     }
@@ -54,7 +55,8 @@ pub struct At {
 }
 
 /// Whether `a` started before `b` (then: is on a lower thread index).
-fn earlier(a: At, b: At) -> bool {
+#[inline]
+pub(crate) fn earlier(a: At, b: At) -> bool {
     (a.start, a.thread) < (b.start, b.thread)
 }
 
@@ -229,20 +231,41 @@ impl Dist {
 
     /// Adds every value of `other`.
     pub fn merge(&mut self, other: &Dist) {
-        if other.count == 0 {
+        self.merge_counts(&other.head(), other.buckets.iter());
+    }
+
+    /// Its numbers other than the bucket counts.
+    fn head(&self) -> Head {
+        Head {
+            min: self.min,
+            max: self.max,
+            max_at: self.max_at,
+            count: self.count,
+            sum: self.sum,
+        }
+    }
+
+    /// Adds the values of a distribution given as its `head` and its
+    /// non-empty `buckets` (bucket, count), as [`Dist::merge`] does.
+    pub(crate) fn merge_counts(
+        &mut self,
+        head: &Head,
+        buckets: impl IntoIterator<Item = (u16, u64)>,
+    ) {
+        if head.count == 0 {
             return;
         }
-        if self.count == 0 || other.min < self.min {
-            self.min = other.min;
+        if self.count == 0 || head.min < self.min {
+            self.min = head.min;
         }
-        let tie = other.max == self.max && earlier(other.max_at, self.max_at);
-        if self.count == 0 || other.max > self.max || tie {
-            self.max = other.max;
-            self.max_at = other.max_at;
+        let tie = head.max == self.max && earlier(head.max_at, self.max_at);
+        if self.count == 0 || head.max > self.max || tie {
+            self.max = head.max;
+            self.max_at = head.max_at;
         }
-        self.count += other.count;
-        self.sum = self.sum.saturating_add(other.sum);
-        for (b, n) in other.buckets.iter() {
+        self.count += head.count;
+        self.sum = self.sum.saturating_add(head.sum);
+        for (b, n) in buckets {
             self.add_to_bucket(b, n);
         }
     }
@@ -288,6 +311,22 @@ impl Dist {
             (low.max(self.min), high.min(self.max), n)
         })
     }
+}
+
+/// A distribution's numbers other than its bucket counts: what a chunk's
+/// per-function accumulator hands on beside its counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Head {
+    /// Smallest value.
+    pub min: u64,
+    /// Largest value.
+    pub max: u64,
+    /// The first call that reached `max`.
+    pub max_at: At,
+    /// Number of values (0: none, the rest is ignored).
+    pub count: u64,
+    /// Sum of the values (saturating).
+    pub sum: u64,
 }
 
 /// One number of a distribution, as `--show` names it.

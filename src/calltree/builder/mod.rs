@@ -14,6 +14,7 @@
 //! threads and merged in order (`partial`).
 
 mod contexts;
+mod func_dists;
 mod partial;
 
 pub use contexts::ContextsBuilder;

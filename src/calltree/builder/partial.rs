@@ -19,6 +19,7 @@ use std::any::Any;
 
 use rustc_hash::FxHashMap;
 
+use super::func_dists::{Drained, FuncDists};
 use super::{ContextsBuilder, Frame, NodeId};
 use crate::calltree::dist::{At, CallDist, Keep, slot};
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
@@ -34,16 +35,41 @@ const NO_KEY: u64 = u64::MAX;
 #[derive(Default)]
 pub(super) struct Summary {
     nodes: Vec<Node>,
-    /// Per-call distributions by node (by local function when `keep`
-    /// says so), when the builder keeps them; the calls' threads are
-    /// local and their starts absolute until merged.
-    dists: Option<Vec<CallDist>>,
-    /// Which distributions `dists` keeps.
-    keep: Keep,
+    /// Per-call distributions, when the builder keeps them; the calls'
+    /// threads are local and their starts absolute until merged.
+    kept: Kept,
     anchors: Vec<Anchor>,
     threads: Vec<LocalThread>,
     last_time: u64,
     unwound: u64,
+}
+
+/// The per-call distributions a summary keeps.
+#[derive(Default)]
+enum Kept {
+    /// None.
+    #[default]
+    Nothing,
+    /// By summary node: inclusive time, and self time with
+    /// [`Keep::TotalAndSelf`].
+    ByNode(Vec<CallDist>, Keep),
+    /// By local function, while the chunk is read (the parsing thread's
+    /// accumulators, given back to it when the chunk ends).
+    ByFunction(FuncDists),
+    /// By local function, as the chunk's end handed them on.
+    Drained(Drained),
+}
+
+impl Kept {
+    /// Adds a call at summary node `node` of function `func`.
+    #[inline(always)]
+    fn add(&mut self, node: u32, func: FuncId, (total, self_time): (u64, u64), at: At) {
+        match self {
+            Kept::Nothing | Kept::Drained(_) => {}
+            Kept::ByFunction(f) => f.add(func, total, at),
+            Kept::ByNode(d, keep) => slot(d, false, node, func).add(total, self_time, at, *keep),
+        }
+    }
 }
 
 /// A node of a summary, with what its calls in the chunk added up to.
@@ -84,6 +110,8 @@ struct LocalThread {
 pub(super) struct ContextsWork {
     /// Which per-call distributions summaries keep, if any.
     dists: Option<Keep>,
+    /// The accumulators of distributions kept by function, between chunks.
+    by_function: Option<FuncDists>,
     index: FxHashMap<u64, u32>,
     /// A fixed-size array, so that indexing it by a hash needs no bounds check.
     cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
@@ -95,6 +123,7 @@ impl Default for ContextsWork {
     fn default() -> Self {
         ContextsWork {
             dists: None,
+            by_function: None,
             index: FxHashMap::default(),
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
             last: (NO_KEY, 0),
@@ -112,12 +141,34 @@ impl ContextsWork {
     }
 
     /// An empty summary, keeping distributions if asked to.
-    fn summary(&self) -> Summary {
+    fn summary(&mut self) -> Summary {
+        let kept = match self.dists {
+            None => Kept::Nothing,
+            Some(Keep::TotalByFunction) => {
+                Kept::ByFunction(self.by_function.take().unwrap_or_default())
+            }
+            Some(keep) => Kept::ByNode(Vec::new(), keep),
+        };
         Summary {
-            dists: self.dists.map(|_| Vec::new()),
-            keep: self.dists.unwrap_or(Keep::Total),
+            kept,
             ..Summary::default()
         }
+    }
+
+    /// Ends summary `s`: hands on what its accumulators hold and keeps
+    /// them for the next chunk.
+    fn finish(&mut self, mut s: Summary) -> Summary {
+        if matches!(s.kept, Kept::ByFunction(_)) {
+            let sums = s.sums_by_function();
+            let Kept::ByFunction(f) = &mut s.kept else {
+                return s;
+            };
+            let drained = Kept::Drained(f.drain(&sums));
+            if let Kept::ByFunction(f) = std::mem::replace(&mut s.kept, drained) {
+                self.by_function = Some(f);
+            }
+        }
+        s
     }
 
     /// Empties the lookup tables for a new chunk.
@@ -135,7 +186,7 @@ impl ChunkWork for ContextsWork {
         for e in events {
             s.event::<true>(e, self)?;
         }
-        Some(Box::new(s))
+        Some(Box::new(self.finish(s)))
     }
 
     /// Builds the summary while the format's parser reads the chunk: no
@@ -146,7 +197,10 @@ impl ChunkWork for ContextsWork {
             summary: self.summary(),
             work: self,
         };
-        scan.run(&mut building, |b| Box::new(std::mem::take(&mut b.summary)))
+        scan.run(&mut building, |b| {
+            let s = std::mem::take(&mut b.summary);
+            Box::new(b.work.finish(s))
+        })
     }
 }
 
@@ -181,6 +235,20 @@ impl EventConsumer for Building<'_> {
 }
 
 impl Summary {
+    /// The total time of each local function's calls (the sum of its
+    /// nodes'), by local function.
+    fn sums_by_function(&self) -> Vec<u64> {
+        let mut sums = Vec::new();
+        for n in &self.nodes {
+            let f = n.func as usize;
+            if f >= sums.len() {
+                sums.resize(f + 1, 0);
+            }
+            sums[f] = n.total.saturating_add(sums[f]);
+        }
+        sums
+    }
+
     /// Adds an event; `TIMED` false leaves out the time arithmetic, which
     /// changes nothing when every time is 0.
     #[inline(always)]
@@ -211,7 +279,7 @@ impl Summary {
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
-                        (&mut self.dists, self.keep),
+                        &mut self.kept,
                         t,
                         e.time,
                     );
@@ -257,14 +325,11 @@ impl Summary {
             n.total = n.total.saturating_add(total);
             // Its frame would have no time below it.
             n.self_time = n.self_time.saturating_add(total);
-            if let Some(d) = &mut self.dists {
-                let at = At {
-                    thread: t as u32,
-                    start: e.time,
-                };
-                let one = slot(d, self.keep.by_function(), node, e.func);
-                one.add(total, total, at, self.keep);
-            }
+            let at = At {
+                thread: t as u32,
+                start: e.time,
+            };
+            self.kept.add(node, e.func, (total, total), at);
         }
         Some(())
     }
@@ -282,7 +347,7 @@ impl Summary {
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
-                        (&mut self.dists, self.keep),
+                        &mut self.kept,
                         t,
                         time,
                     );
@@ -336,7 +401,7 @@ fn pop(
     th: &mut LocalThread,
     anchors: &mut [Anchor],
     nodes: &mut [Node],
-    (dists, keep): (&mut Option<Vec<CallDist>>, Keep),
+    kept: &mut Kept,
     t: usize,
     time: u64,
 ) {
@@ -353,13 +418,11 @@ fn pop(
     n.total = n.total.saturating_add(total);
     let self_time = total.saturating_sub(f.child_total);
     n.self_time = n.self_time.saturating_add(self_time);
-    if let Some(d) = dists {
-        let at = At {
-            thread: t as u32,
-            start: f.start,
-        };
-        slot(d, keep.by_function(), f.node, f.func).add(total, self_time, at, keep);
-    }
+    let at = At {
+        thread: t as u32,
+        start: f.start,
+    };
+    kept.add(f.node, f.func, (total, self_time), at);
 }
 
 /// [`pop`] when every time is 0: only the call is counted (every sum
@@ -409,8 +472,7 @@ impl ContextsBuilder {
         st.stats.unwound += s.unwound;
         st.stats.backwards += s.threads.iter().map(|t| t.backwards).sum::<u64>();
         let mut global: Vec<NodeId> = Vec::with_capacity(s.nodes.len());
-        let mut dists = s.dists.take();
-        let by_func = s.keep.by_function();
+        let mut kept = std::mem::take(&mut s.kept);
         for (i, n) in s.nodes.iter().enumerate() {
             let p = n.parent;
             let parent = if p & ANCHOR == 0 {
@@ -424,16 +486,18 @@ impl ContextsBuilder {
             };
             let id = st.store.child(parent, funcs[n.func as usize]);
             st.store.add(id, n.calls, n.total, n.self_time);
-            if let (Some(local), Some(kept), false) = (&mut dists, &mut st.store.dist, by_func)
+            if let (Kept::ByNode(local, _), Some(store)) = (&mut kept, &mut st.store.dist)
                 && let Some(d) = local.get_mut(i)
             {
-                merge_local(kept, false, id, 0, d, threads);
+                merge_local(store, id, d, threads);
             }
             global.push(id);
         }
-        if let (Some(local), Some(kept), true) = (&mut dists, &mut st.store.dist, by_func) {
-            for (f, d) in local.iter_mut().enumerate() {
-                merge_local(kept, true, 0, funcs[f], d, threads);
+        if let (Kept::Drained(local), Some(store)) = (&mut kept, &mut st.store.dist) {
+            local.map_threads(threads);
+            for (f, head, buckets) in local.iter() {
+                let one = &mut slot(store, true, 0, funcs[f as usize]).total;
+                one.merge_counts(head, buckets.iter().copied());
             }
         }
         for (lt, th) in s.threads.iter().enumerate() {
@@ -473,15 +537,8 @@ impl ContextsBuilder {
 }
 
 /// Merges a summary's distribution `d` (local threads, mapped by
-/// `threads`) into the kept one of global node `node` or function `func`.
-fn merge_local(
-    kept: &mut Vec<CallDist>,
-    by_func: bool,
-    node: NodeId,
-    func: FuncId,
-    d: &mut CallDist,
-    threads: &[u32],
-) {
+/// `threads`) into the kept one of global node `node`.
+fn merge_local(kept: &mut Vec<CallDist>, node: NodeId, d: &mut CallDist, threads: &[u32]) {
     if d.total.count == 0 {
         return;
     }
@@ -490,5 +547,5 @@ fn merge_local(
             one.max_at.thread = threads[one.max_at.thread as usize];
         }
     }
-    slot(kept, by_func, node, func).merge(d);
+    slot(kept, false, node, 0).merge(d);
 }

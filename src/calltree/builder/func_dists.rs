@@ -1,0 +1,389 @@
+//! Per-function distributions of a chunk, accumulated on a parsing thread
+//! (what the hot graph, `stats` by function and `compare` keep,
+//! [`Keep::TotalByFunction`](crate::calltree::Keep)). A call costs as
+//! little as can be: its function's minimum, maximum (the slowest call's
+//! place only when the maximum is reached) and one narrow count in a
+//! dense window of buckets. The number of calls is the sum of the counts,
+//! found when the chunk ends, and the sum of their times is that of the
+//! function's summary nodes, which add up the same calls. The windows stay with the parsing thread
+//! from chunk to chunk (emptied, not freed), so a function's window grows
+//! once, not in every chunk; at a chunk's end [`FuncDists::drain`] hands
+//! on only the buckets the chunk used ([`Drained`]), which the in-order
+//! merge adds to the trace's distributions (`partial.rs`). The values are
+//! those [`Dist::add`](crate::calltree::dist::Dist::add) would give.
+//!
+//! Functions are the chunk's local ids, which name other functions in
+//! other chunks: a window reused by another function only grows to cover
+//! both.
+
+use crate::calltree::dist::{At, Head, MAX_BUCKETS, bucket_of, earlier};
+
+/// One local function's calls in the current chunk.
+struct Acc {
+    /// Smallest value (`u64::MAX` before the first call).
+    min: u64,
+    /// Largest value (0 before the first call).
+    max: u64,
+    /// The first call that reached `max`.
+    max_at: At,
+    /// Whether the chunk called it.
+    called: bool,
+    /// `counts[i]` is bucket `base + i`'s count in this chunk (modulo
+    /// 2^32: a wrap is noted in [`FuncDists::carries`]).
+    base: u16,
+    counts: Vec<u32>,
+}
+
+impl Default for Acc {
+    fn default() -> Self {
+        Acc {
+            min: u64::MAX,
+            max: 0,
+            max_at: At::default(),
+            called: false,
+            base: 0,
+            counts: Vec::new(),
+        }
+    }
+}
+
+// A bucket below a window's base wraps, as a u16 offset, past any
+// window's length (what `Acc::add` relies on).
+const _: () = assert!(2 * MAX_BUCKETS <= 1 << 16);
+
+impl Acc {
+    /// Adds one call of `v` at `at`; false when its count wrapped to 0.
+    #[inline(always)]
+    fn add(&mut self, v: u64, at: At) -> bool {
+        self.min = self.min.min(v);
+        if v >= self.max {
+            self.reach_max(v, at);
+        }
+        let b = bucket_of(v);
+        match self.counts.get_mut(b.wrapping_sub(self.base) as usize) {
+            Some(c) => {
+                *c = c.wrapping_add(1);
+                *c != 0
+            }
+            None => {
+                self.widen(b);
+                true
+            }
+        }
+    }
+
+    /// A call as slow as the slowest so far, or slower (or the first).
+    #[cold]
+    #[inline(never)]
+    fn reach_max(&mut self, v: u64, at: At) {
+        if !self.called || v > self.max || earlier(at, self.max_at) {
+            self.max = v;
+            self.max_at = at;
+        }
+        self.called = true;
+    }
+
+    /// Widens the window to bucket `b` and counts one call there.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self, b: u16) {
+        if self.counts.is_empty() {
+            self.base = b;
+            self.counts.push(1);
+            return;
+        }
+        if b < self.base {
+            let more = (self.base - b) as usize;
+            self.counts.splice(0..0, std::iter::repeat_n(0, more));
+            self.base = b;
+        } else {
+            self.counts.resize((b - self.base) as usize + 1, 0);
+        }
+        self.counts[(b - self.base) as usize] = 1;
+    }
+
+    /// Moves this chunk's non-empty buckets (those between its minimum's
+    /// and its maximum's) to `out` and empties the accumulator; returns
+    /// the chunk's numbers other than the counts, with `sum` the sum of
+    /// the values.
+    fn drain(&mut self, sum: u64, out: &mut Vec<(u16, u64)>) -> Head {
+        let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
+        let mut count = 0;
+        let base = self.base;
+        let window = (lo - base) as usize..=(hi - base) as usize;
+        for (i, c) in self.counts[window].iter_mut().enumerate() {
+            if *c != 0 {
+                out.push((lo + i as u16, u64::from(*c)));
+                count += u64::from(*c);
+                *c = 0;
+            }
+        }
+        let head = Head {
+            min: self.min,
+            max: self.max,
+            max_at: self.max_at,
+            count,
+            sum,
+        };
+        // A window much wider than this chunk's calls (a rare slow call
+        // in an earlier chunk, or another function of the same local id)
+        // is narrowed to them: memory follows what chunks use.
+        let used = (hi - lo) as usize + 1;
+        let (counts, base) = match self.counts.len() > 2 * used + SLACK {
+            true => (vec![0; used], lo),
+            false => (std::mem::take(&mut self.counts), base),
+        };
+        *self = Acc {
+            counts,
+            base,
+            ..Acc::default()
+        };
+        head
+    }
+}
+
+/// Counts a window may hold beyond twice a chunk's range of buckets
+/// before it is narrowed (or, for a function the chunk did not call,
+/// freed).
+const SLACK: usize = 64;
+
+/// The per-function accumulators of a parsing thread, by local function.
+#[derive(Default)]
+pub(super) struct FuncDists {
+    accs: Vec<Acc>,
+    /// Buckets whose 32-bit count wrapped to 0 (each 2^32 calls), by
+    /// local function: more calls than a chunk holds, but exact anyway.
+    carries: Vec<(u32, u16)>,
+}
+
+impl FuncDists {
+    /// Adds a call of local function `func` that took `v`, at `at`.
+    #[inline(always)]
+    pub(super) fn add(&mut self, func: u32, v: u64, at: At) {
+        match self.accs.get_mut(func as usize) {
+            Some(a) => {
+                if !a.add(v, at) {
+                    self.carry(func, v);
+                }
+            }
+            None => self.add_new(func, v, at),
+        }
+    }
+
+    /// [`FuncDists::add`] for a function with no accumulator yet.
+    #[cold]
+    #[inline(never)]
+    fn add_new(&mut self, func: u32, v: u64, at: At) {
+        self.accs.resize_with(func as usize + 1, Acc::default);
+        self.add(func, v, at);
+    }
+
+    /// Notes that `func`'s count of `v`'s bucket wrapped.
+    #[cold]
+    #[inline(never)]
+    fn carry(&mut self, func: u32, v: u64) {
+        self.carries.push((func, bucket_of(v)));
+    }
+
+    /// Hands on the chunk's distributions and empties the accumulators
+    /// for the next chunk (keeping their windows). `sums` are the sums
+    /// of each local function's values (saturating), by local function.
+    pub(super) fn drain(&mut self, sums: &[u64]) -> Drained {
+        let mut d = Drained::default();
+        for (f, a) in self.accs.iter_mut().enumerate() {
+            if !a.called {
+                if a.counts.len() > SLACK {
+                    a.counts = Vec::new();
+                }
+                continue;
+            }
+            let start = d.buckets.len();
+            let sum = sums.get(f).copied().unwrap_or(0);
+            let mut head = a.drain(sum, &mut d.buckets);
+            for &(_, b) in self.carries.iter().filter(|c| c.0 == f as u32) {
+                head.count += 1 << 32;
+                add_carry(&mut d.buckets, start, b);
+            }
+            d.funcs.push((f as u32, head, d.buckets.len() as u32));
+        }
+        self.carries.clear();
+        d
+    }
+}
+
+/// Adds 2^32 to bucket `b` of the function whose drained buckets are
+/// `buckets[start..]` (sorted), where its wrapped count may have left none.
+#[cold]
+fn add_carry(buckets: &mut Vec<(u16, u64)>, start: usize, b: u16) {
+    match buckets[start..].binary_search_by_key(&b, |one| one.0) {
+        Ok(i) => buckets[start + i].1 += 1 << 32,
+        Err(i) => buckets.insert(start + i, (b, 1 << 32)),
+    }
+}
+
+/// A chunk's per-function distributions, as [`FuncDists::drain`] hands
+/// them on.
+#[derive(Default)]
+pub(super) struct Drained {
+    /// Each called local function, its numbers and where its buckets end
+    /// in `buckets` (they start where the previous function's end).
+    funcs: Vec<(u32, Head, u32)>,
+    /// Non-empty buckets (bucket, count), function after function.
+    buckets: Vec<(u16, u64)>,
+}
+
+impl Drained {
+    /// Each function's numbers and non-empty buckets, in local ids.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u32, &Head, &[(u16, u64)])> + '_ {
+        let mut start = 0;
+        self.funcs.iter().map(move |(f, head, end)| {
+            let b = &self.buckets[start..*end as usize];
+            start = *end as usize;
+            (*f, head, b)
+        })
+    }
+
+    /// Maps each slowest call's local thread through `threads`.
+    pub(super) fn map_threads(&mut self, threads: &[u32]) {
+        for (_, head, _) in &mut self.funcs {
+            head.max_at.thread = threads[head.max_at.thread as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calltree::dist::Dist;
+
+    /// What `Dist::add` makes of the same calls.
+    fn reference(calls: &[(u64, At)]) -> Dist {
+        let mut d = Dist::default();
+        for &(v, at) in calls {
+            d.add(v, at);
+        }
+        d
+    }
+
+    /// What the accumulator of function 1 hands on, merged into a `Dist`,
+    /// its values summing to `sum`.
+    fn drained(f: &mut FuncDists, sum: u64) -> Dist {
+        let mut d = Dist::default();
+        for (func, head, buckets) in f.drain(&[0, sum]).iter() {
+            assert_eq!(func, 1);
+            d.merge_counts(head, buckets.iter().copied());
+        }
+        d
+    }
+
+    fn at(thread: u32, start: u64) -> At {
+        At { thread, start }
+    }
+
+    #[test]
+    fn reused_windows_give_each_chunk_its_own_calls() {
+        let chunks: [&[(u64, At)]; 3] = [
+            &[
+                (5, at(0, 9)),
+                (300, at(1, 3)),
+                (300, at(0, 2)),
+                (0, at(0, 1)),
+            ],
+            &[(1 << 40, at(0, 5)), (7, at(0, 1))],
+            &[(0, at(2, 4)), (0, at(1, 4)), (0, at(1, 9))],
+        ];
+        let mut f = FuncDists::default();
+        for calls in chunks {
+            for &(v, a) in calls {
+                f.add(1, v, a);
+            }
+            let sum = calls.iter().map(|c| c.0).sum();
+            assert_eq!(drained(&mut f, sum), reference(calls));
+        }
+        // The window is empty again, and narrowed to the last chunk's
+        // calls, all in bucket 0.
+        assert_eq!((f.accs[1].base, f.accs[1].counts.len()), (0, 1));
+        assert!(f.accs[1].counts.iter().all(|&c| c == 0));
+        assert!(f.drain(&[]).iter().next().is_none());
+    }
+
+    /// Every function's distribution built from `text`, kept as `keep`.
+    fn per_function(
+        text: &str,
+        keep: crate::calltree::Keep,
+        threads: usize,
+        chunk: usize,
+    ) -> String {
+        let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+        let format = crate::ingest::guess::detect(&input, None).unwrap();
+        let opts = crate::ingest::ParseOptions {
+            threads,
+            chunk_bytes: chunk,
+            ..Default::default()
+        };
+        let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
+        let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
+        format!(
+            "{:?}",
+            crate::calltree::dist::per_function(&b.tree, b.funcs.len())
+        )
+    }
+
+    #[test]
+    fn wide_times_in_many_chunks_give_the_merged_context_distributions() {
+        // Three threads calling six functions from two callers, with
+        // times from 0 to about 2^40 (most buckets far apart, slow calls
+        // now and then), cut into chunks that reuse and narrow the
+        // windows; ties of the slowest calls on purpose.
+        let mut text = String::from("# base 0x1000\n");
+        let mut t = 1000u64;
+        for i in 0..600u64 {
+            let thread = 1 + i % 3;
+            let caller = 0x20 + (i % 2);
+            let f = 0x40 + (i * 7 % 6);
+            let took = match i % 11 {
+                0 => 1 << (20 + i % 21),
+                5 => 1 << 30,
+                _ => (i * 7919) % 5000,
+            };
+            text.push_str(&format!(
+                "E{caller:#x} {t} {thread}\nE{f:#x} {} {thread}\n",
+                t + 1
+            ));
+            text.push_str(&format!(
+                "X{f:#x} {} {thread}\nX{caller:#x} {} {thread}\n",
+                t + 1 + took,
+                t + 2 + took
+            ));
+            t += 3 + took;
+        }
+        let by_context = per_function(&text, crate::calltree::Keep::Total, 1, 1 << 30);
+        assert!(by_context.contains("max: 1099511627776"), "{by_context}");
+        for (threads, chunk) in [(1, 300), (2, 97), (3, 1000), (2, 4096)] {
+            let by_function = per_function(
+                &text,
+                crate::calltree::Keep::TotalByFunction,
+                threads,
+                chunk,
+            );
+            assert_eq!(
+                by_function, by_context,
+                "{threads} threads, {chunk}-byte chunks"
+            );
+        }
+    }
+
+    #[test]
+    fn a_count_that_wraps_is_carried() {
+        let mut f = FuncDists::default();
+        f.add(1, 200, at(0, 0));
+        f.add(1, 210, at(0, 1));
+        let b = bucket_of(200) - f.accs[1].base;
+        f.accs[1].counts[b as usize] = u32::MAX;
+        f.add(1, 200, at(0, 2));
+        let d = drained(&mut f, 0);
+        assert_eq!(d.count, (1 << 32) + 1);
+        let counts: Vec<u64> = d.buckets().map(|b| b.2).collect();
+        assert_eq!(counts, [1 << 32, 1]);
+    }
+}

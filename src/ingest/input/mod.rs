@@ -116,6 +116,17 @@ impl Input {
         // which `truncation` turns into a clean error exit.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let _ = map.advise(memmap2::Advice::Sequential);
+        // The chunked readers read the file itself (`chunks`): the same
+        // hint for its reads, so the kernel reads ahead far on a cold file.
+        // SAFETY: a hint on an open descriptor; it reads no memory.
+        let _ = unsafe {
+            libc::posix_fadvise(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                0,
+                0,
+                libc::POSIX_FADV_SEQUENTIAL,
+            )
+        };
         Ok(Input::new(name, Data::Mapped(map, file)))
     }
 

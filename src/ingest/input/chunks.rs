@@ -9,7 +9,10 @@
 //! memory when the scanner reaches it. Where a chunk ends is decided with a
 //! small read at its nominal end ([`Chunks::next_unread`], under the
 //! chunk source's lock); the chunk itself is read by the thread that parses
-//! it ([`Unread::load`]), so the copies of two chunks run in parallel.
+//! it ([`Unread::load`]), so the copies of two chunks run in parallel. A
+//! chunk whose last line does not end within that small read (a line of
+//! kilobytes, or a name of hundreds of megabytes that the readers refuse)
+//! is borrowed from the map instead, so that no line is ever copied whole.
 //! Standard input and pipes are read block by block, carrying a partial
 //! last line over to the next chunk; bytes in memory are borrowed.
 
@@ -125,10 +128,11 @@ pub(crate) struct Chunks<'a> {
 
 pub(super) enum Source<'a> {
     Slice(&'a [u8]),
-    /// A regular file of `len` bytes, cut at line ends.
+    /// A regular file, cut at line ends; `map` is its mapping, for chunks
+    /// with a long last line.
     File {
         file: &'a File,
-        len: usize,
+        map: &'a [u8],
         /// The bytes read at a chunk's nominal end.
         window: Vec<u8>,
         /// Buffers handed back by [`Chunks::recycle`].
@@ -145,11 +149,11 @@ pub(super) enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// A regular file of `len` bytes, read with `pread`.
-    pub(super) fn file(file: &'a File, len: usize) -> Source<'a> {
+    /// A regular file mapped at `map`, read with `pread`.
+    pub(super) fn file(file: &'a File, map: &'a [u8]) -> Source<'a> {
         Source::File {
             file,
-            len,
+            map,
             window: Vec::new(),
             spare: Vec::new(),
         }
@@ -203,15 +207,20 @@ impl<'a> Chunks<'a> {
             }
             Source::File {
                 file,
-                len,
+                map,
                 window,
                 spare,
             } => {
-                let file: &'a File = file;
-                if start >= *len {
+                let (file, map): (&'a File, &'a [u8]) = (file, map);
+                if start >= map.len() {
                     return Ok(None);
                 }
-                let end = file_cut(file, *len, start, self.size, window, name)?;
+                let Some(end) = file_cut(file, map.len(), start, self.size, window, name)? else {
+                    let end = (self.cut)(map, start, self.size);
+                    self.pos = end;
+                    let bytes = ChunkBytes::Borrowed(&map[start..end]);
+                    return Ok(Some(Unread(Pending::Ready(Chunk { start, bytes }))));
+                };
                 self.pos = end;
                 let buf = spare.pop().unwrap_or_default();
                 return Ok(Some(Unread(Pending::File {
@@ -270,8 +279,8 @@ pub(super) fn cut(data: &[u8], start: usize, size: usize) -> usize {
     }
 }
 
-/// [`cut`] for a file of `len` bytes: reads from `start + size` a window at
-/// a time (into `window`) until a line end or the end of the file.
+/// [`cut`] for a file of `len` bytes, from one window read at `start +
+/// size` (into `window`): None when the line there does not end within it.
 fn file_cut(
     file: &File,
     len: usize,
@@ -279,18 +288,15 @@ fn file_cut(
     size: usize,
     window: &mut Vec<u8>,
     name: &str,
-) -> Result<usize> {
-    let mut from = start.saturating_add(size).min(len);
-    while from < len {
-        let n = WINDOW.min(len - from);
-        window.resize(n, 0);
-        read_at(file, window, from, name)?;
-        if let Some(i) = memchr::memchr(b'\n', window) {
-            return Ok(from + i + 1);
-        }
-        from += n;
+) -> Result<Option<usize>> {
+    let from = start.saturating_add(size).min(len);
+    if from == len {
+        return Ok(Some(len));
     }
-    Ok(len)
+    let n = WINDOW.min(len - from);
+    window.resize(n, 0);
+    read_at(file, window, from, name)?;
+    Ok(memchr::memchr(b'\n', window).map(|i| from + i + 1))
 }
 
 /// Reads until the buffer holds `size` bytes and a line end (or the stream
@@ -333,6 +339,7 @@ fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::super::Input;
+    use super::{ChunkBytes, WINDOW};
     use std::path::Path;
 
     fn pieces(input: &Input, size: usize) -> Vec<(usize, Vec<u8>)> {
@@ -400,6 +407,23 @@ mod tests {
             let [mem, _, file] = three_ways(&text, dir.path());
             assert_eq!(pieces(&file, size), pieces(&mem, size), "size {size}");
         }
+    }
+
+    #[test]
+    fn a_line_longer_than_the_window_is_borrowed_from_the_map_not_copied() {
+        // A huge name must never be copied whole (the readers refuse it
+        // from the map): its chunk is the map's bytes, the others are read.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.trace");
+        let long = "f".repeat(3 * WINDOW);
+        std::fs::write(&path, format!("E main\nE {long} 1\nX main\n")).unwrap();
+        let input = Input::open(&path).unwrap();
+        let mut chunks = input.chunks(3);
+        let mut kinds = Vec::new();
+        while let Some(c) = chunks.next_chunk("t").unwrap() {
+            kinds.push(matches!(c.bytes, ChunkBytes::Borrowed(_)));
+        }
+        assert_eq!(kinds, [false, true, false]);
     }
 
     #[test]

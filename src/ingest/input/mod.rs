@@ -211,7 +211,7 @@ impl Input {
                     None => Source::Slice(&[]),
                 }
             }
-            Data::Mapped(m, file) => Source::file(file, m.len()),
+            Data::Mapped(m, file) => Source::file(file, m),
             _ => Source::Slice(self),
         };
         Chunks::new(source, 0, size, cut)

@@ -11,6 +11,8 @@
 //! keep N cores busy without oversubscribing them. Parsing runs at most a
 //! few chunks ahead of consumption, which bounds memory; each consumed
 //! chunk's mapped pages are handed back to the page cache ([`Input::release`]).
+//! A file's chunk is only placed under the chunk source's lock; the thread
+//! that parses it reads its bytes ([`Unread::load`]), so reads overlap.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +21,7 @@ use std::sync::{Condvar, Mutex};
 
 use std::any::Any;
 
-use super::input::{Chunk, Chunks};
+use super::input::{Chunk, Chunks, Unread};
 use super::{ChunkWork, Event, FuncTable, Input, ParseOptions, Sink, ThreadIds};
 use crate::error::Result;
 
@@ -275,8 +277,9 @@ type Message<'a, R> = (u64, Result<Option<(Chunk<'a>, R)>>);
 
 /// What trying to take the next chunk gave.
 enum Take<'a> {
-    /// Chunk `seq` (None: the input ended before it).
-    Got(u64, Result<Option<Chunk<'a>>>),
+    /// Chunk `seq` (None: the input ended before it), its bytes still to
+    /// be read outside the lock.
+    Got(u64, Result<Option<Unread<'a>>>),
     /// Chunk `seq` is too far ahead of the consumer for now.
     TooFar(u64),
 }
@@ -289,7 +292,7 @@ impl<'a> Shared<'a> {
             return Take::TooFar(seq);
         }
         guard.1 += 1;
-        Take::Got(seq, guard.0.next_chunk(name))
+        Take::Got(seq, guard.0.next_unread(name))
     }
 
     /// Waits (holding no other lock) until chunk `seq` may be taken; false
@@ -303,15 +306,19 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// Parses `next`'s chunk with `parse` into a message.
+/// Reads `next`'s chunk (of the input `name`) and parses it with `parse`
+/// into a message.
 fn parsed<'a, R>(
-    next: Result<Option<Chunk<'a>>>,
+    next: Result<Option<Unread<'a>>>,
+    name: &str,
     parse: &mut impl FnMut(&[u8]) -> R,
 ) -> Result<Option<(Chunk<'a>, R)>> {
-    Ok(next?.map(|chunk| {
-        let r = parse(&chunk.bytes);
-        (chunk, r)
-    }))
+    let Some(unread) = next? else {
+        return Ok(None);
+    };
+    let chunk = unread.load(name)?;
+    let r = parse(&chunk.bytes);
+    Ok(Some((chunk, r)))
 }
 
 /// A helper thread: takes, parses and sends chunks until the input ends.
@@ -335,7 +342,7 @@ fn helper<'a, W, R, MW, WF>(
                 }
             }
             Take::Got(seq, next) => {
-                let msg = parsed(next, &mut parse);
+                let msg = parsed(next, input.name(), &mut parse);
                 let last = !matches!(msg, Ok(Some(_)));
                 if tx.send((seq, msg)).is_err() || last {
                     return;
@@ -374,7 +381,7 @@ fn in_order<'a, R>(
             continue;
         }
         if !source_done && let Take::Got(seq, chunk) = shared.take(input.name()) {
-            let msg = parsed(chunk, parse);
+            let msg = parsed(chunk, input.name(), parse);
             source_done = !matches!(msg, Ok(Some(_)));
             pending.insert(seq, msg);
             continue;

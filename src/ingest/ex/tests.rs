@@ -243,7 +243,12 @@ fn errors_and_lenient_counts_do_not_depend_on_chunking() {
         // past the stream head that is read up front for sniffing
         format!("{}E0x40 1\n{good}", good.repeat(70)),
     ];
-    for text in &cases {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, text) in cases.iter().enumerate() {
+        // The same bytes as a file, whose chunks are read, not borrowed.
+        let path = dir.path().join(format!("{i}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let file = Input::open(&path).unwrap().renamed("t.txt".into());
         for lenient in [false, true] {
             let whole = Input::from_bytes("t.txt", text.clone().into_bytes());
             let reference = sequential(&whole, lenient);
@@ -252,6 +257,13 @@ fn errors_and_lenient_counts_do_not_depend_on_chunking() {
                     outcome(&whole, lenient, threads, chunk),
                     reference,
                     "{text:?} lenient {lenient} threads {threads} chunk {chunk}"
+                );
+            }
+            for (threads, chunk) in [(1, 1), (2, 7), (3, 100)] {
+                assert_eq!(
+                    outcome(&file, lenient, threads, chunk),
+                    reference,
+                    "file {text:?} lenient {lenient} threads {threads} chunk {chunk}"
                 );
             }
             let reader = Trickle(std::io::Cursor::new(text.clone().into_bytes()));

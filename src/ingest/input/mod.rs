@@ -1,10 +1,11 @@
 //! The bytes of one input: a memory-mapped file, bytes already in memory,
 //! or standard input (`-`). Formats that need the whole input see it as one
 //! byte slice (`Deref`); the E/X reader instead walks it in [`Chunks`] cut
-//! at line ends, so a trace of many gigabytes never has to be resident:
-//! mapped pages are handed back to the page cache once parsed
-//! ([`Input::release`]) and standard input is read block by block into
-//! reused buffers. Pipes, FIFOs and `--trace <(cmd)` are streamed like
+//! at line ends ([`chunks`]), so a trace of many gigabytes never has to be
+//! resident: a file's chunks are read into reused buffers (the map serves
+//! the formats that need the whole input, and its pages are handed back to
+//! the page cache once parsed, [`Input::release`]) and standard input is
+//! read block by block. Pipes, FIFOs and `--trace <(cmd)` are streamed like
 //! standard input; a directory or a device is refused with a clear message.
 
 use std::fs::File;
@@ -16,6 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::error::{Error, Result};
+
+mod chunks;
+
+pub(crate) use chunks::{Chunk, Chunks, Cut, Unread};
+use chunks::{Source, cut};
 
 /// How many bytes of a stream are read up front for sniffing.
 const STREAM_HEAD: usize = 64 * 1024;
@@ -59,7 +65,8 @@ pub struct Input {
 const RELEASE_BATCH: usize = 8 << 20;
 
 enum Data {
-    Mapped(memmap2::Mmap),
+    /// A regular file: its map, and the file its chunks are read from.
+    Mapped(memmap2::Mmap, File),
     Owned(Vec<u8>),
     Stream(Stream),
 }
@@ -109,7 +116,18 @@ impl Input {
         // which `truncation` turns into a clean error exit.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let _ = map.advise(memmap2::Advice::Sequential);
-        Ok(Input::new(name, Data::Mapped(map)))
+        // The chunked readers read the file itself (`chunks`): the same
+        // hint for its reads, so the kernel reads ahead far on a cold file.
+        // SAFETY: a hint on an open descriptor; it reads no memory.
+        let _ = unsafe {
+            libc::posix_fadvise(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                0,
+                0,
+                libc::POSIX_FADV_SEQUENTIAL,
+            )
+        };
+        Ok(Input::new(name, Data::Mapped(map, file)))
     }
 
     /// Wraps bytes already in memory (tests, generated traces).
@@ -189,35 +207,21 @@ impl Input {
             Data::Stream(s) if s.all.get().is_none() => {
                 let reader = s.reader.lock().expect("stdin lock").take();
                 match reader {
-                    Some(r) => Source::Reader {
-                        reader: r,
-                        carry: s.head.clone(),
-                        eof: false,
-                        spare: Vec::new(),
-                    },
+                    Some(r) => Source::reader(r, s.head.clone()),
                     None => Source::Slice(&[]),
                 }
             }
+            Data::Mapped(m, file) => Source::file(file, m),
             _ => Source::Slice(self),
         };
-        Chunks {
-            source,
-            pos: 0,
-            size: size.max(1),
-            cut,
-        }
+        Chunks::new(source, 0, size, cut)
     }
 
     /// Walks the whole input from byte `start` in pieces of about `size`
     /// bytes, each ending where `cut(data, start, size)` says (for binary
     /// traces: at a block boundary). A stream is read whole first.
     pub(crate) fn chunks_cut_by(&self, start: usize, size: usize, cut: Cut) -> Chunks<'_> {
-        Chunks {
-            source: Source::Slice(self),
-            pos: start,
-            size: size.max(1),
-            cut,
-        }
+        Chunks::new(Source::Slice(self), start, size, cut)
     }
 
     /// Hands the mapped pages before byte `upto` back to the page cache:
@@ -227,7 +231,7 @@ impl Input {
     /// ([`Input::consumed`]); None for memory and standard input.
     pub fn mapped_len(&self) -> Option<usize> {
         match &self.data {
-            Data::Mapped(m) => Some(m.len()),
+            Data::Mapped(m, _) => Some(m.len()),
             _ => None,
         }
     }
@@ -245,7 +249,7 @@ impl Input {
     }
 
     pub(crate) fn release(&self, upto: usize) {
-        let Data::Mapped(map) = &self.data else {
+        let Data::Mapped(map, _) = &self.data else {
             return;
         };
         const PAGE: usize = 4096;
@@ -270,7 +274,7 @@ impl Deref for Input {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match &self.data {
-            Data::Mapped(m) => m,
+            Data::Mapped(m, _) => m,
             Data::Owned(v) => v,
             Data::Stream(s) => s.all.get_or_init(|| read_all(s)),
         }
@@ -285,138 +289,6 @@ fn read_all(s: &Stream) -> Vec<u8> {
         let _ = r.read_to_end(&mut all);
     }
     all
-}
-
-/// One piece of the input, ending at a line end.
-pub(crate) struct Chunk<'a> {
-    /// Offset of the first byte in the input.
-    pub start: usize,
-    /// The bytes.
-    pub bytes: ChunkBytes<'a>,
-}
-
-/// The bytes of a chunk: borrowed from the input, or read from a stream.
-pub(crate) enum ChunkBytes<'a> {
-    Borrowed(&'a [u8]),
-    Owned(Vec<u8>),
-}
-
-impl Deref for ChunkBytes<'_> {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            ChunkBytes::Borrowed(b) => b,
-            ChunkBytes::Owned(v) => v,
-        }
-    }
-}
-
-/// Where a chunk starting at `start` of `data` ends, given the wanted size.
-pub(crate) type Cut = fn(data: &[u8], start: usize, size: usize) -> usize;
-
-/// Successive [`Chunk`]s of an input.
-pub(crate) struct Chunks<'a> {
-    source: Source<'a>,
-    pos: usize,
-    size: usize,
-    cut: Cut,
-}
-
-enum Source<'a> {
-    Slice(&'a [u8]),
-    Reader {
-        reader: Box<dyn Read + Send>,
-        /// Bytes read but not yet handed out (a partial last line).
-        carry: Vec<u8>,
-        eof: bool,
-        /// Buffers handed back by [`Chunks::recycle`].
-        spare: Vec<Vec<u8>>,
-    },
-}
-
-impl<'a> Chunks<'a> {
-    /// The next chunk, or None at the end of input.
-    pub(crate) fn next_chunk(&mut self, name: &str) -> Result<Option<Chunk<'a>>> {
-        let start = self.pos;
-        let bytes = match &mut self.source {
-            Source::Slice(data) => {
-                let data: &'a [u8] = data;
-                if start >= data.len() {
-                    return Ok(None);
-                }
-                let end = (self.cut)(data, start, self.size);
-                ChunkBytes::Borrowed(&data[start..end])
-            }
-            Source::Reader {
-                reader,
-                carry,
-                eof,
-                spare,
-            } => match read_chunk(reader, carry, eof, spare, self.size) {
-                Ok(Some(v)) => ChunkBytes::Owned(v),
-                Ok(None) => return Ok(None),
-                Err(e) => return Err(Error::io(name, e)),
-            },
-        };
-        self.pos += bytes.len();
-        Ok(Some(Chunk { start, bytes }))
-    }
-
-    /// Gives a parsed chunk's buffer back for reuse.
-    pub(crate) fn recycle(&mut self, bytes: ChunkBytes<'_>) {
-        if let (Source::Reader { spare, .. }, ChunkBytes::Owned(mut v)) = (&mut self.source, bytes)
-            && spare.len() < 4
-        {
-            v.clear();
-            spare.push(v);
-        }
-    }
-}
-
-/// End of the chunk starting at `start`: the line end at or after `start + size`.
-fn cut(data: &[u8], start: usize, size: usize) -> usize {
-    let from = start.saturating_add(size).min(data.len());
-    match memchr::memchr(b'\n', &data[from..]) {
-        Some(i) => from + i + 1,
-        None => data.len(),
-    }
-}
-
-/// Reads until the buffer holds `size` bytes and a line end (or the stream
-/// ends); returns everything up to the last line end, keeping the rest.
-fn read_chunk(
-    reader: &mut Box<dyn Read + Send>,
-    carry: &mut Vec<u8>,
-    eof: &mut bool,
-    spare: &mut Vec<Vec<u8>>,
-    size: usize,
-) -> std::io::Result<Option<Vec<u8>>> {
-    let mut buf = spare.pop().unwrap_or_default();
-    buf.append(carry);
-    let mut scanned = 0;
-    loop {
-        if let Some(end) = line_end_after(&buf, size, &mut scanned) {
-            carry.extend_from_slice(&buf[end..]);
-            buf.truncate(end);
-            return Ok(Some(buf));
-        }
-        if *eof {
-            return Ok((!buf.is_empty()).then_some(buf));
-        }
-        let want = size.clamp(64 * 1024, 16 << 20) as u64;
-        let n = (&mut *reader).take(want).read_to_end(&mut buf)?;
-        *eof = (n as u64) < want;
-    }
-}
-
-/// The end of the first line ending at or after byte `size` of `buf`, if any.
-fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize> {
-    if buf.len() < size {
-        return None;
-    }
-    let from = (size.saturating_sub(1)).max(*scanned);
-    *scanned = buf.len();
-    memchr::memchr(b'\n', &buf[from..]).map(|i| from + i + 1)
 }
 
 /// Why `head` cannot be a trace in any of our formats because of its text
@@ -481,46 +353,6 @@ mod truncation {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pieces(input: &Input, size: usize) -> Vec<(usize, Vec<u8>)> {
-        let mut chunks = input.chunks(size);
-        let mut out = Vec::new();
-        while let Some(c) = chunks.next_chunk("t").unwrap() {
-            out.push((c.start, c.bytes.to_vec()));
-        }
-        out
-    }
-
-    #[test]
-    fn chunks_end_at_line_ends_and_cover_everything() {
-        let text = b"E1\nX1\n\nE22\nX22".to_vec();
-        for size in [1, 2, 3, 5, 100] {
-            let mem = Input::from_bytes("t", text.clone());
-            let reader = Box::new(std::io::Cursor::new(text.clone()));
-            let stream = Input::from_reader("t", reader).unwrap();
-            for input in [&mem, &stream] {
-                let got = pieces(input, size);
-                assert_eq!(got.concat_bytes(), text, "size {size}");
-                for (start, bytes) in &got[..got.len() - 1] {
-                    assert!(bytes.ends_with(b"\n"), "size {size} at {start}");
-                }
-            }
-        }
-    }
-
-    trait Concat {
-        fn concat_bytes(&self) -> Vec<u8>;
-    }
-    impl Concat for Vec<(usize, Vec<u8>)> {
-        fn concat_bytes(&self) -> Vec<u8> {
-            let mut all = Vec::new();
-            for (start, b) in self {
-                assert_eq!(*start, all.len());
-                all.extend_from_slice(b);
-            }
-            all
-        }
-    }
 
     #[test]
     fn a_stream_reads_whole_on_deref_and_sniffs_from_its_head() {

@@ -431,9 +431,17 @@ fn finish_weights(tree: &mut Tree, meta: &TraceMeta, funcs: &FuncTable) {
     tree.timed = meta.timed;
     tree.decimals = meta.decimals;
     tree.unit = meta.unit;
+    weigh_untimed_and_synthetic(tree, funcs);
+}
+
+/// Weighs untimed calls 1 each (a node its calls and those below it) and
+/// makes synthetic nodes (root, threads) weigh what their children weigh,
+/// with no self time, as `tree.timed` says; the builder and the filter's
+/// cut lay out a tree this way.
+pub(crate) fn weigh_untimed_and_synthetic(tree: &mut Tree, funcs: &FuncTable) {
     for n in (0..tree.len() as NodeId).rev() {
         let synthetic = funcs.is_synthetic(tree.func(n));
-        if meta.timed && !synthetic {
+        if tree.timed && !synthetic {
             continue;
         }
         let below = tree

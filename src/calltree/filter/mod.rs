@@ -389,7 +389,7 @@ impl<'a> Cutter<'a> {
             return Err(Refused::SelfTimes);
         }
         self.tree.set_sizes_from_depths(&self.depths);
-        finish_weights(&mut self.tree, &self.funcs);
+        super::builder::weigh_untimed_and_synthetic(&mut self.tree, &self.funcs);
         if !src.func_dist.is_empty() {
             self.tree.func_dist = self.func_dists()?;
         }
@@ -456,23 +456,5 @@ impl<'a> Cutter<'a> {
             out[f] = self.remapped(d);
         }
         Ok(out)
-    }
-}
-
-/// Synthetic nodes (root, threads) weigh what their children weigh, with
-/// no self time; in an untimed tree every call weighs 1, so a node weighs
-/// its calls and those below it (as the builder lays out a tree).
-fn finish_weights(tree: &mut Tree, funcs: &FuncTable) {
-    for n in (0..tree.len() as NodeId).rev() {
-        let synthetic = funcs.is_synthetic(tree.func(n));
-        if tree.timed && !synthetic {
-            continue;
-        }
-        let below = tree
-            .children(n)
-            .fold(0u64, |sum, c| sum.saturating_add(tree.total(c)));
-        let own = if synthetic { 0 } else { tree.calls(n) };
-        tree.total[n as usize] = own.saturating_add(below);
-        tree.self_time[n as usize] = own;
     }
 }

@@ -81,6 +81,7 @@ impl CompareArgs {
                 view: self.view.into(),
                 min_total: self.min_total,
                 keep_features: self.keep_features,
+                given: Vec::new(),
             },
         }
     }

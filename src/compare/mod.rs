@@ -113,6 +113,10 @@ pub struct Config {
     /// Protect every pattern's distinguishing functions in every method's
     /// output. Default is false.
     pub keep_features: bool,
+    /// Where the `--object` objects of `input` lie at runtime (found once
+    /// by the command), for the coverage of the traced functions. Default
+    /// is none.
+    pub given: Vec<crate::symbols::GivenSegment>,
 }
 
 impl Default for Config {
@@ -125,6 +129,7 @@ impl Default for Config {
             view: View::Calls,
             min_total: RECOMMENDED_MIN_TOTAL,
             keep_features: false,
+            given: Vec::new(),
         }
     }
 }
@@ -326,6 +331,7 @@ pub(crate) fn lookup(config: &Config) -> crate::coverage::Lookup<'_> {
         search_path: &config.input.symbols.search_path,
         debug_dirs: &config.input.symbols.debug_dirs,
         style: config.input.symbols.demangle,
+        given: &config.given,
     }
 }
 

@@ -16,7 +16,7 @@ use crate::ingest::{FuncKey, Mapping};
 use crate::pipeline::Loaded;
 use crate::symbols::distinct::{Identity, disambiguate};
 use crate::symbols::inventory::{DebugPlaces, Inventory, inventory};
-use crate::symbols::{Demangle, Elf, FuncInfo, locate};
+use crate::symbols::{Demangle, Elf, FuncInfo, GivenSegment, locate};
 
 /// What became of a function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,6 +137,8 @@ pub(crate) struct Lookup<'a> {
     pub debug_dirs: &'a [PathBuf],
     /// How names are shown.
     pub style: Demangle,
+    /// Where the `--object` objects lie at runtime, sorted by address.
+    pub given: &'a [GivenSegment],
 }
 
 /// Builds the coverage from each pattern's loaded trace.
@@ -192,6 +194,14 @@ pub(crate) fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
         if calls == 0 {
             continue;
         }
+        if let Some(g) = given_at(look.given, addr) {
+            out.push(Placed {
+                object: g.path.clone(),
+                at: At::Addr(addr - g.bias),
+                calls,
+            });
+            continue;
+        }
         if meta.maps.is_empty() {
             if let Some(exe) = &no_maps {
                 out.push(Placed {
@@ -216,6 +226,12 @@ pub(crate) fn placed(loaded: &Loaded, look: &Lookup<'_>) -> Vec<Placed> {
         }
     }
     out
+}
+
+/// The `--object` segment that holds `addr`, if any.
+fn given_at(given: &[GivenSegment], addr: u64) -> Option<&GivenSegment> {
+    let i = given.partition_point(|g| g.start <= addr);
+    given[..i].last().filter(|g| addr < g.end)
 }
 
 impl Collector {

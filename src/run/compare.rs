@@ -106,6 +106,8 @@ fn config(opts: &CompareOptions) -> Result<Config> {
             Some(m) => ModuleSource::from_arg(m).map_err(|e| e.for_flag("--modules"))?,
             None => ModuleSource::Auto,
         },
+        given: crate::symbols::given_segments(&opts.config.input.symbols)
+            .map_err(|e| e.for_flag("--object"))?,
         ..opts.config.clone()
     })
 }

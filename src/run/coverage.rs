@@ -57,11 +57,14 @@ impl Default for CoverageOptions {
 pub fn run(opts: &CoverageOptions) -> Result<Outcome> {
     let patterns = patterns::from_args(&opts.traces).map_err(|e| e.for_flag("TRACE"))?;
     let mut collector = Collector::default();
+    let given =
+        crate::symbols::given_segments(&opts.input.symbols).map_err(|e| e.for_flag("--object"))?;
     let look = Lookup {
         binary: opts.input.binary.as_deref(),
         search_path: &opts.input.symbols.search_path,
         debug_dirs: &opts.input.symbols.debug_dirs,
         style: opts.input.symbols.demangle,
+        given: &given,
     };
     for p in &patterns {
         let mut input = opts.input.clone();

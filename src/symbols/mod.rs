@@ -50,7 +50,7 @@ pub use elf::Elf;
 pub use elf::build_id_of;
 pub use hooks::runtime_hint;
 pub use objects::locate;
-pub use objects_given::ObjectArg;
+pub use objects_given::{GivenSegment, ObjectArg, given_segments};
 pub use pattern::{FuncPattern, glob as pattern_glob};
 
 /// How functions are named. Default is `nm -C` names and no search path.

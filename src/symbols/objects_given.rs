@@ -151,6 +151,41 @@ pub(super) fn open(opts: &SymbolOptions, _meta: &TraceMeta) -> Result<Option<Box
     })))
 }
 
+/// Where an `--object` object lies at runtime, one loadable segment: what
+/// `coverage` needs to place a traced address in that object's file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenSegment {
+    /// The object's file.
+    pub path: PathBuf,
+    /// Runtime address minus the object's own (link) address.
+    pub bias: u64,
+    /// The segment at runtime, `start..end`.
+    pub start: u64,
+    /// End of the segment at runtime (exclusive).
+    pub end: u64,
+}
+
+/// The loadable segments of the objects of `opts.objects` at runtime,
+/// sorted by address (opened as the symbol source opens them, so the same
+/// errors, as [`Error::Value`]s the command names by its flag).
+pub fn given_segments(opts: &SymbolOptions) -> Result<Vec<GivenSegment>> {
+    let search = DebugSearch::new(&opts.debug_dirs, &opts.search_path);
+    let mut warnings = Vec::new();
+    let mut given = Vec::with_capacity(opts.objects.len());
+    for arg in &opts.objects {
+        given.push(open_one(arg, &search, &mut warnings)?);
+    }
+    Ok(segments(&given)?
+        .into_iter()
+        .map(|s| GivenSegment {
+            path: given[s.object].arg.path.clone(),
+            bias: given[s.object].bias,
+            start: s.start,
+            end: s.end,
+        })
+        .collect())
+}
+
 /// The loadable segments of `given` at runtime, sorted by address; an
 /// error when two of different objects overlap.
 fn segments(given: &[Given]) -> Result<Vec<Segment>> {

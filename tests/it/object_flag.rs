@@ -450,3 +450,27 @@ fn without_the_executable_an_object_is_said_to_be_unused_and_hex_calls_point_to_
         "{stderr}"
     );
 }
+
+/// `calltrace coverage EXE TRACE EXTRA... --csv -`'s CSV.
+fn coverage_csv(trace: &Path, extra: &[&str]) -> String {
+    let mut args: Vec<OsString> = vec!["coverage".into(), run().exe.clone().into(), trace.into()];
+    args.extend(extra.iter().map(Into::into));
+    args.extend(["--csv", "-"].map(Into::into));
+    let text = calltrace(args).run().success().text();
+    // The CSV, without the summary table that follows it.
+    text.lines()
+        .take_while(|l| l.contains(','))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn coverage_places_calls_in_an_object_as_its_map_line_does() {
+    let (maps, bare) = traces();
+    let object = format!("{}@{}", run().lib.display(), run().base);
+    let with_maps = coverage_csv(&maps, &[]);
+    assert!(with_maps.contains("lib_square,"), "{with_maps}");
+    assert_eq!(coverage_csv(&bare, &["--object", &object]), with_maps);
+    // Without it, the library is not among the objects at all.
+    assert!(!coverage_csv(&bare, &[]).contains("lib_square,"));
+}

@@ -153,6 +153,9 @@ pub(crate) fn warnings(built: &Built, named: &Named) -> Vec<String> {
             r.addresses
         ));
     }
+    if named.objects_given && built.meta.xray_ids {
+        w.push("--object is not used for an XRay log: its function ids are named through the binary's instrumentation map alone".to_string());
+    }
     if !resolvable && built.funcs.has_addresses() {
         let hint = match &built.meta.exe_path {
             Some(p) => format!(" (the trace was recorded from {p})"),

@@ -346,3 +346,22 @@ fn a_log_without_its_program_or_with_another_says_what_names_it() {
         .failure();
     assert!(other.contains("has no xray_instr_map section"), "{other}");
 }
+
+#[test]
+fn an_object_given_with_an_xray_log_is_said_to_be_unused() {
+    let Some(run) = xray_run("object", "clang", HELLO, "-O0", &[]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = calltrace(["graph", run.exe(), "--trace"])
+        .args([&run.log])
+        .args(["--object", run.exe(), "-o"])
+        .args([dir.path().join("g.dot")])
+        .run()
+        .success();
+    assert!(
+        out.stderr.contains("--object is not used for an XRay log"),
+        "{}",
+        out.stderr
+    );
+}

@@ -21,7 +21,9 @@
 //!   from a second pass through the filter), which the cut equals;
 //! - [`scan`] then [`scanned::Scanned::replay`]: the second pass into any
 //!   sink, through the same filter (the streamed exports, a dataset's
-//!   calls).
+//!   calls);
+//! - [`load_then_read`]: [`load`] without filters, then the same opened
+//!   trace read again into any sink (`info`'s event counts).
 
 mod binary;
 mod cut;
@@ -34,7 +36,7 @@ use std::path::PathBuf;
 use crate::calltree::{self, Built, View};
 use crate::error::Result;
 use crate::ingest::slice::Filter;
-use crate::ingest::{FuncTable, ParseOptions};
+use crate::ingest::{FuncTable, ParseOptions, Sink};
 use crate::symbols::{FuncInfo, FuncPattern, ResolveStats, SymbolOptions};
 use names::Named;
 use opened::{Opened, Reads};
@@ -107,9 +109,29 @@ pub(crate) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
         return cut::load(opts, view);
     }
     let opened = Opened::open(opts, Reads::Once)?;
+    build_named(&opened, view, "reading")
+}
+
+/// [`load`] of a trace without filters, then a second read of the same
+/// opened trace into `sink` (what `info` counts that the tree does not
+/// keep): two passes, a pipe held in memory for the second.
+pub(crate) fn load_then_read(
+    opts: &InputOptions,
+    view: View,
+    sink: &mut dyn Sink,
+) -> Result<Loaded> {
+    let opened = Opened::open(opts, Reads::Again)?;
+    let loaded = build_named(&opened, view, "pass 1/2")?;
+    opened.read("pass 2/2", &mut FuncTable::default(), sink)?;
+    Ok(loaded)
+}
+
+/// One read of `opened` into a tree in `view`, named.
+fn build_named(opened: &Opened<'_>, view: View, label: &str) -> Result<Loaded> {
+    let opts = opened.opts;
     let mut funcs = FuncTable::default();
     let mut builder = calltree::Builder::for_view(view, opts.per_call);
-    let meta = opened.read("reading", &mut funcs, &mut builder)?;
+    let meta = opened.read(label, &mut funcs, &mut builder)?;
     let mut built = builder.finish(funcs, meta);
     let named = names::name(opts, &built.funcs, &mut built.meta)?;
     Ok(Loaded::finish(built, named, view))

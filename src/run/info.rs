@@ -2,12 +2,14 @@
 //! filters: its format, the program it names, its unit and time span, how
 //! many events, calls, functions and levels it holds, one row per thread
 //! (by the id or name `--tid` takes), and what the read had to repair or
-//! warn about. The trace is read through the pipeline's front door
-//! ([`pipeline::scan`]): a second pass counts the events into a small
-//! [`Tally`] sink, and a third builds the tree (`Scanned::build`, in the
-//! contexts view: its nodes count their calls, and it is far smaller
-//! than one node per call), so the numbers are those every other command
-//! sees, filters (`--tid`, `--time-range`, ...) included. The report is
+//! warn about. The trace is read through the pipeline's front door: the
+//! tree in the contexts view (its nodes count their calls, and it is far
+//! smaller than one node per call) in one parallel pass, then a second
+//! pass counts the events into a small [`Tally`] sink
+//! ([`pipeline::load_then_read`]); with a filter, a naming pass
+//! ([`pipeline::scan`]), the events it keeps counted, then the tree built
+//! from them, so the numbers are those every other command sees, filters
+//! (`--tid`, `--time-range`, ...) included. The report is
 //! human text or, with `--json`, one JSON object.
 
 use std::path::PathBuf;
@@ -104,10 +106,17 @@ struct Repairs {
 
 /// Runs `calltrace info`.
 pub fn run(opts: &InfoOptions) -> Result<Outcome> {
-    let scanned = pipeline::scan(&opts.input)?;
     let mut tally = Tally::default();
-    scanned.replay(&mut tally, Threads::Dense)?;
-    let loaded = scanned.build(View::Contexts)?;
+    let loaded = match opts.input.filter.is_empty() {
+        // The tree in one parallel pass, then the events counted.
+        true => pipeline::load_then_read(&opts.input, View::Contexts, &mut tally)?,
+        // What the filter keeps, counted as the tree is built from it.
+        false => {
+            let scanned = pipeline::scan(&opts.input)?;
+            scanned.replay(&mut tally, Threads::Dense)?;
+            scanned.build(View::Contexts)?
+        }
+    };
     let info = info(opts, &loaded, &tally);
     let bytes = match opts.json {
         true => json(&info)?,

@@ -19,6 +19,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use super::Elf;
 use super::debugfile::DebugSearch;
 use super::distinct::Identity;
 use super::objects::{Object, file_name};
@@ -166,24 +167,42 @@ pub struct GivenSegment {
 }
 
 /// The loadable segments of the objects of `opts.objects` at runtime,
-/// sorted by address (opened as the symbol source opens them, so the same
-/// errors, as [`Error::Value`]s the command names by its flag).
+/// sorted by address: only their ELF layout is read (no debug files, no
+/// DWARF); a file the symbol source would refuse for its type or missing
+/// ADDRESS is refused the same way, as an [`Error::Value`] the command
+/// names by its flag. Overlaps are refused where the traces are named.
 pub fn given_segments(opts: &SymbolOptions) -> Result<Vec<GivenSegment>> {
-    let search = DebugSearch::new(&opts.debug_dirs, &opts.search_path);
-    let mut warnings = Vec::new();
-    let mut given = Vec::with_capacity(opts.objects.len());
+    let mut all = Vec::new();
     for arg in &opts.objects {
-        given.push(open_one(arg, &search, &mut warnings)?);
+        let bias = base_of(arg)?;
+        let elf = Elf::open(&arg.path).map_err(|e| Error::value(format!("{e}; {EXPECTED}")))?;
+        for s in elf.segments.iter().filter(|s| s.memsz > 0) {
+            all.push(GivenSegment {
+                path: arg.path.clone(),
+                bias,
+                start: s.vaddr.wrapping_add(bias),
+                end: (s.vaddr + s.memsz).wrapping_add(bias),
+            });
+        }
     }
-    Ok(segments(&given)?
-        .into_iter()
-        .map(|s| GivenSegment {
-            path: given[s.object].arg.path.clone(),
-            bias: given[s.object].bias,
-            start: s.start,
-            end: s.end,
-        })
-        .collect())
+    all.sort_by_key(|g| (g.start, g.end));
+    Ok(all)
+}
+
+/// What `--object` expects, the end of each refusal of a file.
+const EXPECTED: &str = "expected an ELF executable or shared library";
+
+/// Where `arg`'s object was loaded: its ADDRESS, else 0 for an object at
+/// its link addresses; a shared object without ADDRESS or a file that is
+/// no ELF executable or shared object is refused.
+fn base_of(arg: &ObjectArg) -> Result<u64> {
+    let kind = elf_kind(&arg.path)
+        .map_err(|what| Error::value(format!("{}: {what}; {EXPECTED}", arg.path.display())))?;
+    match (kind, arg.base) {
+        (_, Some(b)) => Ok(b),
+        (ElfKind::Executable, None) => Ok(0),
+        (ElfKind::Shared, None) => Err(no_base(&arg.path)),
+    }
 }
 
 /// The loadable segments of `given` at runtime, sorted by address; an
@@ -212,19 +231,9 @@ fn segments(given: &[Given]) -> Result<Vec<Segment>> {
 /// Opens the object `arg` names, checking that it is an executable or a
 /// shared object and that a shared object has its load base.
 fn open_one(arg: &ObjectArg, search: &DebugSearch, warnings: &mut Vec<String>) -> Result<Given> {
-    let kind = elf_kind(&arg.path).map_err(|what| {
-        Error::value(format!(
-            "{}: {what}; expected an ELF executable or shared library",
-            arg.path.display()
-        ))
-    })?;
-    let base = match (kind, arg.base) {
-        (_, Some(b)) => b,
-        (ElfKind::Executable, None) => 0,
-        (ElfKind::Shared, None) => return Err(no_base(&arg.path)),
-    };
+    let base = base_of(arg)?;
     let obj = Object::open_with(&arg.path, None, false, search, warnings)
-        .map_err(|e| Error::value(format!("{e}; expected an ELF executable or shared library")))?;
+        .map_err(|e| Error::value(format!("{e}; {EXPECTED}")))?;
     // Past the end of `max_vaddr` no segment reaches: each segment's
     // runtime range is below 2^64 when the extent's is.
     let (lo, hi) = (obj.elf.min_vaddr, obj.elf.max_vaddr);

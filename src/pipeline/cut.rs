@@ -17,7 +17,7 @@ use super::names::{self, Named};
 use super::opened::{Opened, Reads};
 use super::scanned::{Scanned, finish_filtered, keep_threads, scan_opened, slice_of};
 use super::{InputOptions, Loaded};
-use crate::calltree::filter::{self, Refused};
+use crate::calltree::filter;
 use crate::calltree::{self, Built, Keep, View};
 use crate::error::Result;
 use crate::ingest::slice::Slice;
@@ -69,18 +69,25 @@ struct Found {
 /// The whole trace built, named, and cut down to the filter.
 fn one_pass(opened: &Opened<'_>, view: View) -> Result<OnePass> {
     let opts = opened.opts;
-    let (mut full, base, nodes) = read_whole(opened, view, opts.per_call)?;
+    // Per-function distributions cannot lose the calls a cut drops: keep
+    // them per context, cut, then merge them per function (one read, even
+    // when a function runs both inside and outside what is cut).
+    let by_function = opts.per_call == Some(Keep::TotalByFunction);
+    let keep = match by_function {
+        true => Some(Keep::Total),
+        false => opts.per_call,
+    };
+    let (mut full, base, nodes) = read_whole(opened, view, keep)?;
     let named = names::name(opts, &base, &mut full.meta)?;
     let slice = slice_of(opts, &base, &named.names, &full.meta, None)?;
     let cut = match nodes {
         true => None,
-        false => match filter::cut(&full, &base, &slice) {
-            Ok(cut) => Some(cut),
-            // The calls of a function are partly cut away: cut a build that
-            // keeps distributions per context, then merge them per function.
-            Err(Refused::MixedFunction) => per_context(opened, view, &base, &named, &slice)?,
-            Err(_) => None,
-        },
+        false => filter::cut(&full, &base, &slice).ok().map(|mut cut| {
+            if by_function {
+                cut.dists_by_function();
+            }
+            cut
+        }),
     };
     let Some(cut) = cut else {
         let (funcs, meta) = (base, full.meta);
@@ -100,28 +107,6 @@ fn one_pass(opened: &Opened<'_>, view: View) -> Result<OnePass> {
         repairs: cut.repairs,
     };
     Ok(OnePass::Cut(finish_filtered(built, named, view)))
-}
-
-/// The cut of a build keeping per-context distributions, merged per
-/// function; None when it is refused.
-fn per_context(
-    opened: &Opened<'_>,
-    view: View,
-    base: &FuncTable,
-    named: &Named,
-    slice: &Slice,
-) -> Result<Option<filter::Cut>> {
-    let (mut full, _, nodes) = read_whole(opened, view, Some(Keep::Total))?;
-    if nodes {
-        return Ok(None);
-    }
-    let names = &named.names;
-    full.meta
-        .name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
-    Ok(filter::cut(&full, base, slice).ok().map(|mut cut| {
-        cut.dists_by_function();
-        cut
-    }))
 }
 
 /// The whole trace in `view`, keeping `per_call`, with its functions

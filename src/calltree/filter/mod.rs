@@ -72,8 +72,9 @@ pub struct Cut {
 impl Cut {
     /// Merges the per-context distributions into one per function, as a
     /// build keeping them by function ([`Keep::TotalByFunction`]) has
-    /// them: what a cut of a per-context build gives when the
-    /// per-function one was refused ([`Refused::MixedFunction`]).
+    /// them: a filtered read keeps them per context, since a per-function
+    /// one cannot be cut where a function runs both inside and outside
+    /// what is cut ([`Refused::MixedFunction`]).
     ///
     /// [`Keep::TotalByFunction`]: super::Keep::TotalByFunction
     pub fn dists_by_function(&mut self) {

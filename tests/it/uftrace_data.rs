@@ -119,7 +119,42 @@ fn uftrace_counts(data: &Path) -> BTreeMap<String, u64> {
         }
     }
     assert!(counts.contains_key("main"), "{report}");
+    for (name, calls) in entered_of_remaining(data) {
+        counts.insert(name, calls);
+    }
     counts
+}
+
+/// The functions `uftrace replay` says were still open when tracing
+/// stopped, each with the entries replay shows of it. `uftrace report`
+/// counts such a function once more than it was entered when the
+/// recording closed it at exit too (`main` of a program of 1,500 threads,
+/// now and then): replay's entry lines are what the data holds.
+fn entered_of_remaining(data: &Path) -> BTreeMap<String, u64> {
+    let replay = run(Command::new("uftrace").args(["replay", "-d"]).arg(data));
+    let Some((lines, tail)) = replay.split_once("uftrace stopped tracing with remaining functions")
+    else {
+        return BTreeMap::new();
+    };
+    let remaining: std::collections::BTreeSet<&str> = tail
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('['))
+        .filter_map(|l| l.split_once("] ").map(|(_, name)| name.trim()))
+        .collect();
+    let mut entered = BTreeMap::new();
+    for line in lines.lines() {
+        let Some((_, call)) = line.split_once("| ") else {
+            continue;
+        };
+        let call = call.trim_start();
+        let name = call
+            .strip_suffix("() {")
+            .or_else(|| call.strip_suffix("();"));
+        if let Some(name) = name.filter(|n| remaining.contains(n)) {
+            *entered.entry(name.to_string()).or_insert(0) += 1;
+        }
+    }
+    entered
 }
 
 /// calltrace's calls per function: the JSON export's contexts tree, summed by name.

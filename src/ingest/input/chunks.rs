@@ -1,15 +1,13 @@
 //! Walking an input in [`Chunk`]s that end at line ends (or where a
 //! format's [`Cut`] says), for the chunked readers (`super::super::chunked`).
 //!
-//! A regular file's chunks are read with `pread` into reused buffers rather
-//! than taken from its memory map: mapping a page-cached file costs the
-//! kernel about what copying it does (a fault per 64 KiB, a page-table
-//! entry per 4 KiB page, and unmapping them again), but a copy leaves the
-//! bytes in the parsing core's cache, where a mapped page is still in
-//! memory when the scanner reaches it. Where a chunk ends is decided with a
+//! A regular file's chunks are read with `pread` into reused buffers, or
+//! taken from its memory map with their pages mapped in one call, whichever
+//! the kernel does faster for this file (`fetch`: it depends on how the
+//! page cache holds it). Where a chunk ends is decided with a
 //! small read at its nominal end ([`Chunks::next_unread`], under the
-//! chunk source's lock); the chunk itself is read by the thread that parses
-//! it ([`Unread::load`]), so the copies of two chunks run in parallel. A
+//! chunk source's lock); the chunk itself is fetched by the thread that parses
+//! it ([`Unread::load`]), so the fetches of two chunks run in parallel. A
 //! chunk whose last line does not end within that small read (a line of
 //! kilobytes, or a name of hundreds of megabytes that the readers refuse)
 //! is borrowed from the map instead, so that no line is ever copied whole.
@@ -21,6 +19,7 @@ use std::io::Read;
 use std::ops::Deref;
 use std::os::unix::fs::FileExt;
 
+use super::fetch::{Fetch, Way, populate, thread_cpu_ns};
 use crate::error::{Error, Result};
 
 /// How many bytes past a chunk's nominal end are read at a time to find
@@ -63,6 +62,8 @@ enum Pending<'a> {
     Ready(Chunk<'a>),
     File {
         file: &'a File,
+        map: &'a [u8],
+        fetch: &'a Fetch,
         start: usize,
         end: usize,
         buf: Vec<u8>,
@@ -77,15 +78,37 @@ impl<'a> Unread<'a> {
             Pending::Ready(chunk) => Ok(chunk),
             Pending::File {
                 file,
+                map,
+                fetch,
                 start,
                 end,
                 mut buf,
             } => {
+                if fetch.choose() == Way::Map {
+                    let before = thread_cpu_ns();
+                    if populate(&map[start..end]) {
+                        let took = thread_cpu_ns().saturating_sub(before);
+                        fetch.note(Way::Map, end - start, took);
+                        // A file cut short within the chunk's last page
+                        // maps zeros there, where `pread` finds its end.
+                        if file.metadata().map_or(true, |m| m.len() < end as u64) {
+                            return Err(truncated(name));
+                        }
+                        return Ok(Chunk {
+                            start,
+                            bytes: ChunkBytes::Borrowed(&map[start..end]),
+                        });
+                    }
+                }
                 // Bytes past the old length need no zeroing: they are
                 // read over. A recycled buffer keeps its length, so this
-                // zeroes only what it grows by.
+                // zeroes only what it grows by (not part of the copy's
+                // cost: it is paid once per buffer).
                 buf.resize(end - start, 0);
+                let before = thread_cpu_ns();
                 read_at(file, &mut buf, start, name)?;
+                let took = thread_cpu_ns().saturating_sub(before);
+                fetch.note(Way::Copy, end - start, took);
                 Ok(Chunk {
                     start,
                     bytes: ChunkBytes::Owned(buf),
@@ -129,10 +152,11 @@ pub(crate) struct Chunks<'a> {
 pub(super) enum Source<'a> {
     Slice(&'a [u8]),
     /// A regular file, cut at line ends; `map` is its mapping, for chunks
-    /// with a long last line.
+    /// with a long last line and for those `fetch` says to map.
     File {
         file: &'a File,
         map: &'a [u8],
+        fetch: &'a Fetch,
         /// The bytes read at a chunk's nominal end.
         window: Vec<u8>,
         /// Buffers handed back by [`Chunks::recycle`].
@@ -149,11 +173,13 @@ pub(super) enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// A regular file mapped at `map`, read with `pread`.
-    pub(super) fn file(file: &'a File, map: &'a [u8]) -> Source<'a> {
+    /// A regular file mapped at `map`, read with `pread` or from the map
+    /// as `fetch` finds cheaper.
+    pub(super) fn file(file: &'a File, map: &'a [u8], fetch: &'a Fetch) -> Source<'a> {
         Source::File {
             file,
             map,
+            fetch,
             window: Vec::new(),
             spare: Vec::new(),
         }
@@ -208,10 +234,11 @@ impl<'a> Chunks<'a> {
             Source::File {
                 file,
                 map,
+                fetch,
                 window,
                 spare,
             } => {
-                let (file, map): (&'a File, &'a [u8]) = (file, map);
+                let (file, map, fetch): (&'a File, &'a [u8], &'a Fetch) = (file, map, fetch);
                 if start >= map.len() {
                     return Ok(None);
                 }
@@ -225,6 +252,8 @@ impl<'a> Chunks<'a> {
                 let buf = spare.pop().unwrap_or_default();
                 return Ok(Some(Unread(Pending::File {
                     file,
+                    map,
+                    fetch,
                     start,
                     end,
                     buf,
@@ -339,7 +368,7 @@ fn line_end_after(buf: &[u8], size: usize, scanned: &mut usize) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::super::Input;
-    use super::{ChunkBytes, WINDOW};
+    use super::{ChunkBytes, WINDOW, Way};
     use std::path::Path;
 
     fn pieces(input: &Input, size: usize) -> Vec<(usize, Vec<u8>)> {
@@ -410,6 +439,38 @@ mod tests {
     }
 
     #[test]
+    fn a_file_gives_the_same_chunks_mapped_as_copied() {
+        // Chunks of a few pages, with the probes of the way not preferred
+        // among them: every chunk holds its own bytes either way.
+        let dir = tempfile::tempdir().unwrap();
+        let text: Vec<u8> = (0..40_000u32)
+            .flat_map(|i| format!("E0x{:x} {} {}\n", 0x401000 + i % 97, i, 7).into_bytes())
+            .collect();
+        let [mem, _, _] = three_ways(&text, dir.path());
+        let want = pieces(&mem, 10_000);
+        assert!(want.len() > 40, "{} chunks", want.len());
+        for way in [Way::Map, Way::Copy] {
+            let [_, _, file] = three_ways(&text, dir.path());
+            file.fetch.prefer(way);
+            let mut chunks = file.chunks(10_000);
+            let mut got = Vec::new();
+            let mut kinds = [0, 0];
+            while let Some(c) = chunks.next_chunk("t").unwrap() {
+                kinds[usize::from(matches!(c.bytes, ChunkBytes::Owned(_)))] += 1;
+                got.push((c.start, c.bytes.to_vec()));
+                chunks.recycle(c.bytes);
+            }
+            assert_eq!(got, want, "{way:?}");
+            // Mostly the preferred way, the other one probed.
+            let (preferred, probed) = match way {
+                Way::Map => (kinds[0], kinds[1]),
+                Way::Copy => (kinds[1], kinds[0]),
+            };
+            assert!(preferred > 10 * probed && probed > 0, "{way:?}: {kinds:?}");
+        }
+    }
+
+    #[test]
     fn a_line_longer_than_the_window_is_borrowed_from_the_map_not_copied() {
         // A huge name must never be copied whole (the readers refuse it
         // from the map): its chunk is the map's bytes, the others are read.
@@ -418,6 +479,7 @@ mod tests {
         let long = "f".repeat(3 * WINDOW);
         std::fs::write(&path, format!("E main\nE {long} 1\nX main\n")).unwrap();
         let input = Input::open(&path).unwrap();
+        input.fetch.prefer(Way::Copy);
         let mut chunks = input.chunks(3);
         let mut kinds = Vec::new();
         while let Some(c) = chunks.next_chunk("t").unwrap() {

@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::error::{Error, Result};
 
 mod chunks;
+mod fetch;
 
 pub(crate) use chunks::{Chunk, Chunks, Cut, Unread};
 use chunks::{Source, cut};
@@ -56,6 +57,8 @@ pub struct Input {
     released: AtomicUsize,
     /// Bytes of a mapping already handed back to the page cache.
     advised: AtomicUsize,
+    /// How a file's chunks are fetched (`fetch`).
+    fetch: fetch::Fetch,
 }
 
 /// Consumed bytes are handed back to the page cache this many at a time:
@@ -173,6 +176,7 @@ impl Input {
             data,
             released: AtomicUsize::new(0),
             advised: AtomicUsize::new(0),
+            fetch: fetch::Fetch::default(),
         }
     }
 
@@ -211,7 +215,7 @@ impl Input {
                     None => Source::Slice(&[]),
                 }
             }
-            Data::Mapped(m, file) => Source::file(file, m),
+            Data::Mapped(m, file) => Source::file(file, m, &self.fetch),
             _ => Source::Slice(self),
         };
         Chunks::new(source, 0, size, cut)

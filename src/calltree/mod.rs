@@ -127,6 +127,20 @@ impl Builder {
         }
     }
 
+    /// Keeps only the calls that start in `[start, end)`, on every core
+    /// ([`ContextsBuilder::set_window`]); the calls view has no window.
+    pub fn set_window(&mut self, start: u64, end: u64) {
+        if let Builder::Contexts(b) = self {
+            b.set_window(start, end);
+        }
+    }
+
+    /// Whether the window set holds for the tree built: false for the
+    /// calls view, or when events came one by one.
+    pub fn windowed(&self) -> bool {
+        matches!(self, Builder::Contexts(b) if b.windowed())
+    }
+
     /// Closes what is open and lays the tree out; `funcs` gains the
     /// synthetic thread functions.
     pub fn finish(self, mut funcs: FuncTable, meta: TraceMeta) -> Built {

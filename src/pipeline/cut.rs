@@ -10,6 +10,12 @@
 //! same tree; after a refused cut only its second pass is left, since the
 //! read found what the first would.
 //!
+//! `--time-range` alone keeps calls by when they start, which a built tree
+//! does not hold, so it keeps the naming first pass (which finds where the
+//! range counts from); but its second pass builds on every core too, the
+//! window applied as the chunks are summarised
+//! ([`Scanned::build_windowed`]).
+//!
 //! `CALLTRACE_FILTER_PASSES=2` in the environment forces the two-pass
 //! way; the tests compare the two with it.
 
@@ -32,7 +38,14 @@ const PASSES_VAR: &str = "CALLTRACE_FILTER_PASSES";
 /// pass where the cut gives it, else in two.
 pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let opened = Opened::open(opts, Reads::Again)?;
-    let one = view == View::Contexts && opts.filter.range.is_none() && !two_passes_forced();
+    let f = &opts.filter;
+    let contexts = view == View::Contexts && !two_passes_forced();
+    let range_only =
+        f.range.is_some() && f.tids.is_empty() && f.function.is_empty() && f.exclude.is_empty();
+    if contexts && range_only {
+        return scan_opened(opened)?.build_windowed(view);
+    }
+    let one = contexts && f.range.is_none();
     if !one {
         return scan_opened(opened)?.build(view);
     }
@@ -128,9 +141,9 @@ fn read_whole(
 
 /// A builder that notes whether the format gave it tree nodes (an
 /// indented trace, which only the filtered second pass cuts).
-struct Watched {
-    builder: calltree::Builder,
-    nodes: bool,
+pub(super) struct Watched {
+    pub builder: calltree::Builder,
+    pub nodes: bool,
 }
 
 impl EventSink for Watched {
@@ -273,6 +286,44 @@ mod tests {
             assert_eq!(got.warnings, want.warnings);
             assert!(got.warnings.iter().any(|w| w.contains("repaired")));
         }
+    }
+
+    #[test]
+    fn a_time_range_alone_is_built_on_every_core_as_the_two_passes_build_it() {
+        // Two threads, each with calls before, in and after the window; a
+        // call still open at its end, and one hidden caller whose callee
+        // in the window hangs from the thread.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        let trace = "E main 0 1\nE a 10 1\nX a 20 1\nE w 25 2\nE b 30 1\nE c 35 2\n\
+                     X c 50 2\nE a 55 1\nX a 70 1\nX b 90 1\nE d 95 2\nX d 99 2\n\
+                     X w 120 2\nE a 130 1\nX a 140 1\nX main 150 1\n";
+        std::fs::write(&path, trace).unwrap();
+        for range in ["28ns..100ns", "..60ns", "32ns..", "40ns..60ns"] {
+            let mut opts = opts_at(path.clone(), &[], &[], &[]);
+            opts.filter.range = Some(range.parse().unwrap());
+            let scanned = scan_opened(Opened::open(&opts, Reads::Again).unwrap()).unwrap();
+            let got = scanned.windowed(View::Contexts).unwrap();
+            let got = got.unwrap_or_else(|| panic!("{range} was not built on every core"));
+            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
+                .unwrap()
+                .build(View::Contexts)
+                .unwrap();
+            want.built.tree.created = Vec::new();
+            want.built.tree.open_at_end = Vec::new();
+            let mut tree = got.tree;
+            tree.created = Vec::new();
+            tree.open_at_end = Vec::new();
+            assert_eq!(tree, want.built.tree, "{range}");
+            assert_eq!(got.meta.threads, want.built.meta.threads, "{range}");
+            assert_eq!(got.repairs, want.built.repairs, "{range}");
+        }
+        // Unwound frames depend on what is kept: left to the two passes.
+        std::fs::write(&path, UNWOUND).unwrap();
+        let mut opts = opts_at(path, &[], &[], &[]);
+        opts.filter.range = Some("..50ns".parse().unwrap());
+        let scanned = scan_opened(Opened::open(&opts, Reads::Again).unwrap()).unwrap();
+        assert!(scanned.windowed(View::Contexts).unwrap().is_none());
     }
 
     #[test]

@@ -154,6 +154,85 @@ impl<'o> Scanned<'o> {
         Ok(finish_filtered(built, self.named, view))
     }
 
+    /// [`Scanned::build`] of a filter that is a time range alone, with the
+    /// second pass on every core: the window applied as the chunks are
+    /// summarised ([`calltree::Builder::set_window`]), then the threads
+    /// with no call in it dropped and the others numbered by their first
+    /// kept call ([`calltree::filter::cut`]), which gives the tree the
+    /// filtered read builds. What the window cannot tell goes the
+    /// sequential way (repairs, which depend on the frames kept; a chunk
+    /// whose events came one by one; an untimed or indented trace, or no
+    /// call in the range, which that way refuses with its message).
+    pub(super) fn build_windowed(self, view: View) -> Result<Loaded> {
+        match self.windowed(view)? {
+            Some(built) => Ok(finish_filtered(built, self.named, view)),
+            None => self.build(view),
+        }
+    }
+
+    /// [`Scanned::build_windowed`]'s parallel way, the tree before it is
+    /// named; None where it cannot.
+    pub(super) fn windowed(&self, view: View) -> Result<Option<Built>> {
+        let opts = self.opened.opts;
+        let (Some(slice), Start::Known(Some(origin))) = (&self.slice, self.start) else {
+            return Ok(None);
+        };
+        let Some(range) = slice.range else {
+            return Ok(None);
+        };
+        if !self.meta.timed || self.meta.unit != ingest::Unit::Nanos {
+            return Ok(None);
+        }
+        // Per-function distributions are merged from per-context ones
+        // after the cut, as a one-pass filtered read does.
+        let by_function = opts.per_call == Some(calltree::Keep::TotalByFunction);
+        let keep = match by_function {
+            true => Some(calltree::Keep::Total),
+            false => opts.per_call,
+        };
+        let mut builder = calltree::Builder::for_view(view, keep);
+        builder.set_origin(origin);
+        let (start, end) = range.window(origin);
+        builder.set_window(start, end);
+        let mut watched = super::cut::Watched {
+            builder,
+            nodes: false,
+        };
+        let mut funcs = self.funcs.clone();
+        let mut meta = self.opened.read("pass 2/2", &mut funcs, &mut watched)?;
+        if watched.nodes || !watched.builder.windowed() {
+            return Ok(None);
+        }
+        let names = &self.named.names;
+        meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
+        let full = watched.builder.finish(funcs, meta);
+        if !full.repairs.is_clean() {
+            return Ok(None);
+        }
+        // The window is applied: what is left to cut is the threads.
+        let threads_only = Slice {
+            range: None,
+            ..slice.clone()
+        };
+        let Ok(mut cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
+            return Ok(None);
+        };
+        if cut.threads.is_empty() {
+            return Ok(None);
+        }
+        if by_function {
+            cut.dists_by_function();
+        }
+        let mut meta = full.meta;
+        keep_threads(&mut meta, &cut.threads);
+        Ok(Some(Built {
+            tree: cut.tree,
+            funcs: cut.funcs,
+            meta,
+            repairs: cut.repairs,
+        }))
+    }
+
     /// The second pass into `sink` through the filter, if any: what the
     /// format reported, what the filter kept, and the earliest event's
     /// time when the events went through the filter.

@@ -7,7 +7,10 @@
 //! driven over 128 KiB of text (text and binary traces of several
 //! chunks), on `testdata/threads`
 //! with `--tid` by number, and on `testdata/longjmp`, whose unwound
-//! frames the cut leaves to the two passes.
+//! frames the cut leaves to the two passes. `--time-range` alone keeps
+//! its naming first pass but builds its second on every core, the window
+//! applied to the chunks: the same oracle holds for it, on zlib and on
+//! the threads program.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -311,4 +314,91 @@ fn calls_left_open_are_counted_alike_both_ways() {
     }
     // The filters keep different numbers of the open calls.
     assert!(open_counts.len() >= 3, "{open_counts:?}");
+}
+
+/// The span of `trace` (nanoseconds from its first event to its last), from `info`.
+fn span(exe: &Path, trace: &Path) -> u64 {
+    let info = calltrace(["info", "--json", "-o", "-"])
+        .args([exe, Path::new("--trace"), trace])
+        .run()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&info.stdout).expect("JSON");
+    json["span"].as_u64().expect("span")
+}
+
+/// Time ranges over a trace of `span` ns: its first tenth, a window in the
+/// middle, its last third (open end), 20 microseconds, and one past its end.
+fn ranges(span: u64) -> Vec<String> {
+    let at = |f: u64| span / 100 * f;
+    vec![
+        format!("..{}ns", at(10)),
+        format!("{}ns..{}ns", at(40), at(55)),
+        format!("{}ns..", at(67)),
+        format!("{}ns..{}ns", at(50), at(50) + 20_000),
+        format!("{}ns..", span + 1),
+    ]
+}
+
+#[test]
+fn a_time_range_on_every_core_gives_the_two_pass_read() {
+    let z = zlib();
+    for trace in [&z.binary, &z.text] {
+        let whole = unfiltered(&["graph"], &z.exe, trace);
+        let ranges = ranges(span(&z.exe, trace));
+        // (zlib runs long stretches without a call: a short window may
+        // keep none, which is refused alike.)
+        let mut kept = 0;
+        for range in &ranges[..4] {
+            for command in COMMANDS {
+                let ran = same_every_way(command, &z.exe, trace, &["--time-range", range]);
+                let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+                assert!(ran.code == 0 || none, "{command:?} {range}: {}", ran.stderr);
+                kept += usize::from(ran.code == 0);
+                if command == COMMANDS[0] && ran.code == 0 {
+                    assert_ne!(ran.output, whole.output, "{range} cut nothing");
+                }
+            }
+        }
+        assert!(kept >= 3 * COMMANDS.len(), "{kept} runs kept calls");
+        // No call in the range: the same refusal either way.
+        let ran = same_every_way(&["graph"], &z.exe, trace, &["--time-range", &ranges[4]]);
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains("no call starts in"), "{}", ran.stderr);
+    }
+}
+
+#[test]
+fn a_time_range_over_threads_and_open_calls_gives_the_two_pass_read() {
+    // Three threads, whose first calls in a window come in another order
+    // than their first events; then calls left open at the end and
+    // unwound frames, which the window leaves to the two passes.
+    // (A range where the threads sleep keeps nothing: refused alike.)
+    let p = threads();
+    let (trace, exe) = (&p.text_trace().path, Path::new(p.exe()));
+    let mut kept = 0;
+    for range in ranges(span(exe, trace)).iter().take(4) {
+        for command in COMMANDS {
+            let ran = same_every_way(command, exe, trace, &["--time-range", range]);
+            let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+            assert!(ran.code == 0 || none, "{command:?} {range}: {}", ran.stderr);
+            kept += usize::from(ran.code == 0);
+        }
+    }
+    assert!(kept >= 2 * COMMANDS.len(), "{kept} runs kept calls");
+    let dir = fresh_dir("filter_parallel", "exits_early_range");
+    let exe = build_traced(&dir, "exits_early", EXITS_EARLY, "-O1", &["-pthread"]);
+    let trace = dir.join("trace.txt");
+    let out = output_within(Command::new(&exe).env("CALLTRACE_OUT", &trace), 60);
+    assert!(out.status.success(), "exits_early failed");
+    let p = longjmp();
+    for (exe, trace) in [
+        (exe.as_path(), trace.as_path()),
+        (Path::new(p.exe()), &p.text_trace().path),
+    ] {
+        for range in ranges(span(exe, trace)).iter().take(4) {
+            let ran = same_every_way(&["graph"], exe, trace, &["--time-range", range]);
+            let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+            assert!(ran.code == 0 || none, "{range}: {}", ran.stderr);
+        }
+    }
 }

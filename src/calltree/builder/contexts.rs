@@ -132,6 +132,7 @@ impl Default for ContextsBuilder {
 
 impl EventSink for ContextsBuilder {
     fn events(&mut self, events: &[Event]) {
+        self.stacks.unwindowed |= self.stacks.window.is_some() && !events.is_empty();
         for e in events {
             self.stacks.event(e);
         }
@@ -140,7 +141,8 @@ impl EventSink for ContextsBuilder {
     fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
         let store = &self.stacks.store;
         let dists = store.dist.is_some().then_some(store.keep);
-        Some(Box::new(partial::ContextsWork::new(dists)))
+        let window = self.stacks.window;
+        Some(Box::new(partial::ContextsWork::new(dists, window)))
     }
 
     fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {
@@ -244,6 +246,23 @@ impl ContextsBuilder {
         self.stacks.origin = Some(time);
     }
 
+    /// Keeps only the calls that start in `[start, end)` (trace times),
+    /// an exit after `end` counting at `end`: what a second pass through
+    /// `--time-range` builds, but on every core. Calls that start outside
+    /// hide, and a kept call whose caller hides hangs from its thread's
+    /// root. It holds for chunk summaries only: a tree for which events
+    /// came one by one ([`ContextsBuilder::windowed`] false) is not the
+    /// window's.
+    pub fn set_window(&mut self, start: u64, end: u64) {
+        self.stacks.window = Some((start, end));
+    }
+
+    /// Whether the window set holds for the whole tree built (see
+    /// [`ContextsBuilder::set_window`]).
+    pub fn windowed(&self) -> bool {
+        self.stacks.window.is_some() && !self.stacks.unwindowed
+    }
+
     /// Finishes the calling-context tree and lays it out in preorder.
     pub fn finish(mut self, meta: &TraceMeta, funcs: &mut FuncTable) -> (Tree, RepairStats) {
         let open_at_end = self
@@ -252,6 +271,7 @@ impl ContextsBuilder {
             .iter()
             .flatten()
             .map(|f| f.node)
+            .filter(|&n| n != HIDDEN)
             .collect();
         self.stacks.close_all();
         let origin = self.stacks.origin();
@@ -277,7 +297,11 @@ impl ContextsBuilder {
         let kids = children_lists(store);
         let multi = store.thread_roots.len() > 1;
         let mut depths = vec![0u32];
-        for i in self.stacks.thread_order(store.thread_roots.len()) {
+        let order = match self.stacks.window {
+            Some(_) => window_order(&self.stacks, &kids),
+            None => self.stacks.thread_order(store.thread_roots.len()),
+        };
+        for i in order {
             let root = store.thread_roots[i];
             let base_depth = if multi {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
@@ -303,6 +327,30 @@ impl ContextsBuilder {
         tree.open_at_end = open_at_end;
         (tree, self.stacks.stats)
     }
+}
+
+/// With a time window, the threads in the order of their first kept
+/// calls: by when they started (`first_time` holds it then), then by their
+/// place in the file (their nodes' creation ranks, which are their ids),
+/// as a read through the filter orders them.
+fn window_order(
+    stacks: &Stacks<ContextStore>,
+    (start, list): &(Vec<u32>, Vec<NodeId>),
+) -> Vec<usize> {
+    let roots = &stacks.store.thread_roots;
+    let first_call = |t: usize| {
+        let r = roots[t] as usize;
+        list[start[r] as usize..start[r + 1] as usize]
+            .first()
+            .copied()
+            .unwrap_or(NodeId::MAX)
+    };
+    let mut order: Vec<usize> = (0..roots.len()).collect();
+    order.sort_by_key(|&t| {
+        let time = stacks.first_time.get(t).copied().unwrap_or(u64::MAX);
+        (time, first_call(t))
+    });
+    order
 }
 
 /// Children of every context node in creation (= trace) order, as CSR.

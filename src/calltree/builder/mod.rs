@@ -79,6 +79,11 @@ impl std::fmt::Display for RepairStats {
     }
 }
 
+/// The node of an open frame whose call a time window hides
+/// ([`ContextsBuilder::set_window`]): it started outside the window, so it
+/// is not counted, and calls below it hang from the thread's root.
+const HIDDEN: NodeId = NodeId::MAX - 1;
+
 /// An open call on a thread's stack.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
@@ -110,6 +115,12 @@ struct Stacks<S> {
     /// What per-call start times count from, when set from outside
     /// (else: the earliest first event of any thread).
     origin: Option<u64>,
+    /// Calls starting in `[start, end)` are kept, exits after `end` count
+    /// at `end` ([`ContextsBuilder::set_window`]); None keeps every call.
+    window: Option<(u64, u64)>,
+    /// Events came one by one while a window was set, which the window
+    /// does not apply to: the tree is not the window's.
+    unwindowed: bool,
     last_time: u64,
     stats: RepairStats,
 }
@@ -122,6 +133,8 @@ impl<S: Store> Stacks<S> {
             open: Vec::new(),
             first_time: Vec::new(),
             origin: None,
+            window: None,
+            unwindowed: false,
             last_time: 0,
             stats: RepairStats::default(),
         }
@@ -134,7 +147,10 @@ impl<S: Store> Stacks<S> {
         self.last_time = self.last_time.max(e.time);
         match e.kind {
             EventKind::Enter => {
+                // (Below a frame a window hid: such a tree is not the
+                // window's, and is only kept whole.)
                 let parent = self.stacks[t].last().map(|f| f.node);
+                let parent = parent.filter(|&n| n != HIDDEN);
                 let node = self.store.open(e.thread, parent, e.func);
                 self.push(
                     e.thread,
@@ -179,6 +195,9 @@ impl<S: Store> Stacks<S> {
     /// below it) and returns that frame's node, if there is one.
     fn settle(&mut self, thread: u32, child_total: u64) -> Option<NodeId> {
         let top = self.stacks[thread as usize].last_mut()?;
+        if top.node == HIDDEN {
+            return None;
+        }
         top.child_total = top.child_total.saturating_add(child_total);
         Some(top.node)
     }
@@ -214,6 +233,13 @@ impl<S: Store> Stacks<S> {
         let stack = &mut self.stacks[thread as usize];
         let Some(f) = stack.pop() else { return };
         self.open[thread as usize][f.func as usize] -= 1;
+        if f.node == HIDDEN {
+            return;
+        }
+        let time = match self.window {
+            Some((_, end)) => time.min(end),
+            None => time,
+        };
         self.stats.backwards += u64::from(time < f.start);
         let total = time.saturating_sub(f.start);
         if let Some(parent) = stack.last_mut() {
@@ -246,10 +272,12 @@ impl<S: Store> Stacks<S> {
         })
     }
 
-    /// Closes every frame still open at the last timestamp.
+    /// Closes every frame still open at the last timestamp (a hidden one
+    /// goes uncounted).
     fn close_all(&mut self) {
         for t in 0..self.stacks.len() {
-            self.stats.unclosed += self.stacks[t].len() as u64;
+            let shown = self.stacks[t].iter().filter(|f| f.node != HIDDEN).count();
+            self.stats.unclosed += shown as u64;
             while !self.stacks[t].is_empty() {
                 self.pop(t as u32, self.last_time);
             }

@@ -20,7 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::func_dists::{Drained, FuncDists};
-use super::{ContextsBuilder, Frame, NodeId};
+use super::{ContextsBuilder, Frame, HIDDEN, NodeId};
 use crate::calltree::dist::{At, CallDist, Keep, slot};
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
@@ -104,6 +104,13 @@ struct LocalThread {
     stack: Vec<Frame>,
     /// Exits timed before their entry.
     backwards: u64,
+    /// With a time window, the anchor that stands for the thread's root
+    /// (never settled): the parent of a kept call whose caller is hidden.
+    root_anchor: Option<u32>,
+    /// With a time window, the start of the chunk's first kept call of
+    /// the thread (`u64::MAX`: none), which orders threads as their first
+    /// event does without one.
+    first_kept: u64,
 }
 
 /// A parsing thread's summariser; its lookup tables are reused across chunks.
@@ -117,6 +124,9 @@ pub(super) struct ContextsWork {
     cache: Box<[(u64, u32); 1 << CACHE_BITS]>,
     /// The latest (parent, func) looked up and its node.
     last: (u64, u32),
+    /// Calls starting in `[start, end)` are kept, the others hidden
+    /// ([`ContextsBuilder::set_window`]); None keeps every call.
+    window: Option<(u64, u64)>,
 }
 
 impl Default for ContextsWork {
@@ -127,15 +137,18 @@ impl Default for ContextsWork {
             index: FxHashMap::default(),
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
             last: (NO_KEY, 0),
+            window: None,
         }
     }
 }
 
 impl ContextsWork {
-    /// A summariser whose summaries keep the per-call distributions `dists`.
-    pub(super) fn new(dists: Option<Keep>) -> ContextsWork {
+    /// A summariser whose summaries keep the per-call distributions
+    /// `dists` of the calls starting in `window` (None: of every call).
+    pub(super) fn new(dists: Option<Keep>, window: Option<(u64, u64)>) -> ContextsWork {
         ContextsWork {
             dists,
+            window,
             ..ContextsWork::default()
         }
     }
@@ -183,8 +196,17 @@ impl ChunkWork for ContextsWork {
     fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
         self.reset();
         let mut s = self.summary();
-        for e in events {
-            s.event::<true>(e, self)?;
+        match self.window {
+            Some(w) => {
+                for e in events {
+                    s.event::<true, true>(e, self, w)?;
+                }
+            }
+            None => {
+                for e in events {
+                    s.event::<true, false>(e, self, ALL)?;
+                }
+            }
         }
         Some(Box::new(self.finish(s)))
     }
@@ -193,45 +215,87 @@ impl ChunkWork for ContextsWork {
     /// event is stored and read back.
     fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
         self.reset();
-        let mut building = Building {
-            summary: self.summary(),
-            work: self,
-        };
-        scan.run(&mut building, |b| {
-            let s = std::mem::take(&mut b.summary);
-            Box::new(b.work.finish(s))
-        })
+        let summary = self.summary();
+        match self.window {
+            Some(window) => scan.run(
+                &mut Building::<true> {
+                    summary,
+                    window,
+                    work: self,
+                },
+                Building::finish,
+            ),
+            None => scan.run(
+                &mut Building::<false> {
+                    summary,
+                    window: ALL,
+                    work: self,
+                },
+                Building::finish,
+            ),
+        }
     }
 }
 
-/// A summary being built from events as they are read.
-struct Building<'a> {
+/// The window that keeps every call.
+const ALL: (u64, u64) = (0, u64::MAX);
+
+/// A summary being built from events as they are read; `W`: only calls
+/// starting in `window` are kept.
+struct Building<'a, const W: bool> {
     summary: Summary,
+    window: (u64, u64),
     work: &'a mut ContextsWork,
 }
 
-impl EventConsumer for Building<'_> {
+impl<const W: bool> Building<'_, W> {
+    /// The summary, handed on.
+    fn finish(&mut self) -> Box<dyn Any + Send> {
+        let s = std::mem::take(&mut self.summary);
+        Box::new(self.work.finish(s))
+    }
+}
+
+impl<const W: bool> EventConsumer for Building<'_, W> {
     #[inline(always)]
     fn event(&mut self, e: Event) -> bool {
-        self.summary.event::<true>(&e, self.work).is_some()
+        self.summary
+            .event::<true, W>(&e, self.work, self.window)
+            .is_some()
     }
 
     #[inline(always)]
     fn untimed_event(&mut self, e: Event) -> bool {
-        self.summary.event::<false>(&e, self.work).is_some()
+        self.summary
+            .event::<false, W>(&e, self.work, self.window)
+            .is_some()
     }
 
     #[inline(always)]
     fn leaf(&mut self, enter: Event, exit_time: u64) -> bool {
         self.summary
-            .leaf::<true>(&enter, exit_time, self.work)
+            .leaf::<true, W>(&enter, exit_time, self.work, self.window)
             .is_some()
     }
 
     #[inline(always)]
     fn untimed_leaf(&mut self, enter: Event) -> bool {
-        self.summary.leaf::<false>(&enter, 0, self.work).is_some()
+        self.summary
+            .leaf::<false, W>(&enter, 0, self.work, self.window)
+            .is_some()
     }
+}
+
+/// An exit at `time`, at the window's end if later (with `W`).
+#[inline(always)]
+fn clamp<const W: bool>(time: u64, window: (u64, u64)) -> u64 {
+    if W { time.min(window.1) } else { time }
+}
+
+/// Whether a call starting at `time` is hidden by `window`.
+#[inline(always)]
+fn hidden(time: u64, (start, end): (u64, u64)) -> bool {
+    time < start || time >= end
 }
 
 impl Summary {
@@ -250,9 +314,17 @@ impl Summary {
     }
 
     /// Adds an event; `TIMED` false leaves out the time arithmetic, which
-    /// changes nothing when every time is 0.
+    /// changes nothing when every time is 0. With `W`, a call starting
+    /// outside `window` is hidden: its frame only matches its exit, and
+    /// calls below it hang from the thread's root; a kept call's exit
+    /// after the window's end counts at that end.
     #[inline(always)]
-    fn event<const TIMED: bool>(&mut self, e: &Event, work: &mut ContextsWork) -> Option<()> {
+    fn event<const TIMED: bool, const W: bool>(
+        &mut self,
+        e: &Event,
+        work: &mut ContextsWork,
+        window: (u64, u64),
+    ) -> Option<()> {
         if TIMED {
             self.last_time = self.last_time.max(e.time);
         }
@@ -263,8 +335,15 @@ impl Summary {
         };
         match e.kind {
             EventKind::Enter => {
-                let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
-                let node = child(&mut self.nodes, parent, e.func, work);
+                let node = if W && hidden(e.time, window) {
+                    HIDDEN
+                } else {
+                    if W {
+                        th.first_kept = th.first_kept.min(e.time);
+                    }
+                    let parent = parent_of::<W>(th, &mut self.anchors, t);
+                    child(&mut self.nodes, parent, e.func, work)
+                };
                 th.stack.push(Frame {
                     node,
                     func: e.func,
@@ -275,19 +354,19 @@ impl Summary {
             // The usual exit: the function on top of the stack returns.
             EventKind::Exit if th.stack.last().is_some_and(|f| f.func == e.func) => {
                 if TIMED {
-                    pop(
+                    pop::<W>(
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
                         &mut self.kept,
                         t,
-                        e.time,
+                        clamp::<W>(e.time, window),
                     );
                 } else {
                     pop_untimed(th, &mut self.nodes);
                 }
             }
-            EventKind::Exit => self.exit(t, e.func, e.time)?,
+            EventKind::Exit => self.exit::<W>(t, e.func, clamp::<W>(e.time, window))?,
         }
         Some(())
     }
@@ -296,11 +375,12 @@ impl Summary {
     /// [`Summary::event`] takes the two (a frame pushed and popped at once),
     /// without the frame.
     #[inline(always)]
-    fn leaf<const TIMED: bool>(
+    fn leaf<const TIMED: bool, const W: bool>(
         &mut self,
         e: &Event,
         exit: u64,
         work: &mut ContextsWork,
+        window: (u64, u64),
     ) -> Option<()> {
         if TIMED {
             self.last_time = self.last_time.max(e.time).max(exit);
@@ -310,7 +390,14 @@ impl Summary {
             Some(th) => th,
             None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
         };
-        let parent = th.stack.last().map_or(ANCHOR | th.anchor, |f| f.node);
+        if W && hidden(e.time, window) {
+            return Some(());
+        }
+        if W {
+            th.first_kept = th.first_kept.min(e.time);
+        }
+        let exit = clamp::<W>(exit, window);
+        let parent = parent_of::<W>(th, &mut self.anchors, t);
         let node = child(&mut self.nodes, parent, e.func, work);
         let n = &mut self.nodes[node as usize];
         n.calls += 1;
@@ -337,13 +424,13 @@ impl Summary {
     /// An exit below the top frame: pops frames of the chunk, or records an
     /// exit that goes below it; None when which of the two depends on the
     /// stack below.
-    fn exit(&mut self, t: usize, func: FuncId, time: u64) -> Option<()> {
+    fn exit<const W: bool>(&mut self, t: usize, func: FuncId, time: u64) -> Option<()> {
         let th = &mut self.threads[t];
         match th.stack.iter().rposition(|f| f.func == func) {
             Some(pos) => {
                 self.unwound += (th.stack.len() - pos - 1) as u64;
                 while th.stack.len() > pos {
-                    pop(
+                    pop::<W>(
                         th,
                         &mut self.anchors,
                         &mut self.nodes,
@@ -391,13 +478,40 @@ fn new_thread<'a>(
         exits: Vec::new(),
         stack: Vec::new(),
         backwards: 0,
+        root_anchor: None,
+        first_kept: u64::MAX,
     });
     threads.last_mut()
 }
 
-/// Closes the top frame of `th` at `time`.
+/// The parent of a call entered now on local thread `t`: the frame on top,
+/// or the anchor below the chunk; with `W`, the thread's root when the
+/// frame on top is hidden (a call that started before the window).
 #[inline(always)]
-fn pop(
+fn parent_of<const W: bool>(th: &mut LocalThread, anchors: &mut Vec<Anchor>, t: usize) -> u32 {
+    match th.stack.last() {
+        Some(f) if W && f.node == HIDDEN => ANCHOR | root_anchor(th, anchors, t),
+        Some(f) => f.node,
+        None => ANCHOR | th.anchor,
+    }
+}
+
+/// The anchor standing for local thread `t`'s root, made on first use.
+#[cold]
+fn root_anchor(th: &mut LocalThread, anchors: &mut Vec<Anchor>, t: usize) -> u32 {
+    *th.root_anchor.get_or_insert_with(|| {
+        anchors.push(Anchor {
+            thread: t as u32,
+            child_total: 0,
+        });
+        anchors.len() as u32 - 1
+    })
+}
+
+/// Closes the top frame of `th` at `time`; with `W`, a hidden frame is
+/// only taken off.
+#[inline(always)]
+fn pop<const W: bool>(
     th: &mut LocalThread,
     anchors: &mut [Anchor],
     nodes: &mut [Node],
@@ -406,6 +520,9 @@ fn pop(
     time: u64,
 ) {
     let Some(f) = th.stack.pop() else { return };
+    if W && f.node == HIDDEN {
+        return;
+    }
     th.backwards += u64::from(time < f.start);
     let total = time.saturating_sub(f.start);
     let below = match th.stack.last_mut() {
@@ -429,7 +546,9 @@ fn pop(
 /// it would add to is 0 plus 0).
 #[inline(always)]
 fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
-    if let Some(f) = th.stack.pop() {
+    if let Some(f) = th.stack.pop()
+        && f.node != HIDDEN
+    {
         nodes[f.node as usize].calls += 1;
     }
 }
@@ -503,7 +622,10 @@ impl ContextsBuilder {
         for (lt, th) in s.threads.iter().enumerate() {
             for f in &th.stack {
                 let frame = Frame {
-                    node: global[f.node as usize],
+                    node: match f.node {
+                        HIDDEN => HIDDEN,
+                        n => global[n as usize],
+                    },
                     func: funcs[f.func as usize],
                     ..*f
                 };
@@ -525,7 +647,13 @@ impl ContextsBuilder {
         let mut nodes = vec![None; s.anchors.len()];
         for (lt, th) in s.threads.iter().enumerate() {
             let g = threads[lt];
-            st.touch(g, th.first_time);
+            // With a window, threads are ordered by their first kept call,
+            // as the filtered read orders them.
+            let first = match st.window {
+                Some(_) => th.first_kept,
+                None => th.first_time,
+            };
+            st.touch(g, first);
             for &(a, func, time) in &th.exits {
                 nodes[a as usize] = st.settle(g, s.anchors[a as usize].child_total);
                 st.exit(g, funcs[func as usize], time);

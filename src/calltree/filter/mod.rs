@@ -99,6 +99,23 @@ struct Kept {
 /// `slice` keeps; `base` is the trace's functions before the tree added
 /// its threads' ones.
 pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused> {
+    cut_ordered(full, base, slice, false)
+}
+
+/// [`cut`] of a tree whose threads are laid out in the order of their
+/// first kept calls already (a build through a time window,
+/// [`ContextsBuilder::set_window`](super::ContextsBuilder::set_window)), so
+/// that the order needs no check.
+pub fn cut_in_order(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused> {
+    cut_ordered(full, base, slice, true)
+}
+
+fn cut_ordered(
+    full: &Built,
+    base: &FuncTable,
+    slice: &Slice,
+    in_order: bool,
+) -> Result<Cut, Refused> {
     if slice.range.is_some() {
         return Err(Refused::TimeRange);
     }
@@ -119,7 +136,7 @@ pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused
             kept.extend(kept_thread(tree, root, index, slice));
         }
     }
-    if kept.len() > 1 {
+    if kept.len() > 1 && !in_order {
         check_thread_order(&kept, r)?;
     }
     let mut cutter = Cutter::new(full, base.clone(), slice, &kept);

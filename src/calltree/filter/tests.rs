@@ -222,3 +222,146 @@ fn the_cut_tree_is_the_filtered_read_wherever_it_is_not_refused() {
         assert!(refused.contains_key(why), "{why} never met: {refused:?}");
     }
 }
+
+/// `case` as symbolic text lines (`E f1 1003 700`), as a file holds it.
+fn text_of(case: &Case) -> String {
+    let mut text = String::new();
+    for e in &case.events {
+        let kind = if e.kind == EventKind::Enter { 'E' } else { 'X' };
+        let name = match case.funcs.key(e.func) {
+            FuncKey::Name(n) => n.clone(),
+            other => panic!("{other:?}"),
+        };
+        let tid = case.meta.threads[e.thread as usize];
+        text.push_str(&format!("{kind} {name} {} {tid}\n", e.time));
+    }
+    text
+}
+
+#[test]
+fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
+    // Random timed traces as text, read in chunks of a few lines on one to
+    // three threads through a random window, then their empty threads cut:
+    // wherever the window holds (no repairs), the tree, functions, repairs
+    // and threads are those of the read through a dense SliceSink.
+    use crate::ingest::slice::TimeRange;
+    use crate::ingest::{Input, ParseOptions, guess};
+    let keeps = [
+        None,
+        Some(Keep::Total),
+        Some(Keep::TotalAndSelf),
+        Some(Keep::TotalByFunction),
+    ];
+    let (mut same, mut left) = (0, 0);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for case_no in 0..700 {
+        let (messy, closed) = (rng.chance(15), rng.chance(70));
+        let case = trace(&mut rng, messy, closed, true);
+        let Some(first) = case.events.iter().map(|e| e.time).min() else {
+            continue;
+        };
+        let last = case.events.iter().map(|e| e.time).max().unwrap_or(first);
+        let span = last - first + 4;
+        let start = rng.below(span);
+        let range = TimeRange {
+            start,
+            end: rng.chance(80).then(|| start + 1 + rng.below(span)),
+        };
+        let keep = keeps[rng.below(4) as usize];
+        let input = Input::from_bytes("t.txt", text_of(&case).into_bytes());
+        let format = guess::detect(&input, None).unwrap();
+        // The filtered read, in order on one thread.
+        let slice = Slice {
+            range: Some(range),
+            origin: Some(first),
+            ..Slice::default()
+        };
+        let mut want_funcs = FuncTable::default();
+        let mut builder = Builder::for_view(View::Contexts, keep);
+        builder.set_origin(first);
+        let mut sliced = SliceSink::new(&slice, &mut builder).dense_threads();
+        let one = ParseOptions {
+            threads: 1,
+            ..ParseOptions::default()
+        };
+        let mut meta = format
+            .parse(&input, &one, &mut want_funcs, &mut sliced)
+            .unwrap();
+        let stats = sliced.finish();
+        if stats.kept_calls == 0 {
+            continue;
+        }
+        meta.threads = stats
+            .threads
+            .iter()
+            .map(|&i| meta.threads[i as usize])
+            .collect();
+        let mut want = builder.finish(want_funcs, meta);
+        want.tree.created = Vec::new();
+        want.tree.open_at_end = Vec::new();
+        want.repairs.unclosed += stats.unclosed;
+        want.repairs.orphan_exits += stats.orphan_exits;
+        let want = Outcome {
+            tree: want.tree,
+            funcs: want.funcs.keys().to_vec(),
+            repairs: want.repairs,
+            threads: stats.threads,
+        };
+        for (threads, chunk) in [(1, 40), (2, 64), (3, 23)] {
+            let opts = ParseOptions {
+                threads,
+                chunk_bytes: chunk,
+                ..ParseOptions::default()
+            };
+            let by_function = keep == Some(Keep::TotalByFunction);
+            let mut builder = Builder::for_view(
+                View::Contexts,
+                if by_function { Some(Keep::Total) } else { keep },
+            );
+            builder.set_origin(first);
+            let (s, e) = range.window(first);
+            builder.set_window(s, e);
+            let mut funcs = FuncTable::default();
+            let meta = format
+                .parse(&input, &opts, &mut funcs, &mut builder)
+                .unwrap();
+            let base = funcs.clone();
+            let windowed = builder.windowed();
+            let full = builder.finish(funcs, meta);
+            let unslice = Slice {
+                range: None,
+                ..slice.clone()
+            };
+            let cut = match (windowed, full.repairs.is_clean()) {
+                (true, true) => cut_in_order(&full, &base, &unslice),
+                _ => Err(Refused::Repairs),
+            };
+            let Ok(mut c) = cut else {
+                left += 1;
+                continue;
+            };
+            if by_function {
+                c.dists_by_function();
+            }
+            let got = Outcome {
+                tree: c.tree,
+                funcs: c.funcs.keys().to_vec(),
+                repairs: c.repairs,
+                threads: c.threads,
+            };
+            assert_eq!(
+                got,
+                want,
+                "case {case_no}: {range:?} from {first}, {keep:?}, {threads} threads, \
+                 {chunk}-byte chunks:\n{}",
+                text_of(&case)
+            );
+            same += 1;
+        }
+    }
+    // Most windows hold; messy traces and calls left open go the other way.
+    assert!(
+        same > 900 && left > 50,
+        "{same} the same, {left} left to the filter"
+    );
+}

@@ -196,6 +196,12 @@ shape() {
     # each row's ratio is the median of its rounds' ratios.
     : >"$tmp/rounds.$name"
     : >"$tmp/exclude.$name"
+    : >"$tmp/range.$name"
+    # The middle fifth of the run, for --time-range (its naming pass, then
+    # a build through the window on every core).
+    local span range
+    span=$("$ct" info "$app" --trace "$file" --json -o - 2>/dev/null | awk -F'[:,]' '/"span"/ { print $2 + 0; exit }')
+    range="$(awk -v s="$span" 'BEGIN { printf "%.0fns..%.0fns", s * 0.4, s * 0.6 }')"
     for ((i = 0; i < runs; i++)); do
         one "wc-$name" wc -l "$wcfile"
         wc_secs=$secs
@@ -209,6 +215,12 @@ shape() {
         if [[ $name == binary ]]; then
             one "exclude-$name" "$ct" graph "$app" --trace "$file" --exclude "$exclude_glob" -o "$tmp/$name.exclude.dot"
             echo "$(ratio "$secs" "$graph_secs")" >>"$tmp/exclude.$name"
+            # (A smoke run's trace may have no call in that fifth: no figure.)
+            if /usr/bin/time -f '%e %M %U %S' -o "$tmp/time.range" "$ct" graph "$app" --trace "$file" \
+                --time-range "$range" -o "$tmp/$name.range.dot" >/dev/null 2>"$tmp/err.range"; then
+                read -r secs _ <"$tmp/time.range"
+                echo "$(ratio "$secs" "$graph_secs")" >>"$tmp/range.$name"
+            fi
         fi
     done
     # Median by each column: wc -l, graph, contexts, their ratios, RSS.
@@ -244,6 +256,8 @@ shape() {
         local ex
         ex=$(sort -n "$tmp/exclude.$name" | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
         row 43 "graph --exclude GLOB / graph, $name" "${ex}x" "graph" "${ex}x" - "$(verdict "$ex" 1.5) (<= 1.5x)"
+        ex=$(sort -n "$tmp/range.$name" | awk '{ v[NR] = $1 } END { if (NR) printf "%.2fx", v[int((NR + 1) / 2)]; else print "-" }')
+        row - "graph --time-range (middle fifth) / graph" "$ex" "graph" "$ex" - "(no target here)"
     fi
 }
 

@@ -135,8 +135,8 @@ impl Builder {
         }
     }
 
-    /// Whether the window set holds for the tree built: false for the
-    /// calls view, or when events came one by one.
+    /// Whether the tree is built through a window: false for the calls
+    /// view, which has none.
     pub fn windowed(&self) -> bool {
         matches!(self, Builder::Contexts(b) if b.windowed())
     }

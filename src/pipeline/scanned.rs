@@ -160,9 +160,10 @@ impl<'o> Scanned<'o> {
     /// with no call in it dropped and the others numbered by their first
     /// kept call ([`calltree::filter::cut`]), which gives the tree the
     /// filtered read builds. What the window cannot tell goes the
-    /// sequential way (repairs, which depend on the frames kept; a chunk
-    /// whose events came one by one; an untimed or indented trace, or no
-    /// call in the range, which that way refuses with its message).
+    /// sequential way (unwound, orphan or backwards calls, which depend
+    /// on the frames kept; an
+    /// untimed or indented trace, or no call in the range, which that way
+    /// refuses with its message).
     pub(super) fn build_windowed(self, view: View) -> Result<Loaded> {
         match self.windowed(view)? {
             Some(built) => Ok(finish_filtered(built, self.named, view)),
@@ -206,7 +207,11 @@ impl<'o> Scanned<'o> {
         let names = &self.named.names;
         meta.name_threads_by_entry(|f| names.get(f as usize).map(|n| n.name.as_str()));
         let full = watched.builder.finish(funcs, meta);
-        if !full.repairs.is_clean() {
+        // Kept calls left open close at the last time (or the window's
+        // end), as the filtered read closes them; other repairs depend on
+        // the frames kept.
+        let r = full.repairs;
+        if r.unwound > 0 || r.orphan_exits > 0 || r.backwards > 0 {
             return Ok(None);
         }
         // The window is applied: what is left to cut is the threads.

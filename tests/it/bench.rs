@@ -38,6 +38,21 @@ fn bench_script_smoke_run_prints_every_target() {
             .any(|l| l.starts_with("43     graph --exclude GLOB / graph, binary ")),
         "no --exclude row:\n{text}"
     );
+    // --time-range against the unfiltered graph, and the text rows read
+    // back from disk.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("-      graph --time-range (middle fifth) / graph ")),
+        "no --time-range row:\n{text}"
+    );
+    for what in ["timed text (runtime's)", "seed format"] {
+        let row = format!("43     graph / wc -l, {what}, read back ");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&row) && l.contains("CPU ")),
+            "no row `{row}`:\n{text}"
+        );
+    }
     // The runtime's timed text against wc -l, wall and CPU (issue 43).
     assert!(
         text.lines().any(

@@ -132,7 +132,6 @@ impl Default for ContextsBuilder {
 
 impl EventSink for ContextsBuilder {
     fn events(&mut self, events: &[Event]) {
-        self.stacks.unwindowed |= self.stacks.window.is_some() && !events.is_empty();
         for e in events {
             self.stacks.event(e);
         }
@@ -248,19 +247,17 @@ impl ContextsBuilder {
 
     /// Keeps only the calls that start in `[start, end)` (trace times),
     /// an exit after `end` counting at `end`: what a second pass through
-    /// `--time-range` builds, but on every core. Calls that start outside
-    /// hide, and a kept call whose caller hides hangs from its thread's
-    /// root. It holds for chunk summaries only: a tree for which events
-    /// came one by one ([`ContextsBuilder::windowed`] false) is not the
-    /// window's.
+    /// `--time-range` builds, but on every core (in the chunk summaries,
+    /// and for a chunk whose events come one by one). Calls that start
+    /// outside hide, and a kept call whose caller hides hangs from its
+    /// thread's root; threads are ordered by their first kept call.
     pub fn set_window(&mut self, start: u64, end: u64) {
         self.stacks.window = Some((start, end));
     }
 
-    /// Whether the window set holds for the whole tree built (see
-    /// [`ContextsBuilder::set_window`]).
+    /// Whether a window is set ([`ContextsBuilder::set_window`]).
     pub fn windowed(&self) -> bool {
-        self.stacks.window.is_some() && !self.stacks.unwindowed
+        self.stacks.window.is_some()
     }
 
     /// Finishes the calling-context tree and lays it out in preorder.

@@ -118,9 +118,6 @@ struct Stacks<S> {
     /// Calls starting in `[start, end)` are kept, exits after `end` count
     /// at `end` ([`ContextsBuilder::set_window`]); None keeps every call.
     window: Option<(u64, u64)>,
-    /// Events came one by one while a window was set, which the window
-    /// does not apply to: the tree is not the window's.
-    unwindowed: bool,
     last_time: u64,
     stats: RepairStats,
 }
@@ -134,7 +131,6 @@ impl<S: Store> Stacks<S> {
             first_time: Vec::new(),
             origin: None,
             window: None,
-            unwindowed: false,
             last_time: 0,
             stats: RepairStats::default(),
         }
@@ -143,12 +139,29 @@ impl<S: Store> Stacks<S> {
     #[inline]
     fn event(&mut self, e: &Event) {
         let t = e.thread as usize;
-        self.touch(e.thread, e.time);
+        // With a window, a thread's first time is its first kept call's.
+        let first = match self.window {
+            Some(_) => u64::MAX,
+            None => e.time,
+        };
+        self.touch(e.thread, first);
         self.last_time = self.last_time.max(e.time);
         match e.kind {
             EventKind::Enter => {
-                // (Below a frame a window hid: such a tree is not the
-                // window's, and is only kept whole.)
+                if let Some((start, end)) = self.window {
+                    if e.time < start || e.time >= end {
+                        let hidden = Frame {
+                            node: HIDDEN,
+                            func: e.func,
+                            start: e.time,
+                            child_total: 0,
+                        };
+                        self.push(e.thread, hidden);
+                        return;
+                    }
+                    self.first_time[t] = self.first_time[t].min(e.time);
+                }
+                // Below a hidden frame: a top-level call.
                 let parent = self.stacks[t].last().map(|f| f.node);
                 let parent = parent.filter(|&n| n != HIDDEN);
                 let node = self.store.open(e.thread, parent, e.func);

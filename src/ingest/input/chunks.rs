@@ -84,11 +84,15 @@ impl<'a> Unread<'a> {
                 end,
                 mut buf,
             } => {
-                if fetch.choose() == Way::Map {
-                    let before = thread_cpu_ns();
+                let (way, timed) = fetch.choose();
+                let clock = || if timed { thread_cpu_ns() } else { 0 };
+                if way == Way::Map {
+                    let before = clock();
                     if populate(&map[start..end]) {
-                        let took = thread_cpu_ns().saturating_sub(before);
-                        fetch.note(Way::Map, end - start, took);
+                        if timed {
+                            let took = thread_cpu_ns().saturating_sub(before);
+                            fetch.note(Way::Map, end - start, took);
+                        }
                         // A file cut short within the chunk's last page
                         // maps zeros there, where `pread` finds its end.
                         if file.metadata().map_or(true, |m| m.len() < end as u64) {
@@ -105,10 +109,12 @@ impl<'a> Unread<'a> {
                 // zeroes only what it grows by (not part of the copy's
                 // cost: it is paid once per buffer).
                 buf.resize(end - start, 0);
-                let before = thread_cpu_ns();
+                let before = clock();
                 read_at(file, &mut buf, start, name)?;
-                let took = thread_cpu_ns().saturating_sub(before);
-                fetch.note(Way::Copy, end - start, took);
+                if timed {
+                    let took = thread_cpu_ns().saturating_sub(before);
+                    fetch.note(Way::Copy, end - start, took);
+                }
                 Ok(Chunk {
                     start,
                     bytes: ChunkBytes::Owned(buf),

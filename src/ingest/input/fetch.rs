@@ -10,16 +10,27 @@
 //! more than copying (0.42 s against 0.32 s for 3.4 GB). So the chunked
 //! readers measure both on the file itself: the first chunk is mapped and
 //! the second copied, each timed in the reading thread's CPU time; after
-//! that, each chunk takes the cheaper way, and one chunk in
-//! [`PROBE_EVERY`] takes the other one to follow a file whose parts are
-//! held differently. The bytes are the same either way, so this changes
-//! how fast a trace reads, never what it reads to.
+//! that, each chunk takes the cheaper way, and now and then a chunk takes
+//! the other one, to follow a file whose parts are held differently: after
+//! [`PROBE_EVERY`] chunks, then, while probes find the same way cheaper,
+//! twice as many each time, up to [`PROBE_MOST`] (a probe that maps a file
+//! held in small pages costs the reading of several chunks, and on 3.4 GB
+//! one in 32 chunks probed was 4% of the CPU time). Reading a thread's CPU clock is a system call, so
+//! only the first chunks, the probes and one chunk in [`TIME_EVERY`] are
+//! timed. The bytes are the same either way, so this changes how fast a
+//! trace reads, never what it reads to.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One chunk in this many takes the way not preferred, to keep its cost
 /// current.
-const PROBE_EVERY: u64 = 16;
+const PROBE_EVERY: u64 = 32;
+
+/// The most chunks between two probes.
+const PROBE_MOST: u64 = 1024;
+
+/// One chunk in this many of the way preferred is timed.
+const TIME_EVERY: u64 = 8;
 
 /// Mapping is preferred only when it costs less than this fraction of
 /// copying (in 1/16ths): mapped pages are unmapped again later, in batches
@@ -44,27 +55,44 @@ pub(super) struct Fetch {
     /// the latest chunks fetched that way (0: not measured yet).
     map_ns: AtomicU64,
     copy_ns: AtomicU64,
+    /// The chunk number of the next probe (0: the first after warm-up).
+    next_probe: AtomicU64,
+    /// The way found cheaper at the last probe and how many probes in a
+    /// row found it so ([`pack`]; 0 before the first probe).
+    last: AtomicU64,
 }
 
 impl Fetch {
-    /// The way to fetch the next chunk.
-    pub(super) fn choose(&self) -> Way {
+    /// The way to fetch the next chunk, and whether to time it.
+    pub(super) fn choose(&self) -> (Way, bool) {
         let n = self.chunks.fetch_add(1, Ordering::Relaxed);
         let (map, copy) = (
             self.map_ns.load(Ordering::Relaxed),
             self.copy_ns.load(Ordering::Relaxed),
         );
         let preferred = match (map, copy) {
-            (0, _) => return Way::Map,
-            (_, 0) => return Way::Copy,
+            (0, _) => return (Way::Map, true),
+            (_, 0) => return (Way::Copy, true),
             _ if map * 16 < copy * MAP_MARGIN_16THS => Way::Map,
             _ => Way::Copy,
         };
-        match n % PROBE_EVERY == PROBE_EVERY - 1 {
-            true if preferred == Way::Map => Way::Copy,
-            true => Way::Map,
-            false => preferred,
+        let other = match preferred {
+            Way::Map => Way::Copy,
+            Way::Copy => Way::Map,
+        };
+        let next = self.next_probe.load(Ordering::Relaxed);
+        if n >= next.max(PROBE_EVERY) {
+            let (way, streak) = unpack(self.last.load(Ordering::Relaxed));
+            let streak = match way == Some(preferred) {
+                true => streak + 1,
+                false => 0,
+            };
+            self.last.store(pack(preferred, streak), Ordering::Relaxed);
+            let gap = (PROBE_EVERY << streak.min(10)).min(PROBE_MOST);
+            self.next_probe.store(n + gap, Ordering::Relaxed);
+            return (other, true);
         }
+        (preferred, n < 2 * TIME_EVERY || n % TIME_EVERY == 0)
     }
 
     /// Notes that fetching `bytes` bytes `way` took `ns` nanoseconds of
@@ -88,6 +116,22 @@ impl Fetch {
             _ => (old + per_mib) / 2,
         };
         slot.store(new.max(1), Ordering::Relaxed);
+    }
+}
+
+/// [`Fetch::last`]'s way and streak as one word.
+fn pack(way: Way, streak: u64) -> u64 {
+    streak << 2 | 2 | u64::from(way == Way::Copy)
+}
+
+/// The way and streak of [`pack`] (no way before the first probe).
+fn unpack(word: u64) -> (Option<Way>, u64) {
+    match word & 2 {
+        0 => (None, 0),
+        _ => (
+            Some(if word & 1 == 1 { Way::Copy } else { Way::Map }),
+            word >> 2,
+        ),
     }
 }
 
@@ -139,20 +183,42 @@ mod tests {
     #[test]
     fn the_first_chunks_measure_both_ways_then_the_cheaper_one_is_taken() {
         let f = Fetch::default();
-        assert_eq!(f.choose(), Way::Map);
+        assert_eq!(f.choose(), (Way::Map, true));
         f.note(Way::Map, 1 << 20, 5_000);
-        assert_eq!(f.choose(), Way::Copy);
+        assert_eq!(f.choose(), (Way::Copy, true));
         f.note(Way::Copy, 1 << 20, 60_000);
-        let ways: Vec<Way> = (2..PROBE_EVERY * 2).map(|_| f.choose()).collect();
-        // Mapping is cheaper: taken but for one probe copy in 16 chunks.
-        assert_eq!(ways.iter().filter(|&&w| w == Way::Copy).count(), 2);
+        let ways: Vec<(Way, bool)> = (2..PROBE_EVERY * 2).map(|_| f.choose()).collect();
+        // Mapping is cheaper: taken but for a probe copy after 32 chunks,
+        // which is timed, as are the first chunks and one in 8 after.
+        let copies: Vec<_> = ways.iter().filter(|w| w.0 == Way::Copy).collect();
+        assert_eq!(copies, [&(Way::Copy, true)]);
+        assert_eq!(ways[30], (Way::Copy, true));
+        let timed = ways.iter().filter(|w| w.1).count();
+        assert_eq!(timed, 14 + 5 + 1);
         // A file held in small pages: once the average says so, copying
         // wins and mapping is probed.
         for _ in 0..2 {
             f.note(Way::Map, 1 << 20, 120_000);
         }
-        let ways: Vec<Way> = (0..PROBE_EVERY).map(|_| f.choose()).collect();
-        assert_eq!(ways.iter().filter(|&&w| w == Way::Map).count(), 1);
+        let ways: Vec<(Way, bool)> = (0..PROBE_EVERY).map(|_| f.choose()).collect();
+        assert_eq!(ways.iter().filter(|w| w.0 == Way::Map).count(), 1);
+    }
+
+    #[test]
+    fn probes_grow_sparser_while_they_find_the_same_way_cheaper() {
+        let f = Fetch::default();
+        f.choose();
+        f.note(Way::Map, 1 << 20, 120_000);
+        f.choose();
+        f.note(Way::Copy, 1 << 20, 60_000);
+        let probes: Vec<u64> = (2..5000).filter(|_| f.choose().0 == Way::Map).collect();
+        assert_eq!(probes, [32, 64, 128, 256, 512, 1024, 2048, 3072, 4096]);
+        // A probe that finds the other way cheaper starts over.
+        for _ in 0..3 {
+            f.note(Way::Map, 1 << 20, 1_000);
+        }
+        let copies = (5000..5200).filter(|_| f.choose().0 == Way::Copy).count();
+        assert_eq!(copies, 2, "probes at 5120 and 32 chunks later");
     }
 
     #[test]
@@ -163,9 +229,9 @@ mod tests {
         f.choose();
         f.note(Way::Map, 1 << 20, 50_000);
         f.note(Way::Copy, 1 << 20, 60_000);
-        assert_eq!(f.choose(), Way::Copy);
+        assert_eq!(f.choose().0, Way::Copy);
         // Small chunks are not timed: the figures stay.
         f.note(Way::Map, 100, 1);
-        assert_eq!(f.choose(), Way::Copy);
+        assert_eq!(f.choose().0, Way::Copy);
     }
 }

@@ -92,7 +92,10 @@ impl Fetch {
             self.next_probe.store(n + gap, Ordering::Relaxed);
             return (other, true);
         }
-        (preferred, n < 2 * TIME_EVERY || n % TIME_EVERY == 0)
+        (
+            preferred,
+            n < 2 * TIME_EVERY || n.is_multiple_of(TIME_EVERY),
+        )
     }
 
     /// Notes that fetching `bytes` bytes `way` took `ns` nanoseconds of

@@ -213,6 +213,18 @@ mod tests {
         }
     }
 
+    /// The two-pass read, without the ranks the builder gave its nodes
+    /// (no part of the tree shown).
+    fn two_passes(opts: &InputOptions) -> Loaded {
+        let mut want = scan_opened(Opened::open(opts, Reads::Again).unwrap())
+            .unwrap()
+            .build(View::Contexts)
+            .unwrap();
+        want.built.tree.created = Vec::new();
+        want.built.tree.open_at_end = Vec::new();
+        want
+    }
+
     /// The one-pass read, None where it refused.
     fn one(opts: &InputOptions) -> Option<Loaded> {
         let opened = Opened::open(opts, Reads::Again).unwrap();
@@ -237,13 +249,7 @@ mod tests {
             let opts = opts("symbolic", tids, function, exclude);
             let got =
                 one(&opts).unwrap_or_else(|| panic!("refused {tids:?} {function:?} {exclude:?}"));
-            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
-                .unwrap()
-                .build(View::Contexts)
-                .unwrap();
-            // How the builder ranked its nodes is no part of the tree shown.
-            want.built.tree.created = Vec::new();
-            want.built.tree.open_at_end = Vec::new();
+            let want = two_passes(&opts);
             assert_eq!(got.built.tree, want.built.tree, "{:?}", opts.filter);
             assert_eq!(got.built.funcs.keys(), want.built.funcs.keys());
             assert_eq!(got.built.meta.threads, want.built.meta.threads);
@@ -272,12 +278,7 @@ mod tests {
                 panic!("{} was cut", opts.trace.display());
             };
             let got = load(&opts, View::Contexts).unwrap();
-            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
-                .unwrap()
-                .build(View::Contexts)
-                .unwrap();
-            want.built.tree.created = Vec::new();
-            want.built.tree.open_at_end = Vec::new();
+            let want = two_passes(&opts);
             let mut got_tree = got.built.tree.clone();
             got_tree.created = Vec::new();
             got_tree.open_at_end = Vec::new();
@@ -305,12 +306,7 @@ mod tests {
             let scanned = scan_opened(Opened::open(&opts, Reads::Again).unwrap()).unwrap();
             let got = scanned.windowed(View::Contexts).unwrap();
             let got = got.unwrap_or_else(|| panic!("{range} was not built on every core"));
-            let mut want = scan_opened(Opened::open(&opts, Reads::Again).unwrap())
-                .unwrap()
-                .build(View::Contexts)
-                .unwrap();
-            want.built.tree.created = Vec::new();
-            want.built.tree.open_at_end = Vec::new();
+            let want = two_passes(&opts);
             let mut tree = got.tree;
             tree.created = Vec::new();
             tree.open_at_end = Vec::new();

@@ -21,15 +21,13 @@
 
 use super::names::{self, Named};
 use super::opened::{Opened, Reads};
-use super::scanned::{Scanned, finish_filtered, keep_threads, scan_opened, slice_of};
+use super::scanned::{Scanned, Watched, finish_filtered, keep_threads, scan_opened, slice_of};
 use super::{InputOptions, Loaded};
 use crate::calltree::filter;
 use crate::calltree::{self, Built, Keep, View};
 use crate::error::Result;
 use crate::ingest::slice::Slice;
-use crate::ingest::{
-    ChunkWork, Event, EventSink, FuncId, FuncTable, NodeChunk, NodeRecord, NodeSink, TraceMeta,
-};
+use crate::ingest::{FuncTable, TraceMeta};
 
 /// Environment variable that forces filtered reads to take two passes.
 const PASSES_VAR: &str = "CALLTRACE_FILTER_PASSES";
@@ -137,45 +135,6 @@ fn read_whole(
     let meta: TraceMeta = opened.read("reading", &mut funcs, &mut watched)?;
     let base = funcs.clone();
     Ok((watched.builder.finish(funcs, meta), base, watched.nodes))
-}
-
-/// A builder that notes whether the format gave it tree nodes (an
-/// indented trace, which only the filtered second pass cuts).
-pub(super) struct Watched {
-    pub builder: calltree::Builder,
-    pub nodes: bool,
-}
-
-impl EventSink for Watched {
-    fn events(&mut self, events: &[Event]) {
-        self.builder.events(events)
-    }
-    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
-        self.builder.chunk_work()
-    }
-    fn merge(&mut self, summary: Box<dyn std::any::Any + Send>, funcs: &[FuncId], threads: &[u32]) {
-        self.builder.merge(summary, funcs, threads)
-    }
-}
-
-impl NodeSink for Watched {
-    fn node(&mut self, node: NodeRecord) {
-        self.nodes = true;
-        self.builder.node(node)
-    }
-    fn scale_times(&mut self, factor: u64) {
-        self.builder.scale_times(factor)
-    }
-    fn clear_nodes(&mut self) {
-        self.builder.clear_nodes()
-    }
-    fn takes_node_chunks(&self) -> bool {
-        self.builder.takes_node_chunks()
-    }
-    fn node_chunk(&mut self, chunk: &NodeChunk) {
-        self.nodes = true;
-        self.builder.node_chunk(chunk)
-    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,10 @@ use super::{InputOptions, Loaded};
 use crate::calltree::{self, Built, View};
 use crate::error::{Error, Result};
 use crate::ingest::slice::{self, Slice, SliceSink, SliceStats};
-use crate::ingest::{self, EventSink, FuncTable, NodeSink, Sink, TraceMeta};
+use crate::ingest::{
+    self, ChunkWork, Event, EventSink, FuncId, FuncTable, NodeChunk, NodeRecord, NodeSink, Sink,
+    TraceMeta,
+};
 use crate::symbols::{self, FuncInfo, FuncPattern};
 
 /// A trace read once without building anything: its functions, named, and
@@ -195,7 +198,7 @@ impl<'o> Scanned<'o> {
         builder.set_origin(origin);
         let (start, end) = range.window(origin);
         builder.set_window(start, end);
-        let mut watched = super::cut::Watched {
+        let mut watched = Watched {
             builder,
             nodes: false,
         };
@@ -275,14 +278,14 @@ struct Through<'a, 's> {
 }
 
 impl EventSink for Through<'_, '_> {
-    fn events(&mut self, events: &[ingest::Event]) {
+    fn events(&mut self, events: &[Event]) {
         self.earliest.events(events);
         self.inner.events(events)
     }
 }
 
 impl NodeSink for Through<'_, '_> {
-    fn node(&mut self, node: ingest::NodeRecord) {
+    fn node(&mut self, node: NodeRecord) {
         self.inner.node(node)
     }
     fn scale_times(&mut self, factor: u64) {
@@ -403,4 +406,43 @@ fn check_slice(opts: &InputOptions, stats: &SliceStats, meta: &TraceMeta) -> Res
         ));
     }
     Ok(())
+}
+
+/// A builder that notes whether the format gave it tree nodes (an
+/// indented trace, which only the filtered second pass cuts).
+pub(super) struct Watched {
+    pub builder: calltree::Builder,
+    pub nodes: bool,
+}
+
+impl EventSink for Watched {
+    fn events(&mut self, events: &[Event]) {
+        self.builder.events(events)
+    }
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        self.builder.chunk_work()
+    }
+    fn merge(&mut self, summary: Box<dyn std::any::Any + Send>, funcs: &[FuncId], threads: &[u32]) {
+        self.builder.merge(summary, funcs, threads)
+    }
+}
+
+impl NodeSink for Watched {
+    fn node(&mut self, node: NodeRecord) {
+        self.nodes = true;
+        self.builder.node(node)
+    }
+    fn scale_times(&mut self, factor: u64) {
+        self.builder.scale_times(factor)
+    }
+    fn clear_nodes(&mut self) {
+        self.builder.clear_nodes()
+    }
+    fn takes_node_chunks(&self) -> bool {
+        self.builder.takes_node_chunks()
+    }
+    fn node_chunk(&mut self, chunk: &NodeChunk) {
+        self.nodes = true;
+        self.builder.node_chunk(chunk)
+    }
 }

@@ -9,7 +9,7 @@
 //! from chunk to chunk (emptied, not freed), so a function's window grows
 //! once, not in every chunk; at a chunk's end [`FuncDists::drain`] hands
 //! on only the buckets the chunk used ([`Drained`]), which the in-order
-//! merge adds to the trace's distributions (`partial.rs`). The values are
+//! merge adds to the trace's distributions (`partial/merge.rs`). The values are
 //! those [`Dist::add`](crate::calltree::dist::Dist::add) would give.
 //!
 //! Functions are the chunk's local ids, which name other functions in

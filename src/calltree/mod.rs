@@ -22,6 +22,7 @@ pub use tree::{Children, NodeId, Tree};
 use std::any::Any;
 
 use crate::error::Result;
+use crate::ingest::slice::Window;
 use crate::ingest::{
     ChunkWork, Event, EventSink, FuncId, FuncTable, Input, NodeChunk, NodeRecord, NodeSink,
     ParseOptions, Sink, TraceFormat, TraceMeta,
@@ -127,11 +128,11 @@ impl Builder {
         }
     }
 
-    /// Keeps only the calls that start in `[start, end)`, on every core
+    /// Keeps only the calls that start in `window`, on every core
     /// ([`ContextsBuilder::set_window`]); the calls view has no window.
-    pub fn set_window(&mut self, start: u64, end: u64) {
+    pub fn set_window(&mut self, window: Window) {
         if let Builder::Contexts(b) = self {
-            b.set_window(start, end);
+            b.set_window(window);
         }
     }
 

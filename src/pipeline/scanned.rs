@@ -196,8 +196,7 @@ impl<'o> Scanned<'o> {
         };
         let mut builder = calltree::Builder::for_view(view, keep);
         builder.set_origin(origin);
-        let (start, end) = range.window(origin);
-        builder.set_window(start, end);
+        builder.set_window(range.window(origin));
         let mut watched = Watched {
             builder,
             nodes: false,

@@ -245,14 +245,14 @@ impl ContextsBuilder {
         self.stacks.origin = Some(time);
     }
 
-    /// Keeps only the calls that start in `[start, end)` (trace times),
-    /// an exit after `end` counting at `end`: what a second pass through
+    /// Keeps only the calls that start in `window` (trace times), an
+    /// exit after its end counting at the end: what a second pass through
     /// `--time-range` builds, but on every core (in the chunk summaries,
     /// and for a chunk whose events come one by one). Calls that start
     /// outside hide, and a kept call whose caller hides hangs from its
     /// thread's root; threads are ordered by their first kept call.
-    pub fn set_window(&mut self, start: u64, end: u64) {
-        self.stacks.window = Some((start, end));
+    pub fn set_window(&mut self, window: Window) {
+        self.stacks.window = Some(window);
     }
 
     /// Whether a window is set ([`ContextsBuilder::set_window`]).

@@ -24,6 +24,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::tree::{NodeId, Tree};
+use crate::ingest::slice::Window;
 use crate::ingest::{
     ChunkNode, ChunkWork, Event, EventKind, EventSink, FuncId, FuncTable, NodeChunk, NodeRecord,
     NodeSink, TraceMeta,
@@ -117,7 +118,7 @@ struct Stacks<S> {
     origin: Option<u64>,
     /// Calls starting in `[start, end)` are kept, exits after `end` count
     /// at `end` ([`ContextsBuilder::set_window`]); None keeps every call.
-    window: Option<(u64, u64)>,
+    window: Option<Window>,
     last_time: u64,
     stats: RepairStats,
 }
@@ -148,8 +149,8 @@ impl<S: Store> Stacks<S> {
         self.last_time = self.last_time.max(e.time);
         match e.kind {
             EventKind::Enter => {
-                if let Some((start, end)) = self.window {
-                    if e.time < start || e.time >= end {
+                if let Some(w) = self.window {
+                    if !w.keeps(e.time) {
                         let hidden = Frame {
                             node: HIDDEN,
                             func: e.func,
@@ -249,10 +250,7 @@ impl<S: Store> Stacks<S> {
         if f.node == HIDDEN {
             return;
         }
-        let time = match self.window {
-            Some((_, end)) => time.min(end),
-            None => time,
-        };
+        let time = self.window.map_or(time, |w| w.clamp(time));
         self.stats.backwards += u64::from(time < f.start);
         let total = time.saturating_sub(f.start);
         if let Some(parent) = stack.last_mut() {

@@ -320,8 +320,7 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 if by_function { Some(Keep::Total) } else { keep },
             );
             builder.set_origin(first);
-            let (s, e) = range.window(first);
-            builder.set_window(s, e);
+            builder.set_window(range.window(first));
             let mut funcs = FuncTable::default();
             let meta = format
                 .parse(&input, &opts, &mut funcs, &mut builder)

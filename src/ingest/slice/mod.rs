@@ -13,7 +13,7 @@ mod resolve;
 #[cfg(test)]
 mod tests;
 
-pub use range::{TimeRange, show as show_time};
+pub use range::{TimeRange, Window, show as show_time};
 pub use resolve::{Marked, function_list, resolve};
 
 use super::{Event, EventKind, EventSink, FuncId, NodeRecord, NodeSink, Sink};
@@ -184,7 +184,7 @@ pub struct SliceSink<'a> {
     inner: &'a mut dyn Sink,
     stacks: Vec<Stack>,
     /// The range in trace time, once the first event fixed its origin.
-    window: Option<(u64, u64)>,
+    window: Option<Window>,
     stats: SliceStats,
     out: Vec<Event>,
     /// With [`SliceSink::dense_threads`]: each trace thread's index in
@@ -316,16 +316,12 @@ impl<'a> SliceSink<'a> {
     }
 
     fn in_window(&self, time: u64) -> bool {
-        self.window
-            .is_none_or(|(start, end)| start <= time && time < end)
+        self.window.is_none_or(|w| w.keeps(time))
     }
 
     /// Exits after the range's end are passed on at its end.
     fn clamp(&self, time: u64) -> u64 {
-        match self.window {
-            Some((_, end)) => time.min(end),
-            None => time,
-        }
+        self.window.map_or(time, |w| w.clamp(time))
     }
 
     fn flush(&mut self) {

@@ -17,9 +17,45 @@ pub struct TimeRange {
 
 impl TimeRange {
     /// The range in trace time, for a trace whose first event is at `origin`.
-    pub fn window(self, origin: u64) -> (u64, u64) {
+    pub fn window(self, origin: u64) -> Window {
         let end = self.end.map_or(u64::MAX, |e| origin.saturating_add(e));
-        (origin.saturating_add(self.start), end)
+        Window {
+            start: origin.saturating_add(self.start),
+            end,
+        }
+    }
+}
+
+/// A time range in trace time, as the filters apply it: calls starting in
+/// `[start, end)` are kept, and a kept call's exit after `end` counts at
+/// `end`. The filtered read ([`super::SliceSink`]) and the calling-context
+/// builder through a window (`calltree::ContextsBuilder::set_window`)
+/// both take it from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// First kept start time.
+    pub start: u64,
+    /// Start times from here on are dropped.
+    pub end: u64,
+}
+
+impl Window {
+    /// The window that keeps every call.
+    pub const ALL: Window = Window {
+        start: 0,
+        end: u64::MAX,
+    };
+
+    /// Whether a call starting at `time` is kept.
+    #[inline(always)]
+    pub fn keeps(self, time: u64) -> bool {
+        self.start <= time && time < self.end
+    }
+
+    /// An exit at `time` of a kept call: at the window's end if later.
+    #[inline(always)]
+    pub fn clamp(self, time: u64) -> u64 {
+        time.min(self.end)
     }
 }
 

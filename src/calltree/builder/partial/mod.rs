@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap;
 use super::func_dists::{Drained, FuncDists};
 use super::{ContextsBuilder, Frame, HIDDEN, NodeId};
 use crate::calltree::dist::{At, CallDist, Keep, slot};
+use crate::ingest::slice::Window;
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 mod merge;
@@ -128,7 +129,7 @@ pub(super) struct ContextsWork {
     last: (u64, u32),
     /// Calls starting in `[start, end)` are kept, the others hidden
     /// ([`ContextsBuilder::set_window`]); None keeps every call.
-    window: Option<(u64, u64)>,
+    window: Option<Window>,
 }
 
 impl Default for ContextsWork {
@@ -147,7 +148,7 @@ impl Default for ContextsWork {
 impl ContextsWork {
     /// A summariser whose summaries keep the per-call distributions
     /// `dists` of the calls starting in `window` (None: of every call).
-    pub(super) fn new(dists: Option<Keep>, window: Option<(u64, u64)>) -> ContextsWork {
+    pub(super) fn new(dists: Option<Keep>, window: Option<Window>) -> ContextsWork {
         ContextsWork {
             dists,
             window,
@@ -206,7 +207,7 @@ impl ChunkWork for ContextsWork {
             }
             None => {
                 for e in events {
-                    s.event::<true, false>(e, self, ALL)?;
+                    s.event::<true, false>(e, self, Window::ALL)?;
                 }
             }
         }
@@ -230,7 +231,7 @@ impl ChunkWork for ContextsWork {
             None => scan.run(
                 &mut Building::<false> {
                     summary,
-                    window: ALL,
+                    window: Window::ALL,
                     work: self,
                 },
                 Building::finish,
@@ -239,14 +240,11 @@ impl ChunkWork for ContextsWork {
     }
 }
 
-/// The window that keeps every call.
-const ALL: (u64, u64) = (0, u64::MAX);
-
 /// A summary being built from events as they are read; `W`: only calls
 /// starting in `window` are kept.
 struct Building<'a, const W: bool> {
     summary: Summary,
-    window: (u64, u64),
+    window: Window,
     work: &'a mut ContextsWork,
 }
 
@@ -290,14 +288,8 @@ impl<const W: bool> EventConsumer for Building<'_, W> {
 
 /// An exit at `time`, at the window's end if later (with `W`).
 #[inline(always)]
-fn clamp<const W: bool>(time: u64, window: (u64, u64)) -> u64 {
-    if W { time.min(window.1) } else { time }
-}
-
-/// Whether a call starting at `time` is hidden by `window`.
-#[inline(always)]
-fn hidden(time: u64, (start, end): (u64, u64)) -> bool {
-    time < start || time >= end
+fn clamp<const W: bool>(time: u64, window: Window) -> u64 {
+    if W { window.clamp(time) } else { time }
 }
 
 impl Summary {
@@ -325,7 +317,7 @@ impl Summary {
         &mut self,
         e: &Event,
         work: &mut ContextsWork,
-        window: (u64, u64),
+        window: Window,
     ) -> Option<()> {
         if TIMED {
             self.last_time = self.last_time.max(e.time);
@@ -337,7 +329,7 @@ impl Summary {
         };
         match e.kind {
             EventKind::Enter => {
-                let node = if W && hidden(e.time, window) {
+                let node = if W && !window.keeps(e.time) {
                     HIDDEN
                 } else {
                     if W {
@@ -382,7 +374,7 @@ impl Summary {
         e: &Event,
         exit: u64,
         work: &mut ContextsWork,
-        window: (u64, u64),
+        window: Window,
     ) -> Option<()> {
         if TIMED {
             self.last_time = self.last_time.max(e.time).max(exit);
@@ -392,7 +384,7 @@ impl Summary {
             Some(th) => th,
             None => new_thread(&mut self.threads, &mut self.anchors, t, e.time)?,
         };
-        if W && hidden(e.time, window) {
+        if W && !window.keeps(e.time) {
             return Some(());
         }
         if W {

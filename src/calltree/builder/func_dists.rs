@@ -307,26 +307,15 @@ mod tests {
         assert!(f.drain(&[]).iter().next().is_none());
     }
 
-    /// Every function's distribution built from `text`, kept as `keep`.
+    /// Every function's distribution built from `text`, kept as `keep`
+    /// (the builder's tests build them).
     fn per_function(
         text: &str,
         keep: crate::calltree::Keep,
         threads: usize,
         chunk: usize,
     ) -> String {
-        let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
-        let format = crate::ingest::guess::detect(&input, None).unwrap();
-        let opts = crate::ingest::ParseOptions {
-            threads,
-            chunk_bytes: chunk,
-            ..Default::default()
-        };
-        let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
-        let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
-        format!(
-            "{:?}",
-            crate::calltree::dist::per_function(&b.tree, b.funcs.len())
-        )
+        super::super::tests::per_function_dists(text, keep, threads, chunk).0
     }
 
     #[test]

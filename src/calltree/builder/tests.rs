@@ -352,7 +352,7 @@ fn distributions_are_the_same_for_any_thread_count_and_chunk_size() {
 
 /// The per-function distributions of `text`'s contexts tree built with
 /// `keep`, and the tree itself without them.
-fn per_function_dists(
+pub(super) fn per_function_dists(
     text: &str,
     keep: crate::calltree::Keep,
     threads: usize,

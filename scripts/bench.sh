@@ -184,6 +184,18 @@ calls=$(grep -c '^E' "$tmp/full.trace" || true)
 label="$(awk -v l="$lines" -v c="$calls" 'BEGIN { printf "%.1f M lines, %.1f M calls", l / 1e6, c / 1e6 }')"
 echo "trace: $app_label, $label"
 
+# med COLUMN: the median of that column of $tmp/rounds.$name (the shape
+# or read-back being measured).
+med() { sort -n -k"$1" "$tmp/rounds.$name" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+
+# cpu_ratio NAME: the median over the rounds of graph's CPU time (user +
+# system) over wc -l's, from $tmp/runs.wc-NAME and $tmp/runs.graph-NAME.
+cpu_ratio() {
+    paste -d' ' "$tmp/runs.wc-$1" "$tmp/runs.graph-$1" |
+        awk '{ w = $3 + $4; g = $7 + $8; printf "%.3f\n", (w > 0 ? g / w : 0) }' |
+        sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
+}
+
 # shape NAME FILE WCFILE: the target-1 rows for trace FILE, against
 # `wc -l WCFILE`; sets shape_graph_secs and keeps graph.dot as $tmp/NAME.dot.
 shape() {
@@ -223,8 +235,7 @@ shape() {
             fi
         fi
     done
-    # Median by each column: wc -l, graph, contexts, their ratios, RSS.
-    med() { sort -n -k"$1" "$tmp/rounds.$name" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+    # Medians by column (med): wc -l, graph, contexts, their ratios, RSS.
     wc_secs=$(med 1)
     shape_graph_secs=$(med 2)
     row 1 "graph, $name ($(gb "$file"))" "$(med 2) s" "wc -l ${wc_secs} s" "$(med 4)x" "$(mib "$(med 6)")" "$(verdict "$(med 4)" $limit) (<= ${limit}x)"
@@ -237,9 +248,7 @@ shape() {
     # the same two ratios.
     if [[ $name == "addr+time+tid" || $name == "addr untimed" ]]; then
         local cpu_r what="timed text (runtime's)" goal=1.5
-        cpu_r=$(paste -d' ' "$tmp/runs.wc-$name" "$tmp/runs.graph-$name" |
-            awk '{ w = $3 + $4; g = $7 + $8; printf "%.3f\n", (w > 0 ? g / w : 0) }' |
-            sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+        cpu_r=$(cpu_ratio "$name")
         [[ $name == "addr untimed" ]] && what="seed format" goal=1
         row 43 "graph / wc -l, $what" "$(med 4)x" "CPU ${cpu_r}x" "$(med 4)x" "$(mib "$(med 6)")" "$(verdict "$(med 4)" $goal) (wall <= ${goal}x)"
     fi
@@ -278,10 +287,7 @@ readback() {
         one "graph-$name" "$ct" graph "$app" --trace "$file" -o "$tmp/$name.dot"
         echo "$wc_secs $secs $(ratio "$secs" "$wc_secs") $rss_kb" >>"$tmp/rounds.$name"
     done
-    med() { sort -n -k"$1" "$tmp/rounds.$name" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
-    cpu_r=$(paste -d' ' "$tmp/runs.wc-$name" "$tmp/runs.graph-$name" |
-        awk '{ w = $3 + $4; g = $7 + $8; printf "%.3f\n", (w > 0 ? g / w : 0) }' |
-        sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }')
+    cpu_r=$(cpu_ratio "$name")
     row 43 "graph / wc -l, $what, read back" "$(med 3)x" "CPU ${cpu_r}x" "$(med 3)x" "$(mib "$(med 4)")" "$(verdict "$(med 3)" "$goal") (wall <= ${goal}x)"
 }
 

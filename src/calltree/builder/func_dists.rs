@@ -5,12 +5,15 @@
 //! place only when the maximum is reached) and one narrow count in a
 //! dense window of buckets. The number of calls is the sum of the counts,
 //! found when the chunk ends, and the sum of their times is that of the
-//! function's summary nodes, which add up the same calls. The windows stay with the parsing thread
-//! from chunk to chunk (emptied, not freed), so a function's window grows
-//! once, not in every chunk; at a chunk's end [`FuncDists::drain`] hands
-//! on only the buckets the chunk used ([`Drained`]), which the in-order
-//! merge adds to the trace's distributions (`partial/merge.rs`). The values are
-//! those [`Dist::add`](crate::calltree::dist::Dist::add) would give.
+//! function's summary nodes, which add up the same calls.
+//!
+//! The windows stay with the parsing thread from chunk to chunk (emptied,
+//! not freed, and narrowed only when together they hold more than
+//! [`BUDGET`] counts), so a function's window grows once, not in every
+//! chunk. At a chunk's end [`FuncDists::drain`] hands on only the buckets
+//! the chunk used ([`Drained`]), which the in-order merge adds to the
+//! trace's distributions (`partial/merge.rs`). The values are those
+//! [`Dist::add`](crate::calltree::dist::Dist::add) would give.
 //!
 //! Functions are the chunk's local ids, which name other functions in
 //! other chunks: a window reused by another function only grows to cover
@@ -93,11 +96,13 @@ impl Acc {
             return;
         }
         if b < self.base {
-            let more = (self.base - b) as usize;
+            let low = b.saturating_sub(HEADROOM);
+            let more = (self.base - low) as usize;
             self.counts.splice(0..0, std::iter::repeat_n(0, more));
-            self.base = b;
+            self.base = low;
         } else {
-            self.counts.resize((b - self.base) as usize + 1, 0);
+            let end = (b + 1 + HEADROOM).min(MAX_BUCKETS as u16);
+            self.counts.resize((end - self.base) as usize, 0);
         }
         self.counts[(b - self.base) as usize] = 1;
     }
@@ -106,16 +111,21 @@ impl Acc {
     /// and its maximum's) to `out` and empties the accumulator; returns
     /// the chunk's numbers other than the counts, with `sum` the sum of
     /// the values.
-    fn drain(&mut self, sum: u64, out: &mut Vec<(u16, u64)>) -> Head {
+    fn drain(&mut self, sum: u64, narrow: bool, out: &mut Vec<(u16, u64)>) -> Head {
         let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
         let mut count = 0;
         let base = self.base;
         let window = (lo - base) as usize..=(hi - base) as usize;
-        for (i, c) in self.counts[window].iter_mut().enumerate() {
-            if *c != 0 {
-                out.push((lo + i as u16, u64::from(*c)));
-                count += u64::from(*c);
-                *c = 0;
+        for (k, block) in self.counts[window].chunks_mut(BLOCK).enumerate() {
+            if block.iter().fold(0, |a, &c| a | c) == 0 {
+                continue;
+            }
+            for (i, c) in block.iter_mut().enumerate() {
+                if *c != 0 {
+                    out.push((lo + (k * BLOCK + i) as u16, u64::from(*c)));
+                    count += u64::from(*c);
+                    *c = 0;
+                }
             }
         }
         let head = Head {
@@ -125,11 +135,12 @@ impl Acc {
             count,
             sum,
         };
-        // A window much wider than this chunk's calls (a rare slow call
-        // in an earlier chunk, or another function of the same local id)
-        // is narrowed to them: memory follows what chunks use.
+        // Over the budget, a window much wider than this chunk's calls (a
+        // rare slow call in an earlier chunk, or another function of the
+        // same local id) is narrowed to them: memory follows what chunks
+        // use.
         let used = (hi - lo) as usize + 1;
-        let (counts, base) = match self.counts.len() > 2 * used + SLACK {
+        let (counts, base) = match narrow && self.counts.len() > 2 * used + SLACK {
             true => (vec![0; used], lo),
             false => (std::mem::take(&mut self.counts), base),
         };
@@ -144,8 +155,23 @@ impl Acc {
 
 /// Counts a window may hold beyond twice a chunk's range of buckets
 /// before it is narrowed (or, for a function the chunk did not call,
-/// freed).
+/// freed), once the windows are over [`BUDGET`].
 const SLACK: usize = 64;
+
+/// Counts the windows of a parsing thread may hold together (1 MiB)
+/// before those much wider than a chunk's calls are narrowed. Below it a
+/// window keeps its width from chunk to chunk: narrowing it after every
+/// chunk made windows grow again in the next (on a zlib trace, 120,000
+/// reallocations in 3,400 chunks).
+const BUDGET: usize = 1 << 18;
+
+/// Buckets a window grows by beyond the one that made it grow, so that
+/// the next values around it do not each grow it again.
+const HEADROOM: u16 = 16;
+
+/// Counts the drain tests for zero at once: most of a window's buckets
+/// between a chunk's minimum and maximum are empty.
+const BLOCK: usize = 8;
 
 /// The per-function accumulators of a parsing thread, by local function.
 #[derive(Default)]
@@ -190,16 +216,17 @@ impl FuncDists {
     /// of each local function's values (saturating), by local function.
     pub(super) fn drain(&mut self, sums: &[u64]) -> Drained {
         let mut d = Drained::default();
+        let narrow = self.accs.iter().map(|a| a.counts.len()).sum::<usize>() > BUDGET;
         for (f, a) in self.accs.iter_mut().enumerate() {
             if !a.called {
-                if a.counts.len() > SLACK {
+                if narrow && a.counts.len() > SLACK {
                     a.counts = Vec::new();
                 }
                 continue;
             }
             let start = d.buckets.len();
             let sum = sums.get(f).copied().unwrap_or(0);
-            let mut head = a.drain(sum, &mut d.buckets);
+            let mut head = a.drain(sum, narrow, &mut d.buckets);
             for &(_, b) in self.carries.iter().filter(|c| c.0 == f as u32) {
                 head.count += 1 << 32;
                 add_carry(&mut d.buckets, start, b);
@@ -300,11 +327,51 @@ mod tests {
             let sum = calls.iter().map(|c| c.0).sum();
             assert_eq!(drained(&mut f, sum), reference(calls));
         }
-        // The window is empty again, and narrowed to the last chunk's
-        // calls, all in bucket 0.
-        assert_eq!((f.accs[1].base, f.accs[1].counts.len()), (0, 1));
-        assert!(f.accs[1].counts.iter().all(|&c| c == 0));
+        // The window is empty again, and (far under the budget) as wide
+        // as the calls of all three chunks made it.
+        let a = &f.accs[1];
+        assert_eq!(a.base, 0);
+        assert!(a.base as usize + a.counts.len() > bucket_of(1 << 40) as usize);
+        assert!(a.counts.iter().all(|&c| c == 0));
         assert!(f.drain(&[]).iter().next().is_none());
+    }
+
+    #[test]
+    fn windows_over_the_budget_narrow_to_the_chunk_calls() {
+        // Enough functions whose calls span every bucket to hold more
+        // than the budget of counts.
+        let funcs = (BUDGET / MAX_BUCKETS + 2) as u32;
+        let mut f = FuncDists::default();
+        for func in 0..funcs {
+            f.add(func, 0, at(0, 0));
+            f.add(func, u64::MAX, at(0, 1));
+        }
+        let held = |f: &FuncDists| f.accs.iter().map(|a| a.counts.len()).sum::<usize>();
+        assert!(held(&f) > BUDGET);
+        // Each window is as wide as its chunk's calls: none narrows.
+        f.drain(&vec![0; funcs as usize]);
+        let first = held(&f);
+        assert_eq!(first, funcs as usize * MAX_BUCKETS);
+        // Over the budget at the next drain, the functions called narrow
+        // to their one bucket and the others lose their windows.
+        for func in 0..funcs / 2 {
+            f.add(func, 300, at(0, 2));
+        }
+        let d = f.drain(&vec![300; funcs as usize]);
+        let got: Vec<_> = d
+            .iter()
+            .map(|(func, head, b)| (func, head.count, b.to_vec()))
+            .collect();
+        let want: Vec<_> = (0..funcs / 2)
+            .map(|func| (func, 1, vec![(bucket_of(300), 1)]))
+            .collect();
+        assert_eq!(got, want);
+        assert!(
+            held(&f) < first / 10,
+            "{} counts held after {first}",
+            held(&f)
+        );
+        assert!(held(&f) <= BUDGET);
     }
 
     /// Every function's distribution built from `text`, kept as `keep`

@@ -120,11 +120,16 @@ impl TraceFormat for BinaryFormat {
         };
         let (meta, layout) = r.header()?;
         let mut seq = InOrder::new(data, input.name(), opts, funcs, meta, layout);
-        // Binary events are ~2 bytes each: smaller chunks keep the decoded
-        // events of the chunks in flight in cache.
-        let size = match opts.chunk_bytes {
-            0 => chunked::DEFAULT_CHUNK / 8,
-            n => n,
+        // Binary events are ~2 bytes each: for a sink that takes decoded
+        // events, smaller chunks keep those of the chunks in flight in
+        // cache. A sink that summarises chunks on the parsing threads
+        // never holds a chunk's events, and pays per chunk for handing its
+        // summary on (per-function distributions: a pass over each
+        // function's buckets), so it takes chunks as large as text's.
+        let size = match (opts.chunk_bytes, sink.chunk_work().is_some()) {
+            (0, true) => chunked::DEFAULT_CHUNK,
+            (0, false) => chunked::DEFAULT_CHUNK / 8,
+            (n, _) => n,
         };
         let cut = match layout.version {
             1 => cut_records_v1 as super::input::Cut,

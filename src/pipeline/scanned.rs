@@ -187,14 +187,11 @@ impl<'o> Scanned<'o> {
         if !self.meta.timed || self.meta.unit != ingest::Unit::Nanos {
             return Ok(None);
         }
-        // Per-function distributions are merged from per-context ones
-        // after the cut, as a one-pass filtered read does.
-        let by_function = opts.per_call == Some(calltree::Keep::TotalByFunction);
-        let keep = match by_function {
-            true => Some(calltree::Keep::Total),
-            false => opts.per_call,
-        };
-        let mut builder = calltree::Builder::for_view(view, keep);
+        // Per-function distributions are kept by function: the window
+        // already left out the calls they must not count, and the cut
+        // below only drops threads without a kept call, so it cuts no
+        // function's calls (a cut that would, refuses).
+        let mut builder = calltree::Builder::for_view(view, opts.per_call);
         builder.set_origin(origin);
         builder.set_window(range.window(origin));
         let mut watched = Watched {
@@ -221,14 +218,11 @@ impl<'o> Scanned<'o> {
             range: None,
             ..slice.clone()
         };
-        let Ok(mut cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
+        let Ok(cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
             return Ok(None);
         };
         if cut.threads.is_empty() {
             return Ok(None);
-        }
-        if by_function {
-            cut.dists_by_function();
         }
         let mut meta = full.meta;
         keep_threads(&mut meta, &cut.threads);

@@ -4,6 +4,8 @@
 //! cut-off last line saying so). Its input and format are private, so a
 //! command cannot parse a trace without both.
 
+use std::any::Any;
+
 use super::InputOptions;
 use super::binary::check_binary;
 use crate::error::{Error, Result};
@@ -127,17 +129,142 @@ impl Format {
     }
 }
 
-/// A sink that keeps only the earliest event time.
+/// A sink that keeps only the earliest event time. Its chunks are
+/// summarised on the parsing threads (each chunk's earliest time), so a
+/// pass through it decodes no event into memory and hands none on.
 #[derive(Default)]
 pub(crate) struct Earliest(pub Option<u64>);
+
+impl Earliest {
+    /// Notes a time.
+    #[inline(always)]
+    fn take(&mut self, time: u64) {
+        self.0 = Some(self.0.map_or(time, |t| t.min(time)));
+    }
+}
 
 impl ingest::EventSink for Earliest {
     fn events(&mut self, events: &[ingest::Event]) {
         let min = events.iter().map(|e| e.time).min();
         self.0 = self.0.into_iter().chain(min).min();
     }
+    fn chunk_work(&self) -> Option<Box<dyn ingest::ChunkWork>> {
+        Some(Box::new(EarliestWork))
+    }
+    fn merge(&mut self, summary: Box<dyn Any + Send>, _: &[ingest::FuncId], _: &[u32]) {
+        if let Ok(chunk) = summary.downcast::<Earliest>()
+            && let Some(time) = chunk.0
+        {
+            self.take(time);
+        }
+    }
+}
+
+/// [`Earliest`]'s chunk summariser: a chunk's earliest time.
+struct EarliestWork;
+
+impl ingest::ChunkWork for EarliestWork {
+    fn summarise(&mut self, events: &[ingest::Event]) -> Option<Box<dyn Any + Send>> {
+        let mut chunk = Earliest::default();
+        ingest::EventSink::events(&mut chunk, events);
+        Some(Box::new(chunk))
+    }
+    fn scan(&mut self, scan: ingest::ChunkScan<'_>) -> ingest::ChunkScanned {
+        scan.run(&mut Earliest::default(), |chunk| {
+            Box::new(std::mem::take(chunk))
+        })
+    }
+}
+
+impl ingest::EventConsumer for Earliest {
+    #[inline(always)]
+    fn event(&mut self, e: ingest::Event) -> bool {
+        self.take(e.time);
+        true
+    }
+    #[inline(always)]
+    fn leaf(&mut self, enter: ingest::Event, exit_time: u64) -> bool {
+        self.take(enter.time.min(exit_time));
+        true
+    }
 }
 
 impl ingest::NodeSink for Earliest {
     fn node(&mut self, _: ingest::NodeRecord) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{Event, EventKind, EventSink, NodeRecord, NodeSink};
+
+    /// Every event's time, taken one by one (no chunk summaries).
+    #[derive(Default)]
+    struct Times(Vec<u64>);
+
+    impl EventSink for Times {
+        fn events(&mut self, events: &[Event]) {
+            self.0.extend(events.iter().map(|e| e.time));
+        }
+    }
+
+    impl NodeSink for Times {
+        fn node(&mut self, _: NodeRecord) {}
+    }
+
+    /// Three threads' calls, the second thread's starting earliest but
+    /// written last, deep in the trace: (thread, [(kind, address, time)]).
+    fn blocks() -> Vec<ingest::binary::Block> {
+        let calls = |start: u64| {
+            (0..400u64)
+                .flat_map(|i| {
+                    let (a, t) = (0x401000 + (i % 7) * 16, start + i * 10);
+                    [(EventKind::Enter, a, t), (EventKind::Exit, a, t + 3)]
+                })
+                .collect::<Vec<_>>()
+        };
+        vec![(11, calls(5_000)), (12, calls(9_000)), (13, calls(40))]
+    }
+
+    #[test]
+    fn the_earliest_time_summarised_in_chunks_is_the_least_event_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = dir.path().join("trace.bin");
+        std::fs::write(&binary, ingest::binary::encode(0, "", &blocks())).unwrap();
+        let text = dir.path().join("trace.txt");
+        let lines: String = blocks()
+            .iter()
+            .flat_map(|(tid, events)| events.iter().map(move |e| (tid, e)))
+            .map(|(tid, &(kind, addr, time))| {
+                let k = if kind == EventKind::Enter { 'E' } else { 'X' };
+                format!("{k}0x{addr:x} {time} {tid}\n")
+            })
+            .collect();
+        std::fs::write(&text, lines).unwrap();
+        for trace in [binary, text] {
+            for (threads, chunk_bytes) in [(1, 0), (2, 97), (3, 512), (2, 4096)] {
+                let mut opts = InputOptions {
+                    trace: trace.clone(),
+                    quiet: true,
+                    ..InputOptions::default()
+                };
+                opts.parse.threads = threads;
+                opts.parse.chunk_bytes = chunk_bytes;
+                let opened = Opened::open(&opts, Reads::Again).unwrap();
+                let mut earliest = Earliest::default();
+                opened
+                    .read("t", &mut FuncTable::default(), &mut earliest)
+                    .unwrap();
+                let mut times = Times::default();
+                opened
+                    .read("t", &mut FuncTable::default(), &mut times)
+                    .unwrap();
+                assert_eq!(times.0.len(), 3 * 800, "{}", trace.display());
+                let least = times.0.iter().min().copied();
+                let at = (trace.display(), threads, chunk_bytes);
+                assert_eq!(earliest.0, least, "{at:?}");
+                assert_eq!(earliest.0, Some(40), "{at:?}");
+            }
+        }
+    }
 }

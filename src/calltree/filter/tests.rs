@@ -314,11 +314,9 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 chunk_bytes: chunk,
                 ..ParseOptions::default()
             };
-            let by_function = keep == Some(Keep::TotalByFunction);
-            let mut builder = Builder::for_view(
-                View::Contexts,
-                if by_function { Some(Keep::Total) } else { keep },
-            );
+            // Distributions by function are kept by function through the
+            // window, as the pipeline keeps them.
+            let mut builder = Builder::for_view(View::Contexts, keep);
             builder.set_origin(first);
             builder.set_window(range.window(first));
             let mut funcs = FuncTable::default();
@@ -337,13 +335,10 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 (true, 0) => cut_in_order(&full, &base, &unslice),
                 _ => Err(Refused::Repairs),
             };
-            let Ok(mut c) = cut else {
+            let Ok(c) = cut else {
                 left += 1;
                 continue;
             };
-            if by_function {
-                c.dists_by_function();
-            }
             let got = Outcome {
                 tree: c.tree,
                 funcs: c.funcs.keys().to_vec(),

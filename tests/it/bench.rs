@@ -71,6 +71,13 @@ fn bench_script_smoke_run_prints_every_target() {
             .and_then(|c| c.split_once('/'))
             .expect("events counted");
         assert_eq!(got, want, "{line}");
+        // Both runs' wall times to the 0.1 ms: they take hundredths of a
+        // second, which rounding to 0.01 s would turn into 1x, 1.5x or 2x.
+        let words: Vec<&str> = line[row.len()..].split_whitespace().collect();
+        for time in [words[0], words[3]] {
+            let decimals = time.split_once('.').map_or(0, |(_, d)| d.len());
+            assert!(decimals == 4 && time.parse::<f64>().is_ok(), "{line}");
+        }
     }
     // One graph row and one contexts row per trace shape.
     for shape in [

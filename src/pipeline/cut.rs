@@ -10,11 +10,12 @@
 //! same tree; after a refused cut only its second pass is left, since the
 //! read found what the first would.
 //!
-//! `--time-range` alone keeps calls by when they start, which a built tree
-//! does not hold, so it keeps the naming first pass (which finds where the
-//! range counts from); but its second pass builds on every core too, the
-//! window applied as the chunks are summarised
-//! ([`Scanned::build_windowed`]).
+//! `--time-range` keeps calls by when they start, which a built tree does
+//! not hold, so it keeps the naming first pass (which finds where the
+//! range counts from); but alone or with `--tid`, its second pass builds
+//! on every core too, the window applied as the chunks are summarised
+//! ([`Scanned::build_windowed`]). With `--function` or `--exclude` it
+//! reads the two-pass way.
 //!
 //! `CALLTRACE_FILTER_PASSES=2` in the environment forces the two-pass
 //! way; the tests compare the two with it.
@@ -38,9 +39,9 @@ pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let opened = Opened::open(opts, Reads::Again)?;
     let f = &opts.filter;
     let contexts = view == View::Contexts && !two_passes_forced();
-    let range_only =
-        f.range.is_some() && f.tids.is_empty() && f.function.is_empty() && f.exclude.is_empty();
-    if contexts && range_only {
+    // A time range, alone or with threads: built through the window.
+    let windowed = f.range.is_some() && f.function.is_empty() && f.exclude.is_empty();
+    if contexts && windowed {
         return scan_opened(opened)?.build_windowed(view);
     }
     let one = contexts && f.range.is_none();
@@ -249,29 +250,41 @@ mod tests {
     }
 
     #[test]
-    fn a_time_range_alone_is_built_on_every_core_as_the_two_passes_build_it() {
+    fn a_time_range_alone_or_with_threads_is_built_on_every_core_as_the_two_passes_build_it() {
         // Two threads, each with calls before, in and after the window; a
         // call still open at its end, and one hidden caller whose callee
-        // in the window hangs from the thread.
+        // in the window hangs from the thread; `a` runs on both threads.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.txt");
         let trace = "E main 0 1\nE a 10 1\nX a 20 1\nE w 25 2\nE b 30 1\nE c 35 2\n\
                      X c 50 2\nE a 55 1\nX a 70 1\nX b 90 1\nE d 95 2\nX d 99 2\n\
-                     X w 120 2\nE a 130 1\nX a 140 1\nX main 150 1\n";
+                     E a 100 2\nX a 110 2\nX w 120 2\nE a 130 1\nX a 140 1\nX main 150 1\n";
         std::fs::write(&path, trace).unwrap();
-        for range in ["28ns..100ns", "..60ns", "32ns..", "40ns..60ns"] {
-            let mut opts = opts_at(path.clone(), &[], &[], &[]);
-            opts.filter.range = Some(range.parse().unwrap());
-            let scanned = scan_opened(Opened::open(&opts, Reads::Again).unwrap()).unwrap();
-            let got = scanned.windowed(View::Contexts).unwrap();
-            let got = got.unwrap_or_else(|| panic!("{range} was not built on every core"));
-            let want = two_passes(&opts);
-            let mut tree = got.tree;
-            tree.created = Vec::new();
-            tree.open_at_end = Vec::new();
-            assert_eq!(tree, want.built.tree, "{range}");
-            assert_eq!(got.meta.threads, want.built.meta.threads, "{range}");
-            assert_eq!(got.repairs, want.built.repairs, "{range}");
+        // Every thread, then each alone (`--tid`: distributions then kept
+        // per context and merged by function after the cut); thread 2
+        // starts no call in the last window.
+        let ranges = ["28ns..100ns", "..60ns", "32ns..", "40ns..60ns"];
+        for (tids, ranges) in [
+            (&[][..], &ranges[..]),
+            (&["1"], &ranges),
+            (&["2"], &ranges[..3]),
+        ] {
+            for range in ranges {
+                let mut opts = opts_at(path.clone(), tids, &[], &[]);
+                opts.filter.range = Some(range.parse().unwrap());
+                let scanned = scan_opened(Opened::open(&opts, Reads::Again).unwrap()).unwrap();
+                let got = scanned.windowed(View::Contexts).unwrap();
+                let at = (range, tids);
+                let got = got.unwrap_or_else(|| panic!("{at:?} was not built on every core"));
+                let want = two_passes(&opts);
+                let mut tree = got.tree;
+                tree.created = Vec::new();
+                tree.open_at_end = Vec::new();
+                assert!(!tree.func_dist.is_empty(), "{at:?}");
+                assert_eq!(tree, want.built.tree, "{at:?}");
+                assert_eq!(got.meta.threads, want.built.meta.threads, "{at:?}");
+                assert_eq!(got.repairs, want.built.repairs, "{at:?}");
+            }
         }
         // Unwound frames depend on what is kept: left to the two passes.
         std::fs::write(&path, UNWOUND).unwrap();

@@ -157,11 +157,12 @@ impl<'o> Scanned<'o> {
         Ok(finish_filtered(built, self.named, view))
     }
 
-    /// [`Scanned::build`] of a filter that is a time range alone, with the
-    /// second pass on every core: the window applied as the chunks are
-    /// summarised ([`calltree::Builder::set_window`]), then the threads
-    /// with no call in it dropped and the others numbered by their first
-    /// kept call ([`calltree::filter::cut`]), which gives the tree the
+    /// [`Scanned::build`] of a filter that is a time range, alone or with
+    /// `--tid`, with the second pass on every core: the window applied as
+    /// the chunks are summarised ([`calltree::Builder::set_window`]), then
+    /// the threads not asked for or with no call in it dropped and the
+    /// others numbered by their first kept call
+    /// ([`calltree::filter::cut`]), which gives the tree the
     /// filtered read builds. What the window cannot tell goes the
     /// sequential way (unwound, orphan or backwards calls, which depend
     /// on the frames kept; an
@@ -187,11 +188,19 @@ impl<'o> Scanned<'o> {
         if !self.meta.timed || self.meta.unit != ingest::Unit::Nanos {
             return Ok(None);
         }
-        // Per-function distributions are kept by function: the window
-        // already left out the calls they must not count, and the cut
-        // below only drops threads without a kept call, so it cuts no
-        // function's calls (a cut that would, refuses).
-        let mut builder = calltree::Builder::for_view(view, opts.per_call);
+        // Per-function distributions are kept by function when every
+        // thread is: the window already left out the calls they must not
+        // count, and the cut below only drops threads without a kept
+        // call. With `--tid` the cut drops threads' calls, so they are
+        // kept per context and merged by function after it, as a one-pass
+        // filtered read does.
+        let merge_after_cut =
+            opts.per_call == Some(calltree::Keep::TotalByFunction) && slice.threads.is_some();
+        let keep = match merge_after_cut {
+            true => Some(calltree::Keep::Total),
+            false => opts.per_call,
+        };
+        let mut builder = calltree::Builder::for_view(view, keep);
         builder.set_origin(origin);
         builder.set_window(range.window(origin));
         let mut watched = Watched {
@@ -218,11 +227,14 @@ impl<'o> Scanned<'o> {
             range: None,
             ..slice.clone()
         };
-        let Ok(cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
+        let Ok(mut cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
             return Ok(None);
         };
         if cut.threads.is_empty() {
             return Ok(None);
+        }
+        if merge_after_cut {
+            cut.dists_by_function();
         }
         let mut meta = full.meta;
         keep_threads(&mut meta, &cut.threads);

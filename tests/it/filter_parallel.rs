@@ -179,13 +179,10 @@ fn a_filter_that_matches_nothing_or_no_thread_fails_alike_both_ways() {
     }
 }
 
-#[test]
-fn tid_by_number_keeps_the_same_threads_both_ways() {
-    let p = threads();
-    let trace = &p.text_trace().path;
-    let exe = Path::new(p.exe());
-    let info = calltrace(["info", "--json", "-o", "-", p.exe(), "--trace"])
-        .args([trace])
+/// The thread ids of the threads program's `trace`, main's first.
+fn thread_ids(exe: &Path, trace: &Path) -> Vec<String> {
+    let info = calltrace(["info", "--json", "-o", "-"])
+        .args([exe, Path::new("--trace"), trace])
         .run()
         .success();
     let json: serde_json::Value = serde_json::from_slice(&info.stdout).expect("JSON");
@@ -196,6 +193,15 @@ fn tid_by_number_keeps_the_same_threads_both_ways() {
         .map(|t| t["id"].to_string())
         .collect();
     assert_eq!(tids.len(), 3, "{json}");
+    tids
+}
+
+#[test]
+fn tid_by_number_keeps_the_same_threads_both_ways() {
+    let p = threads();
+    let trace = &p.text_trace().path;
+    let exe = Path::new(p.exe());
+    let tids = thread_ids(exe, trace);
     let (main, worker) = (tids[0].as_str(), tids[2].as_str());
     let both = format!("{main},{worker}");
     for filter in [
@@ -381,12 +387,34 @@ fn a_time_range_over_threads_and_open_calls_gives_the_two_pass_read() {
     // between the calls' own start times, which each keeps some of.
     let p = threads();
     let (trace, exe) = (&p.text_trace().path, Path::new(p.exe()));
-    for range in &ranges_between_calls(exe, trace)[..3] {
+    let ranges = ranges_between_calls(exe, trace);
+    for range in &ranges[..3] {
         for command in COMMANDS {
             let ran = same_every_way(command, exe, trace, &["--time-range", range]);
             assert_eq!(ran.code, 0, "{command:?} {range}: {}", ran.stderr);
         }
     }
+    // With --tid (a worker, then main and a worker): a range may hold no
+    // call of the threads kept, refused alike.
+    let tids = thread_ids(exe, trace);
+    let both = format!("{},{}", tids[0], tids[2]);
+    let mut kept = 0;
+    for tid in [tids[2].as_str(), &both] {
+        for range in &ranges[..3] {
+            for command in COMMANDS {
+                let filter = ["--tid", tid, "--time-range", range];
+                let ran = same_every_way(command, exe, trace, &filter);
+                let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+                assert!(
+                    ran.code == 0 || none,
+                    "{command:?} {filter:?}: {}",
+                    ran.stderr
+                );
+                kept += usize::from(ran.code == 0);
+            }
+        }
+    }
+    assert!(kept >= 12, "{kept} of 24 runs kept calls");
     let dir = fresh_dir("filter_parallel", "exits_early_range");
     let exe = build_traced(&dir, "exits_early", EXITS_EARLY, "-O1", &["-pthread"]);
     let trace = dir.join("trace.txt");

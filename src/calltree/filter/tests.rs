@@ -272,9 +272,14 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
         let input = Input::from_bytes("t.txt", text_of(&case).into_bytes());
         let format = guess::detect(&input, None).unwrap();
         // The filtered read, in order on one thread.
+        // Some threads only, now and then (`--tid`).
+        let threads: Vec<bool> = (0..case.meta.threads.len())
+            .map(|_| rng.chance(60))
+            .collect();
         let slice = Slice {
             range: Some(range),
             origin: Some(first),
+            threads: rng.chance(30).then_some(threads),
             ..Slice::default()
         };
         let mut want_funcs = FuncTable::default();
@@ -315,8 +320,17 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 ..ParseOptions::default()
             };
             // Distributions by function are kept by function through the
-            // window, as the pipeline keeps them.
-            let mut builder = Builder::for_view(View::Contexts, keep);
+            // window, or with some threads only per context and merged
+            // after the cut, as the pipeline keeps them.
+            let merge_after_cut = keep == Some(Keep::TotalByFunction) && slice.threads.is_some();
+            let mut builder = Builder::for_view(
+                View::Contexts,
+                if merge_after_cut {
+                    Some(Keep::Total)
+                } else {
+                    keep
+                },
+            );
             builder.set_origin(first);
             builder.set_window(range.window(first));
             let mut funcs = FuncTable::default();
@@ -335,10 +349,13 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 (true, 0) => cut_in_order(&full, &base, &unslice),
                 _ => Err(Refused::Repairs),
             };
-            let Ok(c) = cut else {
+            let Ok(mut c) = cut else {
                 left += 1;
                 continue;
             };
+            if merge_after_cut {
+                c.dists_by_function();
+            }
             let got = Outcome {
                 tree: c.tree,
                 funcs: c.funcs.keys().to_vec(),
@@ -355,9 +372,11 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             same += 1;
         }
     }
-    // Most windows hold; messy traces go the other way.
+    // Most windows hold; messy traces go the other way. (About 1,280 of
+    // 1,520 builds hold; the cases whose threads kept hold no call in the
+    // window are skipped before any build.)
     assert!(
-        same > 1300 && left > 50,
+        same > 1200 && left > 50,
         "{same} the same, {left} left to the filter"
     );
 }

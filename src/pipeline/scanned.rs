@@ -130,7 +130,17 @@ impl<'o> Scanned<'o> {
 
     /// The tree in `view`, built by a second pass through the filter (the
     /// kept threads numbered from 0), named.
-    pub(crate) fn build(mut self, view: View) -> Result<Loaded> {
+    pub(crate) fn build(self, view: View) -> Result<Loaded> {
+        self.build_with(view, None)
+    }
+
+    /// [`Scanned::build`], the same pass also feeding `also` what the
+    /// filter keeps, as [`Scanned::replay`] with dense threads would.
+    pub(crate) fn build_feeding(self, view: View, also: &mut dyn Sink) -> Result<Loaded> {
+        self.build_with(view, Some(also))
+    }
+
+    fn build_with(mut self, view: View, also: Option<&mut dyn Sink>) -> Result<Loaded> {
         let opts = self.opened.opts;
         let mut builder = calltree::Builder::for_view(view, opts.per_call);
         // Start times count from the trace's earliest event, kept or not.
@@ -138,8 +148,13 @@ impl<'o> Scanned<'o> {
             builder.set_origin(t);
         }
         let mut funcs = std::mem::take(&mut self.funcs);
-        let (mut meta, stats, earliest) =
-            self.second_pass(&mut funcs, &mut builder, Threads::Dense)?;
+        let (mut meta, stats, earliest) = match also {
+            None => self.second_pass(&mut funcs, &mut builder, Threads::Dense)?,
+            Some(also) => {
+                let mut both = Tee(&mut builder, also);
+                self.second_pass(&mut funcs, &mut both, Threads::Dense)?
+            }
+        };
         // The origin is only used when the tree is laid out.
         if let (Start::InSecondPass, Some(t)) = (self.start, earliest) {
             builder.set_origin(t);
@@ -298,6 +313,32 @@ impl NodeSink for Through<'_, '_> {
     }
     fn clear_nodes(&mut self) {
         self.inner.clear_nodes()
+    }
+}
+
+/// Feeds two sinks the same events or nodes (no chunk summaries: behind
+/// a [`SliceSink`], events come in order).
+struct Tee<'a, 'b>(&'a mut dyn Sink, &'b mut dyn Sink);
+
+impl EventSink for Tee<'_, '_> {
+    fn events(&mut self, events: &[Event]) {
+        self.0.events(events);
+        self.1.events(events);
+    }
+}
+
+impl NodeSink for Tee<'_, '_> {
+    fn node(&mut self, node: NodeRecord) {
+        self.0.node(node);
+        self.1.node(node);
+    }
+    fn scale_times(&mut self, factor: u64) {
+        self.0.scale_times(factor);
+        self.1.scale_times(factor);
+    }
+    fn clear_nodes(&mut self) {
+        self.0.clear_nodes();
+        self.1.clear_nodes();
     }
 }
 

@@ -7,11 +7,13 @@
 //! smaller than one node per call) in one parallel pass, then a second
 //! pass counts the events into a small [`Tally`] sink
 //! ([`pipeline::load_then_read`]); with a filter, a naming pass
-//! ([`pipeline::scan`]), the events it keeps counted, then the tree built
-//! from them, so the numbers are those every other command sees, filters
+//! ([`pipeline::scan`]), then one pass through the filter that builds the
+//! tree and counts the events it keeps, so the numbers are those every
+//! other command sees, filters
 //! (`--tid`, `--time-range`, ...) included. The report is
 //! human text or, with `--json`, one JSON object.
 
+use std::any::Any;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -22,8 +24,11 @@ use crate::calltree::{Tree, View};
 use crate::emit;
 use crate::emit::format::{TimeUnit, quantity};
 use crate::error::{Error, Result};
-use crate::ingest::{Event, EventKind, EventSink, NodeRecord, NodeSink, Unit};
-use crate::pipeline::{self, InputOptions, Loaded, Threads};
+use crate::ingest::{
+    ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, EventSink, FuncId,
+    NodeRecord, NodeSink, Unit,
+};
+use crate::pipeline::{self, InputOptions, Loaded};
 
 /// Options of `calltrace info`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,11 +116,7 @@ pub fn run(opts: &InfoOptions) -> Result<Outcome> {
         // The tree in one parallel pass, then the events counted.
         true => pipeline::load_then_read(&opts.input, View::Contexts, &mut tally)?,
         // What the filter keeps, counted as the tree is built from it.
-        false => {
-            let scanned = pipeline::scan(&opts.input)?;
-            scanned.replay(&mut tally, Threads::Dense)?;
-            scanned.build(View::Contexts)?
-        }
+        false => pipeline::scan(&opts.input)?.build_feeding(View::Contexts, &mut tally)?,
     };
     let info = info(opts, &loaded, &tally);
     let bytes = match opts.json {
@@ -351,6 +352,8 @@ fn repairs(r: &Repairs) -> String {
 }
 
 /// A sink that counts entries and exits and keeps the first and last time.
+/// Its chunks are tallied on the parsing threads (each chunk's own
+/// `Tally`, added up in order), so counting decodes no event into memory.
 #[derive(Debug, Default)]
 struct Tally {
     entries: u64,
@@ -364,18 +367,73 @@ impl Tally {
     fn span(&self) -> Option<u64> {
         Some(self.last?.saturating_sub(self.first?))
     }
+
+    /// Notes a time.
+    #[inline(always)]
+    fn time(&mut self, time: u64) {
+        self.first = Some(self.first.map_or(time, |t| t.min(time)));
+        self.last = Some(self.last.map_or(time, |t| t.max(time)));
+    }
+
+    /// Adds another tally's counts and times.
+    fn add(&mut self, other: &Tally) {
+        self.entries += other.entries;
+        self.exits += other.exits;
+        for t in [other.first, other.last].into_iter().flatten() {
+            self.time(t);
+        }
+    }
 }
 
 impl EventSink for Tally {
     fn events(&mut self, events: &[Event]) {
-        for e in events {
-            match e.kind {
-                EventKind::Enter => self.entries += 1,
-                EventKind::Exit => self.exits += 1,
-            }
-            self.first = Some(self.first.map_or(e.time, |t| t.min(e.time)));
-            self.last = Some(self.last.map_or(e.time, |t| t.max(e.time)));
+        for &e in events {
+            EventConsumer::event(self, e);
         }
+    }
+    fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
+        Some(Box::new(TallyWork))
+    }
+    fn merge(&mut self, summary: Box<dyn Any + Send>, _: &[FuncId], _: &[u32]) {
+        if let Ok(chunk) = summary.downcast::<Tally>() {
+            self.add(&chunk);
+        }
+    }
+}
+
+impl EventConsumer for Tally {
+    #[inline(always)]
+    fn event(&mut self, e: Event) -> bool {
+        match e.kind {
+            EventKind::Enter => self.entries += 1,
+            EventKind::Exit => self.exits += 1,
+        }
+        self.time(e.time);
+        true
+    }
+    #[inline(always)]
+    fn leaf(&mut self, enter: Event, exit_time: u64) -> bool {
+        self.entries += 1;
+        self.exits += 1;
+        self.time(enter.time);
+        self.time(exit_time);
+        true
+    }
+}
+
+/// [`Tally`]'s chunk summariser: a chunk's own tally.
+struct TallyWork;
+
+impl ChunkWork for TallyWork {
+    fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
+        let mut chunk = Tally::default();
+        chunk.events(events);
+        Some(Box::new(chunk))
+    }
+    fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
+        scan.run(&mut Tally::default(), |chunk| {
+            Box::new(std::mem::take(chunk))
+        })
     }
 }
 
@@ -409,6 +467,45 @@ mod tests {
         t.events(&[e(EventKind::Enter, 10), e(EventKind::Enter, 12)]);
         t.events(&[e(EventKind::Exit, 30), e(EventKind::Exit, 31)]);
         assert_eq!((t.entries, t.exits, t.span()), (2, 2, Some(21)));
+    }
+
+    #[test]
+    fn tallies_of_chunks_and_leaves_add_up_to_the_whole() {
+        let e = |kind, time| Event {
+            time,
+            func: 1,
+            thread: 0,
+            kind,
+        };
+        let events = [
+            e(EventKind::Enter, 40),
+            e(EventKind::Enter, 41),
+            e(EventKind::Exit, 45),
+            e(EventKind::Enter, 7),
+            e(EventKind::Exit, 9),
+            e(EventKind::Exit, 90),
+        ];
+        let mut whole = Tally::default();
+        whole.events(&events);
+        assert_eq!((whole.entries, whole.exits, whole.span()), (3, 3, Some(83)));
+        for size in 1..=events.len() {
+            let mut sum = Tally::default();
+            for part in events.chunks(size) {
+                let mut chunk = Tally::default();
+                chunk.events(part);
+                sum.add(&chunk);
+            }
+            assert_eq!(format!("{sum:?}"), format!("{whole:?}"), "chunks of {size}");
+        }
+        // A leaf call counts as its entry and its exit.
+        let mut leaves = Tally::default();
+        leaves.leaf(e(EventKind::Enter, 41), 45);
+        leaves.leaf(e(EventKind::Enter, 7), 9);
+        assert_eq!(
+            (leaves.entries, leaves.exits, leaves.span()),
+            (2, 2, Some(38))
+        );
+        assert_eq!((leaves.first, leaves.last), (Some(7), Some(45)));
     }
 
     #[test]

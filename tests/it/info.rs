@@ -165,6 +165,37 @@ fn json_holds_the_numbers_of_the_text() {
     );
 }
 
+#[test]
+fn a_filter_counts_only_what_it_keeps() {
+    // Each thread alone: its row's calls, twice as many events, one row.
+    let p = threads();
+    let trace = &p.text_trace().path;
+    let whole = json_threads(&info_json(p.exe(), trace));
+    for (id, name, calls) in &whole {
+        let tid = id.to_string();
+        let text = info(p.exe(), trace, &["--json", "--tid", &tid]);
+        let json: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(json["calls"].as_u64(), Some(*calls), "--tid {tid}: {text}");
+        assert_eq!(
+            json["events"].as_u64(),
+            Some(2 * calls),
+            "--tid {tid}: {text}"
+        );
+        assert_eq!(json["entries"], json["exits"], "--tid {tid}: {text}");
+        assert_eq!(json_threads(&json), vec![(*id, name.clone(), *calls)]);
+    }
+    // A function's subtree on every thread: fewer calls than the whole,
+    // as many events as the graph of that subtree has calls, twice.
+    let all: u64 = whole.iter().map(|r| r.2).sum();
+    let text = info(p.exe(), trace, &["--json", "--function", "worker_*"]);
+    let json: Value = serde_json::from_str(&text).expect("JSON");
+    let calls = json["calls"].as_u64().expect("calls");
+    assert!(0 < calls && calls < all, "{calls} of {all}: {text}");
+    assert_eq!(json["events"].as_u64(), Some(2 * calls), "{text}");
+    let rows = json_threads(&json);
+    assert_eq!(rows.iter().map(|r| r.2).sum::<u64>(), calls, "{text}");
+}
+
 /// `main` (thread mode) calls `mid` twice, the task `sensor` runs
 /// `sample`, and SysTick (exception 15) fires inside the second `mid`.
 fn firmware(s: &super::freestanding_read::Symbols, dropped: u32) -> Buf {

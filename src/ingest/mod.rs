@@ -38,7 +38,9 @@ pub(crate) use funcs::{MAX_NAME, name_bound};
 pub use indented::IndentedFormat;
 pub use input::Input;
 pub use rules::RulesFormat;
-pub use sink::{ChunkNode, ChunkWork, EventConsumer, EventSink, NodeChunk, NodeSink, Sink};
+pub use sink::{
+    ChunkNode, ChunkWork, EventConsumer, EventSink, NodeChunk, NodeSink, Sink, SummaryOfItsOwn,
+};
 pub use unit::{Unit, nanos_per};
 
 use std::any::Any;

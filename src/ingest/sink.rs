@@ -167,6 +167,31 @@ pub trait EventConsumer {
     }
 }
 
+/// The [`ChunkWork`] of a sink `S` whose summary of a chunk is another
+/// `S`, fed the chunk's events as they are read (a count, an earliest
+/// time): the sink's [`EventSink::merge`] takes a `Box<S>` and adds it up.
+pub struct SummaryOfItsOwn<S>(std::marker::PhantomData<fn() -> S>);
+
+impl<S> Default for SummaryOfItsOwn<S> {
+    fn default() -> Self {
+        SummaryOfItsOwn(std::marker::PhantomData)
+    }
+}
+
+impl<S> ChunkWork for SummaryOfItsOwn<S>
+where
+    S: Default + EventSink + EventConsumer + Send + 'static,
+{
+    fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
+        let mut chunk = S::default();
+        chunk.events(events);
+        Some(Box::new(chunk))
+    }
+    fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
+        scan.run(&mut S::default(), |chunk| Box::new(std::mem::take(chunk)))
+    }
+}
+
 impl EventConsumer for Vec<Event> {
     #[inline(always)]
     fn event(&mut self, e: Event) -> bool {

@@ -149,7 +149,7 @@ impl ingest::EventSink for Earliest {
         self.0 = self.0.into_iter().chain(min).min();
     }
     fn chunk_work(&self) -> Option<Box<dyn ingest::ChunkWork>> {
-        Some(Box::new(EarliestWork))
+        Some(Box::new(ingest::SummaryOfItsOwn::<Earliest>::default()))
     }
     fn merge(&mut self, summary: Box<dyn Any + Send>, _: &[ingest::FuncId], _: &[u32]) {
         if let Ok(chunk) = summary.downcast::<Earliest>()
@@ -157,22 +157,6 @@ impl ingest::EventSink for Earliest {
         {
             self.take(time);
         }
-    }
-}
-
-/// [`Earliest`]'s chunk summariser: a chunk's earliest time.
-struct EarliestWork;
-
-impl ingest::ChunkWork for EarliestWork {
-    fn summarise(&mut self, events: &[ingest::Event]) -> Option<Box<dyn Any + Send>> {
-        let mut chunk = Earliest::default();
-        ingest::EventSink::events(&mut chunk, events);
-        Some(Box::new(chunk))
-    }
-    fn scan(&mut self, scan: ingest::ChunkScan<'_>) -> ingest::ChunkScanned {
-        scan.run(&mut Earliest::default(), |chunk| {
-            Box::new(std::mem::take(chunk))
-        })
     }
 }
 

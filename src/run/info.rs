@@ -25,8 +25,8 @@ use crate::emit;
 use crate::emit::format::{TimeUnit, quantity};
 use crate::error::{Error, Result};
 use crate::ingest::{
-    ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, EventSink, FuncId,
-    NodeRecord, NodeSink, Unit,
+    ChunkWork, Event, EventConsumer, EventKind, EventSink, FuncId, NodeRecord, NodeSink,
+    SummaryOfItsOwn, Unit,
 };
 use crate::pipeline::{self, InputOptions, Loaded};
 
@@ -392,7 +392,7 @@ impl EventSink for Tally {
         }
     }
     fn chunk_work(&self) -> Option<Box<dyn ChunkWork>> {
-        Some(Box::new(TallyWork))
+        Some(Box::new(SummaryOfItsOwn::<Tally>::default()))
     }
     fn merge(&mut self, summary: Box<dyn Any + Send>, _: &[FuncId], _: &[u32]) {
         if let Ok(chunk) = summary.downcast::<Tally>() {
@@ -418,22 +418,6 @@ impl EventConsumer for Tally {
         self.time(enter.time);
         self.time(exit_time);
         true
-    }
-}
-
-/// [`Tally`]'s chunk summariser: a chunk's own tally.
-struct TallyWork;
-
-impl ChunkWork for TallyWork {
-    fn summarise(&mut self, events: &[Event]) -> Option<Box<dyn Any + Send>> {
-        let mut chunk = Tally::default();
-        chunk.events(events);
-        Some(Box::new(chunk))
-    }
-    fn scan(&mut self, scan: ChunkScan<'_>) -> ChunkScanned {
-        scan.run(&mut Tally::default(), |chunk| {
-            Box::new(std::mem::take(chunk))
-        })
     }
 }
 

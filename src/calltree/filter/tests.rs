@@ -188,21 +188,23 @@ fn one_pass(case: &Case, slice: &Slice, keep: Option<Keep>) -> Result<Outcome, R
     })
 }
 
+/// Every way of keeping per-call distributions, and none.
+const KEEPS: [Option<Keep>; 4] = [
+    None,
+    Some(Keep::Total),
+    Some(Keep::TotalAndSelf),
+    Some(Keep::TotalByFunction),
+];
+
 #[test]
 fn the_cut_tree_is_the_filtered_read_wherever_it_is_not_refused() {
-    let keeps = [
-        None,
-        Some(Keep::Total),
-        Some(Keep::TotalAndSelf),
-        Some(Keep::TotalByFunction),
-    ];
     let (mut same, mut refused) = (0, FxHashMap::default());
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case_no in 0..3000 {
         let (messy, closed, timed) = (rng.chance(25), rng.chance(60), rng.chance(85));
         let case = trace(&mut rng, messy, closed, timed);
         let slice = filter(&mut rng, &case);
-        let keep = keeps[rng.below(4) as usize];
+        let keep = KEEPS[rng.below(4) as usize];
         match one_pass(&case, &slice, keep) {
             Ok(got) => {
                 let want = two_passes(&case, &slice, keep);
@@ -247,12 +249,6 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
     // SliceSink.
     use crate::ingest::slice::TimeRange;
     use crate::ingest::{Input, ParseOptions, guess};
-    let keeps = [
-        None,
-        Some(Keep::Total),
-        Some(Keep::TotalAndSelf),
-        Some(Keep::TotalByFunction),
-    ];
     let (mut same, mut left) = (0, 0);
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for case_no in 0..700 {
@@ -268,7 +264,7 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             start,
             end: rng.chance(80).then(|| start + 1 + rng.below(span)),
         };
-        let keep = keeps[rng.below(4) as usize];
+        let keep = KEEPS[rng.below(4) as usize];
         let input = Input::from_bytes("t.txt", text_of(&case).into_bytes());
         let format = guess::detect(&input, None).unwrap();
         // The filtered read, in order on one thread.

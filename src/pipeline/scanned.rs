@@ -402,7 +402,10 @@ fn mark(
     }
     let (hit, unused) = FuncPattern::mark(patterns, funcs, names);
     if let Some(p) = unused.first() {
-        let shown: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+        // Short forms (what a pattern can be): a C++ name in full is often
+        // hundreds of characters of template and parameter lists.
+        let short: Vec<String> = names.iter().map(|n| symbols::short_form(&n.name)).collect();
+        let shown: Vec<&str> = short.iter().map(String::as_str).collect();
         return Err(Error::usage(
             flag,
             format!(

@@ -567,3 +567,30 @@ fn bad_filter_values_are_errors_naming_the_flag() {
         assert!(msg.contains("is an indented tree"), "{extra:?}: {msg}");
     }
 }
+
+#[test]
+fn a_pattern_matching_nothing_lists_short_forms_a_pattern_can_be() {
+    let p = cpp();
+    let trace = p.text_trace().path.to_str().unwrap();
+    let msg = calltrace(["tree", "--trace", trace, p.exe(), "--exclude", "Box*zz"])
+        .run()
+        .failure();
+    let listed = msg
+        .split("functions such as ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no list in {msg}"));
+    let names: Vec<&str> = listed.trim_end().split(", ").collect();
+    // Those sharing the pattern's literal `Box` first, each short form
+    // once (`ns::Box<int>::get() const` and `ns::Box<double>::get() const`
+    // are both `ns::Box::get`), with no parameter or template list.
+    assert_eq!(
+        names[..3],
+        ["ns::Box::Box", "ns::Box::get", "ns::Box::set"],
+        "{msg}"
+    );
+    assert!(!listed.contains('<') && !listed.contains("(int"), "{msg}");
+    assert!(!listed.contains(" const"), "{msg}");
+    // Each is a pattern that matches.
+    let out = calltrace(["tree", "--trace", trace, p.exe(), "--function", names[1]]).run();
+    assert!(out.success().text().contains("ns::Box<int>::get() const"));
+}

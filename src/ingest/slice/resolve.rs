@@ -94,8 +94,9 @@ fn thread_list(meta: &TraceMeta) -> String {
     shown.join(", ")
 }
 
-/// A few of the trace's function names (`names[f]`, as shown) for an
-/// error, those sharing the glob's longest literal piece first.
+/// A few of the trace's function names (`names[f]`: as shown, or the
+/// short forms a pattern matches) for an error, those sharing the glob's
+/// longest literal piece first, each once.
 pub fn function_list(funcs: &FuncTable, names: &[&str], glob: &str) -> String {
     let piece = glob
         .split(['*', '?'])

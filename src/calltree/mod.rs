@@ -85,6 +85,9 @@ pub fn build_with(
 
 /// The builder of either view, as one [`Sink`]: what a caller that feeds
 /// the events itself (through a filter, or a second pass) builds with.
+// One builder per read, moved a few times: the variants' sizes do not
+// matter, and boxing one would add an indirection to every event.
+#[allow(clippy::large_enum_variant)]
 pub enum Builder {
     /// One node per call.
     Calls(CallsBuilder),
@@ -133,6 +136,15 @@ impl Builder {
     pub fn set_window(&mut self, window: Window) {
         if let Builder::Contexts(b) = self {
             b.set_window(window);
+        }
+    }
+
+    /// With a window, keeps the calls before it as path nodes
+    /// ([`ContextsBuilder::keep_hidden_paths`]), for `--function` and
+    /// `--exclude` to be cut from the tree ([`filter::cut_windowed`]).
+    pub fn keep_hidden_paths(&mut self) {
+        if let Builder::Contexts(b) = self {
+            b.keep_hidden_paths();
         }
     }
 

@@ -46,6 +46,10 @@ pub struct Tree {
     /// trace (closed there), one per call, when the calling-context
     /// builder made the tree; what a cut counts its unclosed calls by.
     pub(crate) open_at_end: Vec<NodeId>,
+    /// When each node's first call started, in a calling-context tree
+    /// built through a time window with path nodes (what a cut orders
+    /// threads by, `calltree::filter::cut_windowed`); empty otherwise.
+    pub(crate) first_start: Vec<u64>,
     /// Whether weights are times (otherwise call counts).
     pub timed: bool,
     /// Decimal places of the fixed-point weights.
@@ -89,6 +93,7 @@ impl Tree {
             func_dist: Vec::new(),
             created: Vec::new(),
             open_at_end: Vec::new(),
+            first_start: Vec::new(),
             timed,
             decimals,
             unit: Unit::Calls,

@@ -24,6 +24,8 @@ pub(super) struct ContextStore {
     pub(super) index: FxHashMap<u64, NodeId>,
     pub(super) cache: Vec<(u64, NodeId)>,
     pub(super) thread_roots: Vec<NodeId>,
+    /// When each node's first call started (in the trace's order of calls).
+    pub(super) first_start: Vec<u64>,
     /// Per-call distributions per node (per function when `keep` says
     /// so), when kept.
     pub(super) dist: Option<Vec<CallDist>>,
@@ -48,6 +50,7 @@ impl Default for ContextStore {
             index: FxHashMap::default(),
             cache: vec![(NO_KEY, 0); 1 << CACHE_BITS],
             thread_roots: Vec::new(),
+            first_start: Vec::new(),
             dist: None,
             keep: Keep::Total,
         }
@@ -62,7 +65,17 @@ impl ContextStore {
         self.calls.push(0);
         self.total.push(0);
         self.self_time.push(0);
+        self.first_start.push(u64::MAX);
         id
+    }
+
+    /// Notes that a call of `node` started at `time`: its first start, if
+    /// no call of it came before.
+    pub(super) fn first_call(&mut self, node: NodeId, time: u64) {
+        let first = &mut self.first_start[node as usize];
+        if *first == u64::MAX {
+            *first = time;
+        }
     }
 
     pub(super) fn thread_root(&mut self, thread: u32) -> NodeId {
@@ -110,6 +123,10 @@ impl Store for ContextStore {
         self.child(parent, func)
     }
 
+    fn opened(&mut self, node: NodeId, time: u64) {
+        self.first_call(node, time);
+    }
+
     #[inline]
     fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64) {
         self.add(node, 1, total, self_time);
@@ -141,7 +158,8 @@ impl EventSink for ContextsBuilder {
         let store = &self.stacks.store;
         let dists = store.dist.is_some().then_some(store.keep);
         let window = self.stacks.window;
-        Some(Box::new(partial::ContextsWork::new(dists, window)))
+        let paths = self.stacks.paths;
+        Some(Box::new(partial::ContextsWork::new(dists, window, paths)))
     }
 
     fn merge(&mut self, summary: Box<dyn Any + Send>, funcs: &[FuncId], threads: &[u32]) {
@@ -255,6 +273,17 @@ impl ContextsBuilder {
         self.stacks.window = Some(window);
     }
 
+    /// With a window, keeps each call that starts before it as a path node
+    /// that counts nothing (the store keys it apart, with [`SHADOW`]), so
+    /// that a kept call whose caller hides stays below that caller
+    /// instead of hanging from its thread's root: what `--function` and
+    /// `--exclude` need to be cut from the tree
+    /// (`calltree::filter::cut_windowed`). The tree shows such a node
+    /// with its function and no call.
+    pub fn keep_hidden_paths(&mut self) {
+        self.stacks.paths = true;
+    }
+
     /// Whether a window is set ([`ContextsBuilder::set_window`]).
     pub fn windowed(&self) -> bool {
         self.stacks.window.is_some()
@@ -267,8 +296,8 @@ impl ContextsBuilder {
             .stacks
             .iter()
             .flatten()
+            .filter(|f| self.stacks.counted(f))
             .map(|f| f.node)
-            .filter(|&n| n != HIDDEN)
             .collect();
         self.stacks.close_all();
         let origin = self.stacks.origin();
@@ -287,6 +316,12 @@ impl ContextsBuilder {
         let mut tree = Tree::empty(false, 0);
         tree.push(FuncTable::ROOT, 0, 0, Some(0));
         tree.created.push(NodeId::MAX);
+        // First starts, for a cut of a tree with path nodes to order
+        // threads by their first call kept.
+        let paths = self.stacks.paths;
+        if paths {
+            tree.first_start.push(u64::MAX);
+        }
         let dists = store.dist.as_ref();
         if dists.is_some() {
             tree.dist.push(CallDist::default());
@@ -304,6 +339,9 @@ impl ContextsBuilder {
                 let tid = meta.threads.get(i).copied().unwrap_or(i as u64);
                 tree.push(funcs.thread(tid), 0, 0, Some(0));
                 tree.created.push(root);
+                if paths {
+                    tree.first_start.push(u64::MAX);
+                }
                 if dists.is_some() {
                     tree.dist.push(CallDist::default());
                 }
@@ -312,7 +350,15 @@ impl ContextsBuilder {
             } else {
                 1
             };
-            preorder(store, &kids, root, base_depth, &mut tree, &mut depths);
+            preorder(
+                store,
+                &kids,
+                root,
+                base_depth,
+                &mut tree,
+                &mut depths,
+                paths,
+            );
         }
         tree.set_sizes_from_depths(&depths);
         finish_weights(&mut tree, meta, funcs);
@@ -335,12 +381,11 @@ fn window_order(
     (start, list): &(Vec<u32>, Vec<NodeId>),
 ) -> Vec<usize> {
     let roots = &stacks.store.thread_roots;
-    let first_call = |t: usize| {
-        let r = roots[t] as usize;
-        list[start[r] as usize..start[r + 1] as usize]
-            .first()
-            .copied()
-            .unwrap_or(NodeId::MAX)
+    let kids = |n: NodeId| &list[start[n as usize] as usize..start[n as usize + 1] as usize];
+    let first_call = |t: usize| match stacks.paths {
+        false => kids(roots[t]).first().copied().unwrap_or(NodeId::MAX),
+        // The first counted node below the path nodes.
+        true => first_counted(&stacks.store, kids, roots[t]),
     };
     let mut order: Vec<usize> = (0..roots.len()).collect();
     order.sort_by_key(|&t| {
@@ -348,6 +393,26 @@ fn window_order(
         (time, first_call(t))
     });
     order
+}
+
+/// The earliest created node below `root` that is not a path node
+/// ([`SHADOW`]); `NodeId::MAX` if none.
+fn first_counted<'a>(
+    store: &ContextStore,
+    kids: impl Fn(NodeId) -> &'a [NodeId],
+    root: NodeId,
+) -> NodeId {
+    let mut first = NodeId::MAX;
+    let mut todo = vec![root];
+    while let Some(n) = todo.pop() {
+        for &c in kids(n) {
+            match store.func[c as usize] & SHADOW {
+                0 => first = first.min(c),
+                _ => todo.push(c),
+            }
+        }
+    }
+    first
 }
 
 /// Children of every context node in creation (= trace) order, as CSR.
@@ -381,18 +446,22 @@ fn preorder(
     base_depth: u32,
     tree: &mut Tree,
     depths: &mut Vec<u32>,
+    with_firsts: bool,
 ) {
     let kids = |n: NodeId| &list[start[n as usize] as usize..start[n as usize + 1] as usize];
     let mut todo: Vec<(NodeId, u32)> = kids(root).iter().rev().map(|&c| (c, base_depth)).collect();
     while let Some((n, d)) = todo.pop() {
         let i = n as usize;
         tree.push(
-            store.func[i],
+            store.func[i] & !SHADOW,
             store.total[i],
             store.self_time[i],
             Some(store.calls[i]),
         );
         tree.created.push(n);
+        if with_firsts {
+            tree.first_start.push(store.first_start[i]);
+        }
         if let Some(dists) = &store.dist {
             tree.dist.push(dists.get(i).cloned().unwrap_or_default());
         }

@@ -85,6 +85,13 @@ impl std::fmt::Display for RepairStats {
 /// is not counted, and calls below it hang from the thread's root.
 const HIDDEN: NodeId = NodeId::MAX - 1;
 
+/// Marks the context of a hidden call that started before the window
+/// when hidden callers are kept as paths
+/// ([`ContextsBuilder::keep_hidden_paths`]): the store keys such a node
+/// by its function with this bit, apart from the counted calls of the same
+/// path; the tree shows it with its function and no call.
+const SHADOW: FuncId = 1 << 31;
+
 /// An open call on a thread's stack.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
@@ -101,6 +108,8 @@ trait Store {
     /// Closes `node` with its total and self weight; the call started at
     /// `start` (the trace's own time).
     fn close(&mut self, thread: u32, node: NodeId, total: u64, self_time: u64, start: u64);
+    /// Notes that a call of `node` (just opened) started at `time`.
+    fn opened(&mut self, _node: NodeId, _time: u64) {}
 }
 
 /// Per-thread stacks with exit repair, generic over the store.
@@ -119,6 +128,10 @@ struct Stacks<S> {
     /// Calls starting in `[start, end)` are kept, exits after `end` count
     /// at `end` ([`ContextsBuilder::set_window`]); None keeps every call.
     window: Option<Window>,
+    /// With a window, calls that start before it are kept as uncounted
+    /// path nodes ([`SHADOW`]) instead of hidden, so that the calls kept
+    /// below them stay below them.
+    paths: bool,
     last_time: u64,
     stats: RepairStats,
 }
@@ -132,6 +145,7 @@ impl<S: Store> Stacks<S> {
             first_time: Vec::new(),
             origin: None,
             window: None,
+            paths: false,
             last_time: 0,
             stats: RepairStats::default(),
         }
@@ -151,8 +165,17 @@ impl<S: Store> Stacks<S> {
             EventKind::Enter => {
                 if let Some(w) = self.window {
                     if !w.keeps(e.time) {
+                        let node = match self.paths && e.time < w.start {
+                            true => {
+                                let parent = self.stacks[t].last().map(|f| f.node);
+                                let node = self.store.open(e.thread, parent, e.func | SHADOW);
+                                self.store.opened(node, e.time);
+                                node
+                            }
+                            false => HIDDEN,
+                        };
                         let hidden = Frame {
-                            node: HIDDEN,
+                            node,
                             func: e.func,
                             start: e.time,
                             child_total: 0,
@@ -166,6 +189,7 @@ impl<S: Store> Stacks<S> {
                 let parent = self.stacks[t].last().map(|f| f.node);
                 let parent = parent.filter(|&n| n != HIDDEN);
                 let node = self.store.open(e.thread, parent, e.func);
+                self.store.opened(node, e.time);
                 self.push(
                     e.thread,
                     Frame {
@@ -247,7 +271,7 @@ impl<S: Store> Stacks<S> {
         let stack = &mut self.stacks[thread as usize];
         let Some(f) = stack.pop() else { return };
         self.open[thread as usize][f.func as usize] -= 1;
-        if f.node == HIDDEN {
+        if f.node == HIDDEN || self.window.is_some_and(|w| f.start < w.start) {
             return;
         }
         let time = self.window.map_or(time, |w| w.clamp(time));
@@ -263,6 +287,18 @@ impl<S: Store> Stacks<S> {
             total.saturating_sub(f.child_total),
             f.start,
         );
+    }
+
+    /// Whether frame `f` is a call that started before the window (kept
+    /// as a path node, or hidden): not counted.
+    fn before_window(&self, f: &Frame) -> bool {
+        self.window.is_some_and(|w| f.start < w.start)
+    }
+
+    /// Whether frame `f` is a call that counts (neither hidden nor before
+    /// the window).
+    fn counted(&self, f: &Frame) -> bool {
+        f.node != HIDDEN && !self.before_window(f)
     }
 
     /// Thread indexes ordered by their first event's time (then trace order),
@@ -287,7 +323,7 @@ impl<S: Store> Stacks<S> {
     /// goes uncounted).
     fn close_all(&mut self) {
         for t in 0..self.stacks.len() {
-            let shown = self.stacks[t].iter().filter(|f| f.node != HIDDEN).count();
+            let shown = self.stacks[t].iter().filter(|f| self.counted(f)).count();
             self.stats.unclosed += shown as u64;
             while !self.stacks[t].is_empty() {
                 self.pop(t as u32, self.last_time);

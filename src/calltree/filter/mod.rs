@@ -91,6 +91,8 @@ struct Kept {
     tops: Vec<NodeId>,
     /// Creation rank of its first kept call.
     first: NodeId,
+    /// The node of that call.
+    first_node: NodeId,
     /// Its first kept call is its first call.
     first_is_kept: bool,
 }
@@ -99,7 +101,7 @@ struct Kept {
 /// `slice` keeps; `base` is the trace's functions before the tree added
 /// its threads' ones.
 pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused> {
-    cut_ordered(full, base, slice, false)
+    cut_ordered(full, base, slice, Layout::Trace)
 }
 
 /// [`cut`] of a tree whose threads are laid out in the order of their
@@ -107,14 +109,40 @@ pub fn cut(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused
 /// [`ContextsBuilder::set_window`](super::ContextsBuilder::set_window)), so
 /// that the order needs no check.
 pub fn cut_in_order(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused> {
-    cut_ordered(full, base, slice, true)
+    cut_ordered(full, base, slice, Layout::Window)
+}
+
+/// [`cut_in_order`] of a tree built through a time window whose hidden
+/// callers were kept as path nodes (calls that started before the window,
+/// with no call counted: [`ContextsBuilder::keep_hidden_paths`]), so that
+/// `--function` and `--exclude` can be cut from it too. A kept call is
+/// then below a matching or excluded function when a path node or a kept
+/// call above it is of one; the kept calls of a thread that become
+/// top-level ones merge by function, as those below a hidden caller do in
+/// the filtered read. Kept threads are laid out by their first calls
+/// kept, whose starts the tree holds.
+///
+/// [`ContextsBuilder::keep_hidden_paths`]: super::ContextsBuilder::keep_hidden_paths
+pub fn cut_windowed(full: &Built, base: &FuncTable, slice: &Slice) -> Result<Cut, Refused> {
+    cut_ordered(full, base, slice, Layout::Paths)
+}
+
+/// How the tree to cut laid its threads out, and what it holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// By their first calls: several kept threads are checked.
+    Trace,
+    /// By their first kept calls (built through a time window).
+    Window,
+    /// The same, with path nodes above the calls kept.
+    Paths,
 }
 
 fn cut_ordered(
     full: &Built,
     base: &FuncTable,
     slice: &Slice,
-    in_order: bool,
+    layout: Layout,
 ) -> Result<Cut, Refused> {
     if slice.range.is_some() {
         return Err(Refused::TimeRange);
@@ -133,11 +161,15 @@ fn cut_ordered(
     let mut kept = Vec::new();
     for (root, index) in thread_roots(tree, &full.funcs, &full.meta)? {
         if slice.keeps_thread(index) {
-            kept.extend(kept_thread(tree, root, index, slice));
+            kept.extend(kept_thread(tree, root, index, slice, layout));
         }
     }
-    if kept.len() > 1 && !in_order {
-        check_thread_order(&kept, r)?;
+    if kept.len() > 1 {
+        match layout {
+            Layout::Trace => check_thread_order(&kept, r)?,
+            Layout::Window => {}
+            Layout::Paths => order_by_first_kept(&mut kept, tree)?,
+        }
     }
     let mut cutter = Cutter::new(full, base.clone(), slice, &kept);
     for k in &kept {
@@ -147,15 +179,26 @@ fn cut_ordered(
 }
 
 /// Thread `index` with root `root`, None when the filter keeps nothing of it.
-fn kept_thread(tree: &Tree, root: NodeId, index: u32, slice: &Slice) -> Option<Kept> {
-    let tops = tops(tree, root, slice);
+fn kept_thread(
+    tree: &Tree,
+    root: NodeId,
+    index: u32,
+    slice: &Slice,
+    layout: Layout,
+) -> Option<Kept> {
+    let tops = match layout {
+        Layout::Paths => tops_below_paths(tree, root, slice),
+        _ => tops(tree, root, slice),
+    };
     let rank = |n: NodeId| tree.created[n as usize];
-    let first = tops.iter().map(|&n| rank(n)).min()?;
+    let first_node = tops.iter().copied().min_by_key(|&n| rank(n))?;
+    let first = rank(first_node);
     let first_is_kept = tree.children(root).next().map(rank) == Some(first);
     Some(Kept {
         index,
         tops,
         first,
+        first_node,
         first_is_kept,
     })
 }
@@ -175,6 +218,19 @@ fn check_thread_order(kept: &[Kept], r: RepairStats) -> Result<(), Refused> {
     if by_index.windows(2).any(|w| w[0].first > w[1].first) {
         return Err(Refused::ThreadOrder);
     }
+    Ok(())
+}
+
+/// Kept threads of a tree with path nodes in the order the filtered read
+/// lays them out: by when their first call kept started (the tree's
+/// first starts), then by where it is in the file (its creation rank).
+/// The tree is laid out by the threads' first calls in the window, which
+/// the cut may have dropped.
+fn order_by_first_kept(kept: &mut [Kept], tree: &Tree) -> Result<(), Refused> {
+    if tree.first_start.len() != tree.len() {
+        return Err(Refused::ThreadOrder);
+    }
+    kept.sort_by_key(|k| (tree.first_start[k.first_node as usize], k.first));
     Ok(())
 }
 
@@ -224,6 +280,36 @@ fn tops(tree: &Tree, root: NodeId, slice: &Slice) -> Vec<NodeId> {
         if slice.excludes(f) {
             n += tree.size(n);
         } else if slice.matches(f) {
+            found.push(n);
+            n += tree.size(n);
+        } else {
+            n += 1;
+        }
+    }
+    found
+}
+
+/// [`tops`] of a tree with path nodes (no calls: callers that started
+/// before the window): the outermost counted calls not below an excluded
+/// function, and with `--function` below or of a matching one, path
+/// nodes included.
+fn tops_below_paths(tree: &Tree, root: NodeId, slice: &Slice) -> Vec<NodeId> {
+    let mut found = Vec::new();
+    // Everything below a matching path node before this is rooted.
+    let mut rooted_end = 0;
+    let mut n = root + 1;
+    let end = root + tree.size(root);
+    while n < end {
+        let f = tree.func(n);
+        let rooted = slice.function.is_none() || n < rooted_end || slice.matches(f);
+        if slice.excludes(f) {
+            n += tree.size(n);
+        } else if tree.calls(n) == 0 {
+            if rooted && n >= rooted_end {
+                rooted_end = n + tree.size(n);
+            }
+            n += 1;
+        } else if rooted {
             found.push(n);
             n += tree.size(n);
         } else {

@@ -249,9 +249,9 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
     // SliceSink.
     use crate::ingest::slice::TimeRange;
     use crate::ingest::{Input, ParseOptions, guess};
-    let (mut same, mut left) = (0, 0);
+    let (mut same, mut left, mut same_by_functions, mut same_by_events) = (0, 0, 0, 0);
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    for case_no in 0..700 {
+    for case_no in 0..900 {
         let (messy, closed) = (rng.chance(15), rng.chance(70));
         let case = trace(&mut rng, messy, closed, true);
         let Some(first) = case.events.iter().map(|e| e.time).min() else {
@@ -272,12 +272,23 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
         let threads: Vec<bool> = (0..case.meta.threads.len())
             .map(|_| rng.chance(60))
             .collect();
+        // And `--function` or `--exclude` now and then, marking the ids
+        // both reads give the trace's functions (in order of appearance).
+        let mut marks = |p| {
+            (0..case.funcs.len())
+                .map(|f| f > 0 && rng.chance(p))
+                .collect()
+        };
+        let function: Option<Vec<bool>> = Some(marks(30));
+        let exclude: Vec<bool> = marks(20);
         let slice = Slice {
             range: Some(range),
             origin: Some(first),
             threads: rng.chance(30).then_some(threads),
-            ..Slice::default()
+            function: function.filter(|_| rng.chance(25)),
+            exclude: if rng.chance(25) { exclude } else { Vec::new() },
         };
+        let by_functions = slice.function.is_some() || slice.exclude.contains(&true);
         let mut want_funcs = FuncTable::default();
         let mut builder = Builder::for_view(View::Contexts, keep);
         builder.set_origin(first);
@@ -318,7 +329,8 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             // Distributions by function are kept by function through the
             // window, or with some threads only per context and merged
             // after the cut, as the pipeline keeps them.
-            let merge_after_cut = keep == Some(Keep::TotalByFunction) && slice.threads.is_some();
+            let merge_after_cut =
+                keep == Some(Keep::TotalByFunction) && (slice.threads.is_some() || by_functions);
             let mut builder = Builder::for_view(
                 View::Contexts,
                 if merge_after_cut {
@@ -329,6 +341,9 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             );
             builder.set_origin(first);
             builder.set_window(range.window(first));
+            if by_functions {
+                builder.keep_hidden_paths();
+            }
             let mut funcs = FuncTable::default();
             let meta = format
                 .parse(&input, &opts, &mut funcs, &mut builder)
@@ -342,6 +357,7 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             };
             let r = full.repairs;
             let cut = match (windowed, r.unwound + r.orphan_exits + r.backwards) {
+                (true, 0) if by_functions => cut_windowed(&full, &base, &unslice),
                 (true, 0) => cut_in_order(&full, &base, &unslice),
                 _ => Err(Refused::Repairs),
             };
@@ -366,8 +382,47 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 text_of(&case)
             );
             same += 1;
+            same_by_functions += u32::from(by_functions);
+        }
+        // The same window and filters through the builder's own stacks,
+        // the events given one by one (a chunk the summaries leave).
+        if by_functions {
+            let build_keep = match keep {
+                Some(Keep::TotalByFunction) => Some(Keep::Total),
+                other => other,
+            };
+            let mut builder = Builder::for_view(View::Contexts, build_keep);
+            builder.set_origin(first);
+            builder.set_window(range.window(first));
+            builder.keep_hidden_paths();
+            builder.events(&case.events);
+            let full = builder.finish(case.funcs.clone(), case.meta.clone());
+            let r = full.repairs;
+            let unslice = Slice {
+                range: None,
+                ..slice.clone()
+            };
+            if r.unwound + r.orphan_exits + r.backwards == 0
+                && let Ok(mut c) = cut_windowed(&full, &case.funcs, &unslice)
+            {
+                if keep == Some(Keep::TotalByFunction) {
+                    c.dists_by_function();
+                }
+                let got = Outcome {
+                    tree: c.tree,
+                    funcs: c.funcs.keys().to_vec(),
+                    repairs: c.repairs,
+                    threads: c.threads,
+                };
+                let want = two_passes(&case, &slice, keep);
+                assert_eq!(got, want, "case {case_no}, events one by one");
+                same_by_events += 1;
+            }
         }
     }
+    eprintln!(
+        "{same} the same ({same_by_functions} by function, {same_by_events} one by one), {left} left"
+    );
     // Most windows hold; messy traces go the other way. (About 1,280 of
     // 1,520 builds hold; the cases whose threads kept hold no call in the
     // window are skipped before any build.)

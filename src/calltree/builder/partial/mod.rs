@@ -20,7 +20,7 @@ use std::any::Any;
 use rustc_hash::FxHashMap;
 
 use super::func_dists::{Drained, FuncDists};
-use super::{ContextsBuilder, Frame, HIDDEN, NodeId};
+use super::{ContextsBuilder, Frame, HIDDEN, NodeId, SHADOW};
 use crate::calltree::dist::{At, CallDist, Keep, slot};
 use crate::ingest::slice::Window;
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
@@ -38,6 +38,8 @@ const NO_KEY: u64 = u64::MAX;
 #[derive(Default)]
 pub(super) struct Summary {
     nodes: Vec<Node>,
+    /// When each node's first call started (the one that made it).
+    firsts: Vec<u64>,
     /// Per-call distributions, when the builder keeps them; the calls'
     /// threads are local and their starts absolute until merged.
     kept: Kept,
@@ -148,6 +150,11 @@ pub(super) struct ContextsWork {
     /// Calls starting in `[start, end)` are kept, the others hidden
     /// ([`ContextsBuilder::set_window`]); None keeps every call.
     window: Option<Window>,
+    /// Calls before the window are path nodes
+    /// ([`ContextsBuilder::keep_hidden_paths`]).
+    paths: bool,
+    /// The start of each node's first call, in the summary being built.
+    firsts: Vec<u64>,
 }
 
 impl Default for ContextsWork {
@@ -159,6 +166,8 @@ impl Default for ContextsWork {
             cache: Box::new([(NO_KEY, 0); 1 << CACHE_BITS]),
             last: (NO_KEY, 0),
             window: None,
+            paths: false,
+            firsts: Vec::new(),
         }
     }
 }
@@ -166,10 +175,11 @@ impl Default for ContextsWork {
 impl ContextsWork {
     /// A summariser whose summaries keep the per-call distributions
     /// `dists` of the calls starting in `window` (None: of every call).
-    pub(super) fn new(dists: Option<Keep>, window: Option<Window>) -> ContextsWork {
+    pub(super) fn new(dists: Option<Keep>, window: Option<Window>, paths: bool) -> ContextsWork {
         ContextsWork {
             dists,
             window,
+            paths,
             ..ContextsWork::default()
         }
     }
@@ -192,6 +202,7 @@ impl ContextsWork {
     /// Ends summary `s`: hands on what its accumulators hold and keeps
     /// them for the next chunk.
     fn finish(&mut self, mut s: Summary) -> Summary {
+        s.firsts = std::mem::take(&mut self.firsts);
         if matches!(s.kept, Kept::ByFunction(_)) {
             let sums = s.sums_by_function();
             let Kept::ByFunction(f) = &mut s.kept else {
@@ -207,6 +218,7 @@ impl ContextsWork {
 
     /// Empties the lookup tables for a new chunk.
     fn reset(&mut self) {
+        self.firsts.clear();
         self.index.clear();
         self.cache.fill((NO_KEY, 0));
         self.last = (NO_KEY, 0);
@@ -318,7 +330,7 @@ impl Summary {
     /// nodes'), by local function.
     fn sums_by_function(&self) -> Vec<u64> {
         let mut sums = Vec::new();
-        for n in &self.nodes {
+        for n in self.nodes.iter().filter(|n| n.func & SHADOW == 0) {
             let f = n.func as usize;
             if f >= sums.len() {
                 sums.resize(f + 1, 0);
@@ -365,13 +377,20 @@ impl Summary {
         match e.kind {
             EventKind::Enter => {
                 let node = if W && !window.keeps(e.time) {
-                    HIDDEN
+                    match work.paths && e.time < window.start {
+                        // A path node: below a path node or the anchor.
+                        true => {
+                            let parent = parent_of::<W>(th, &mut self.anchors, t);
+                            child(&mut self.nodes, parent, e.func | SHADOW, e.time, work)
+                        }
+                        false => HIDDEN,
+                    }
                 } else {
                     if W {
                         th.first_kept = th.first_kept.min(e.time);
                     }
                     let parent = parent_of::<W>(th, &mut self.anchors, t);
-                    child(&mut self.nodes, parent, e.func, work)
+                    child(&mut self.nodes, parent, e.func, e.time, work)
                 };
                 th.stack.push(Frame {
                     node,
@@ -389,13 +408,15 @@ impl Summary {
                         &mut self.nodes,
                         &mut self.kept,
                         t,
-                        clamp::<W>(e.time, window),
+                        (clamp::<W>(e.time, window), window.start),
                     );
                 } else {
                     pop_untimed(th, &mut self.nodes);
                 }
             }
-            EventKind::Exit => self.exit::<W, F>(t, e.func, clamp::<W>(e.time, window))?,
+            EventKind::Exit => {
+                self.exit::<W, F>(t, e.func, (clamp::<W>(e.time, window), window.start))?
+            }
         }
         Some(())
     }
@@ -427,7 +448,7 @@ impl Summary {
         }
         let exit = clamp::<W>(exit, window);
         let parent = parent_of::<W>(th, &mut self.anchors, t);
-        let node = child(&mut self.nodes, parent, e.func, work);
+        let node = child(&mut self.nodes, parent, e.func, e.time, work);
         let n = &mut self.nodes[node as usize];
         n.calls += 1;
         if TIMED {
@@ -457,7 +478,7 @@ impl Summary {
         &mut self,
         t: usize,
         func: FuncId,
-        time: u64,
+        (time, window_start): (u64, u64),
     ) -> Option<()> {
         let th = &mut self.threads[t];
         match th.stack.iter().rposition(|f| f.func == func) {
@@ -470,7 +491,7 @@ impl Summary {
                         &mut self.nodes,
                         &mut self.kept,
                         t,
-                        time,
+                        (time, window_start),
                     );
                 }
             }
@@ -542,8 +563,8 @@ fn root_anchor(th: &mut LocalThread, anchors: &mut Vec<Anchor>, t: usize) -> u32
     })
 }
 
-/// Closes the top frame of `th` at `time`; with `W`, a hidden frame is
-/// only taken off.
+/// Closes the top frame of `th` at `time`; with `W`, a hidden frame, or
+/// one that started before `window_start` (a path node), is only taken off.
 #[inline(always)]
 fn pop<const W: bool, const F: bool>(
     th: &mut LocalThread,
@@ -551,10 +572,11 @@ fn pop<const W: bool, const F: bool>(
     nodes: &mut [Node],
     kept: &mut Kept,
     t: usize,
-    time: u64,
+    (time, window_start): (u64, u64),
 ) {
     let Some(f) = th.stack.pop() else { return };
-    if W && f.node == HIDDEN {
+    // Hidden, or a path node of a call before the window: not counted.
+    if W && (f.node == HIDDEN || f.start < window_start) {
         return;
     }
     th.backwards += u64::from(time < f.start);
@@ -589,7 +611,13 @@ fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
 
 /// The summary node for `func` called from `parent`, created if new.
 #[inline(always)]
-fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWork) -> u32 {
+fn child(
+    nodes: &mut Vec<Node>,
+    parent: u32,
+    func: FuncId,
+    time: u64,
+    work: &mut ContextsWork,
+) -> u32 {
     let key = (parent as u64) << 32 | func as u64;
     // A loop calling one function enters the same node again and again.
     if work.last.0 == key {
@@ -610,6 +638,7 @@ fn child(nodes: &mut Vec<Node>, parent: u32, func: FuncId, work: &mut ContextsWo
             total: 0,
             self_time: 0,
         });
+        work.firsts.push(time);
     }
     work.cache[slot] = (key, id);
     work.last = (key, id);

@@ -39,9 +39,8 @@ pub(super) fn load(opts: &InputOptions, view: View) -> Result<Loaded> {
     let opened = Opened::open(opts, Reads::Again)?;
     let f = &opts.filter;
     let contexts = view == View::Contexts && !two_passes_forced();
-    // A time range, alone or with threads: built through the window.
-    let windowed = f.range.is_some() && f.function.is_empty() && f.exclude.is_empty();
-    if contexts && windowed {
+    // A time range, alone or with other filters: built through the window.
+    if contexts && f.range.is_some() {
         return scan_opened(opened)?.build_windowed(view);
     }
     let one = contexts && f.range.is_none();

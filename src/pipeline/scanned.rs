@@ -209,8 +209,11 @@ impl<'o> Scanned<'o> {
         // call. With `--tid` the cut drops threads' calls, so they are
         // kept per context and merged by function after it, as a one-pass
         // filtered read does.
-        let merge_after_cut =
-            opts.per_call == Some(calltree::Keep::TotalByFunction) && slice.threads.is_some();
+        // So do `--function` and `--exclude`, cut from a tree that keeps
+        // the callers before the window as path nodes.
+        let by_functions = slice.function.is_some() || slice.exclude.contains(&true);
+        let merge_after_cut = opts.per_call == Some(calltree::Keep::TotalByFunction)
+            && (slice.threads.is_some() || by_functions);
         let keep = match merge_after_cut {
             true => Some(calltree::Keep::Total),
             false => opts.per_call,
@@ -218,6 +221,9 @@ impl<'o> Scanned<'o> {
         let mut builder = calltree::Builder::for_view(view, keep);
         builder.set_origin(origin);
         builder.set_window(range.window(origin));
+        if by_functions {
+            builder.keep_hidden_paths();
+        }
         let mut watched = Watched {
             builder,
             nodes: false,
@@ -237,12 +243,17 @@ impl<'o> Scanned<'o> {
         if r.unwound > 0 || r.orphan_exits > 0 || r.backwards > 0 {
             return Ok(None);
         }
-        // The window is applied: what is left to cut is the threads.
-        let threads_only = Slice {
+        // The window is applied: what is left to cut is the threads and
+        // the functions.
+        let unranged = Slice {
             range: None,
             ..slice.clone()
         };
-        let Ok(mut cut) = calltree::filter::cut_in_order(&full, &self.funcs, &threads_only) else {
+        let cut = match by_functions {
+            true => calltree::filter::cut_windowed(&full, &self.funcs, &unranged),
+            false => calltree::filter::cut_in_order(&full, &self.funcs, &unranged),
+        };
+        let Ok(mut cut) = cut else {
             return Ok(None);
         };
         if cut.threads.is_empty() {

@@ -434,3 +434,68 @@ fn a_time_range_over_threads_and_open_calls_gives_the_two_pass_read() {
         }
     }
 }
+
+#[test]
+fn a_time_range_with_function_or_exclude_gives_the_two_pass_read() {
+    // The window built on every core with the callers before it kept as
+    // path nodes, then cut by function: a call in the window below a
+    // `deflate` that started before it is kept, one below an excluded
+    // function that did is not.
+    let z = zlib();
+    let filters: [&[&str]; 3] = [
+        &["--function", "deflate"],
+        &["--exclude", "adler32*"],
+        &["--function", "inflate", "--exclude", "inflate_fast"],
+    ];
+    for trace in [&z.binary, &z.text] {
+        let ranges = ranges_between_calls(&z.exe, trace);
+        for range in &ranges[..3] {
+            let window = ["--time-range", range.as_str()];
+            let alone = same_every_way(&["graph"], &z.exe, trace, &window);
+            for filter in filters {
+                let both = [filter, &window[..]].concat();
+                // Every command on the binary trace, the graph on the text one.
+                let commands = if trace == &z.binary {
+                    &COMMANDS[..]
+                } else {
+                    &COMMANDS[..1]
+                };
+                for &command in commands {
+                    let ran = same_every_way(command, &z.exe, trace, &both);
+                    let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+                    assert!(
+                        ran.code == 0 || none,
+                        "{command:?} {both:?}: {}",
+                        ran.stderr
+                    );
+                    if command == COMMANDS[0] && ran.code == 0 {
+                        assert_ne!(ran.output, alone.output, "{both:?} cut nothing");
+                    }
+                }
+            }
+        }
+    }
+    // Threads whose first calls in the window are cut away or not.
+    let p = threads();
+    let (trace, exe) = (&p.text_trace().path, Path::new(p.exe()));
+    let tids = thread_ids(exe, trace);
+    let both_tids = format!("{},{}", tids[0], tids[2]);
+    for range in &ranges_between_calls(exe, trace)[..3] {
+        for filter in [
+            vec!["--function", "worker_b"],
+            vec!["--exclude", "leaf_a"],
+            vec!["--tid", &both_tids, "--exclude", "leaf_b"],
+        ] {
+            let both = [&filter[..], &["--time-range", range]].concat();
+            for command in COMMANDS {
+                let ran = same_every_way(command, exe, trace, &both);
+                let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+                assert!(
+                    ran.code == 0 || none,
+                    "{command:?} {both:?}: {}",
+                    ran.stderr
+                );
+            }
+        }
+    }
+}

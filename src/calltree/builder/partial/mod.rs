@@ -628,6 +628,20 @@ fn child(
         work.last = work.cache[slot];
         return work.cache[slot].1;
     }
+    child_not_cached(nodes, (parent, func), time, (key, slot), work)
+}
+
+/// [`child`] of a (parent, func) the caches do not hold: found in the
+/// index, or made (noting its first call's start).
+#[cold]
+#[inline(never)]
+fn child_not_cached(
+    nodes: &mut Vec<Node>,
+    (parent, func): (u32, FuncId),
+    time: u64,
+    (key, slot): (u64, usize),
+    work: &mut ContextsWork,
+) -> u32 {
     let next = nodes.len() as u32;
     let id = *work.index.entry(key).or_insert(next);
     if id == next {

@@ -119,6 +119,20 @@ fn same_every_way(command: &[&str], exe: &Path, trace: &Path, filter: &[&str]) -
     oracle
 }
 
+/// [`same_every_way`] of a filter with a time range, which either keeps
+/// calls or finds none starting in the range (refused alike both ways).
+#[track_caller]
+fn kept_or_none_every_way(command: &[&str], exe: &Path, trace: &Path, filter: &[&str]) -> Ran {
+    let ran = same_every_way(command, exe, trace, filter);
+    let none = ran.code == 2 && ran.stderr.contains("no call starts in");
+    assert!(
+        ran.code == 0 || none,
+        "{command:?} {filter:?}: {}",
+        ran.stderr
+    );
+    ran
+}
+
 /// The unfiltered output of `command`.
 fn unfiltered(command: &[&str], exe: &Path, trace: &Path) -> Ran {
     run(command, exe, trace, &[], 2, false)
@@ -403,13 +417,7 @@ fn a_time_range_over_threads_and_open_calls_gives_the_two_pass_read() {
         for range in &ranges[..3] {
             for command in COMMANDS {
                 let filter = ["--tid", tid, "--time-range", range];
-                let ran = same_every_way(command, exe, trace, &filter);
-                let none = ran.code == 2 && ran.stderr.contains("no call starts in");
-                assert!(
-                    ran.code == 0 || none,
-                    "{command:?} {filter:?}: {}",
-                    ran.stderr
-                );
+                let ran = kept_or_none_every_way(command, exe, trace, &filter);
                 kept += usize::from(ran.code == 0);
             }
         }
@@ -428,9 +436,7 @@ fn a_time_range_over_threads_and_open_calls_gives_the_two_pass_read() {
         // (A few calls: two percentiles may coincide, an empty range,
         // refused alike.)
         for range in &ranges_between_calls(exe, trace)[..3] {
-            let ran = same_every_way(&["graph"], exe, trace, &["--time-range", range]);
-            let none = ran.code == 2 && ran.stderr.contains("no call starts in");
-            assert!(ran.code == 0 || none, "{range}: {}", ran.stderr);
+            kept_or_none_every_way(&["graph"], exe, trace, &["--time-range", range]);
         }
     }
 }
@@ -461,13 +467,7 @@ fn a_time_range_with_function_or_exclude_gives_the_two_pass_read() {
                     &COMMANDS[..1]
                 };
                 for &command in commands {
-                    let ran = same_every_way(command, &z.exe, trace, &both);
-                    let none = ran.code == 2 && ran.stderr.contains("no call starts in");
-                    assert!(
-                        ran.code == 0 || none,
-                        "{command:?} {both:?}: {}",
-                        ran.stderr
-                    );
+                    let ran = kept_or_none_every_way(command, &z.exe, trace, &both);
                     if command == COMMANDS[0] && ran.code == 0 {
                         assert_ne!(ran.output, alone.output, "{both:?} cut nothing");
                     }
@@ -488,13 +488,7 @@ fn a_time_range_with_function_or_exclude_gives_the_two_pass_read() {
         ] {
             let both = [&filter[..], &["--time-range", range]].concat();
             for command in COMMANDS {
-                let ran = same_every_way(command, exe, trace, &both);
-                let none = ran.code == 2 && ran.stderr.contains("no call starts in");
-                assert!(
-                    ran.code == 0 || none,
-                    "{command:?} {both:?}: {}",
-                    ran.stderr
-                );
+                kept_or_none_every_way(command, exe, trace, &both);
             }
         }
     }

@@ -44,6 +44,17 @@ struct Outcome {
     threads: Vec<u32>,
 }
 
+impl From<Cut> for Outcome {
+    fn from(c: Cut) -> Outcome {
+        Outcome {
+            tree: c.tree,
+            funcs: c.funcs.keys().to_vec(),
+            repairs: c.repairs,
+            threads: c.threads,
+        }
+    }
+}
+
 /// A random trace; `messy` ones may unwind and have orphan exits, and
 /// unless `closed` calls may be left open at the end.
 fn trace(rng: &mut Rng, messy: bool, closed: bool, timed: bool) -> Case {
@@ -180,12 +191,7 @@ fn one_pass(case: &Case, slice: &Slice, keep: Option<Keep>) -> Result<Outcome, R
         }
         other => other?,
     };
-    Ok(Outcome {
-        tree: c.tree,
-        funcs: c.funcs.keys().to_vec(),
-        repairs: c.repairs,
-        threads: c.threads,
-    })
+    Ok(Outcome::from(c))
 }
 
 /// Every way of keeping per-call distributions, and none.
@@ -368,14 +374,8 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             if merge_after_cut {
                 c.dists_by_function();
             }
-            let got = Outcome {
-                tree: c.tree,
-                funcs: c.funcs.keys().to_vec(),
-                repairs: c.repairs,
-                threads: c.threads,
-            };
             assert_eq!(
-                got,
+                Outcome::from(c),
                 want,
                 "case {case_no}: {range:?} from {first}, {keep:?}, {threads} threads, \
                  {chunk}-byte chunks:\n{}",
@@ -408,14 +408,8 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
                 if keep == Some(Keep::TotalByFunction) {
                     c.dists_by_function();
                 }
-                let got = Outcome {
-                    tree: c.tree,
-                    funcs: c.funcs.keys().to_vec(),
-                    repairs: c.repairs,
-                    threads: c.threads,
-                };
                 let want = two_passes(&case, &slice, keep);
-                assert_eq!(got, want, "case {case_no}, events one by one");
+                assert_eq!(Outcome::from(c), want, "case {case_no}, events one by one");
                 same_by_events += 1;
             }
         }

@@ -211,7 +211,7 @@ impl<'o> Scanned<'o> {
         // filtered read does.
         // So do `--function` and `--exclude`, cut from a tree that keeps
         // the callers before the window as path nodes.
-        let by_functions = slice.function.is_some() || slice.exclude.contains(&true);
+        let by_functions = slice.cuts_functions();
         let merge_after_cut = opts.per_call == Some(calltree::Keep::TotalByFunction)
             && (slice.threads.is_some() || by_functions);
         let keep = match merge_after_cut {

@@ -189,7 +189,9 @@ impl<S: Store> Stacks<S> {
                 let parent = self.stacks[t].last().map(|f| f.node);
                 let parent = parent.filter(|&n| n != HIDDEN);
                 let node = self.store.open(e.thread, parent, e.func);
-                self.store.opened(node, e.time);
+                if self.paths {
+                    self.store.opened(node, e.time);
+                }
                 self.push(
                     e.thread,
                     Frame {
@@ -268,12 +270,14 @@ impl<S: Store> Stacks<S> {
 
     #[inline]
     fn pop(&mut self, thread: u32, time: u64) {
-        let stack = &mut self.stacks[thread as usize];
-        let Some(f) = stack.pop() else { return };
+        let Some(f) = self.stacks[thread as usize].pop() else {
+            return;
+        };
         self.open[thread as usize][f.func as usize] -= 1;
-        if f.node == HIDDEN || self.window.is_some_and(|w| f.start < w.start) {
+        if !self.counted(&f) {
             return;
         }
+        let stack = &mut self.stacks[thread as usize];
         let time = self.window.map_or(time, |w| w.clamp(time));
         self.stats.backwards += u64::from(time < f.start);
         let total = time.saturating_sub(f.start);

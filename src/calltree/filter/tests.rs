@@ -294,7 +294,7 @@ fn a_tree_built_in_chunks_through_a_time_window_is_the_filtered_read() {
             function: function.filter(|_| rng.chance(25)),
             exclude: if rng.chance(25) { exclude } else { Vec::new() },
         };
-        let by_functions = slice.function.is_some() || slice.exclude.contains(&true);
+        let by_functions = slice.cuts_functions();
         let mut want_funcs = FuncTable::default();
         let mut builder = Builder::for_view(View::Contexts, keep);
         builder.set_origin(first);

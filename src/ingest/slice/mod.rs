@@ -96,6 +96,12 @@ impl Slice {
             .as_ref()
             .is_some_and(|m| m.get(func as usize).copied().unwrap_or(false))
     }
+
+    /// Whether the slice cuts by function (`--function`, or an
+    /// `--exclude` that matched something).
+    pub fn cuts_functions(&self) -> bool {
+        self.function.is_some() || self.exclude.contains(&true)
+    }
 }
 
 /// What a [`SliceSink`] saw, for the checks after the pass.
@@ -371,6 +377,6 @@ impl NodeSink for SliceSink<'_> {
 impl SliceSink<'_> {
     /// True when the slice keeps every function.
     fn is_whole(&self) -> bool {
-        self.slice.function.is_none() && !self.slice.exclude.contains(&true)
+        !self.slice.cuts_functions()
     }
 }

@@ -34,8 +34,10 @@ impl ContextsBuilder {
             // A path node keeps its mark (`SHADOW`) in the store's key.
             let func = funcs[(n.func & !SHADOW) as usize] | (n.func & SHADOW);
             let id = st.store.child(parent, func);
-            st.store
-                .first_call(id, s.firsts.get(i).copied().unwrap_or(u64::MAX));
+            if st.paths {
+                st.store
+                    .first_call(id, s.firsts.get(i).copied().unwrap_or(u64::MAX));
+            }
             st.store.add(id, n.calls, n.total, n.self_time);
             if let (Kept::ByNode(local, _), Some(store)) = (&mut kept, &mut st.store.dist)
                 && let Some(d) = local.get_mut(i)

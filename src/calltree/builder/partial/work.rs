@@ -76,7 +76,7 @@ impl ContextsWork {
     /// them for the next chunk.
     pub(super) fn finish(&mut self, mut s: Summary) -> Summary {
         s.firsts = std::mem::take(&mut self.firsts);
-        if matches!(s.kept, Kept::ByFunction(_)) {
+        if s.kept.by_function() {
             let sums = s.sums_by_function();
             let Kept::ByFunction(f) = &mut s.kept else {
                 return s;

@@ -300,7 +300,12 @@ fn tricky_trace() -> String {
 }
 
 /// The tree, function keys and metadata `calltree::build` gives for `text`.
-fn built(text: &str, view: crate::calltree::View, threads: usize, chunk: usize) -> String {
+pub(super) fn built(
+    text: &str,
+    view: crate::calltree::View,
+    threads: usize,
+    chunk: usize,
+) -> String {
     let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
     let format = crate::ingest::guess::detect(&input, None).unwrap();
     let opts = crate::ingest::ParseOptions {
@@ -319,7 +324,7 @@ fn built(text: &str, view: crate::calltree::View, threads: usize, chunk: usize) 
 }
 
 /// [`built`] in the contexts view with per-call distributions kept.
-fn built_with_dists(text: &str, threads: usize, chunk: usize) -> String {
+pub(super) fn built_with_dists(text: &str, threads: usize, chunk: usize) -> String {
     let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
     let format = crate::ingest::guess::detect(&input, None).unwrap();
     let opts = crate::ingest::ParseOptions {

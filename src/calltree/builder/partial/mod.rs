@@ -51,6 +51,44 @@ pub(super) struct Summary {
     threads: Vec<LocalThread>,
     last_time: u64,
     unwound: u64,
+    /// The leaf calls being repeated, added to their node when the run ends.
+    run: LeafRun,
+}
+
+/// A run of one function's leaf calls on one thread with no other event
+/// between them (a loop calling a helper, the commonest shape of a trace):
+/// after the first, a call adds only to these sums, which go to its node
+/// and its caller when the run ends ([`Summary::end_run`]), before any
+/// other event. Without a time window only.
+#[derive(Clone, Copy)]
+struct LeafRun {
+    /// The calls' summary node; [`LeafRun::NONE`]'s when there is no run.
+    node: u32,
+    /// Local thread.
+    thread: u32,
+    func: FuncId,
+    /// The calls after the first: how many, their summed time (saturating)
+    /// and how many of them exited before they entered.
+    calls: u64,
+    total: u64,
+    backwards: u64,
+}
+
+impl LeafRun {
+    const NONE: LeafRun = LeafRun {
+        node: u32::MAX,
+        thread: 0,
+        func: 0,
+        calls: 0,
+        total: 0,
+        backwards: 0,
+    };
+}
+
+impl Default for LeafRun {
+    fn default() -> Self {
+        LeafRun::NONE
+    }
 }
 
 /// The per-call distributions a summary keeps.
@@ -187,6 +225,7 @@ impl Summary {
         work: &mut ContextsWork,
         window: Window,
     ) -> Option<()> {
+        self.end_run();
         if TIMED {
             self.last_time = self.last_time.max(e.time);
         }
@@ -256,6 +295,13 @@ impl Summary {
         if TIMED {
             self.last_time = self.last_time.max(e.time).max(exit);
         }
+        if !W && self.run.node != LeafRun::NONE.node {
+            if self.run.thread == e.thread && self.run.func == e.func {
+                self.run_leaf::<TIMED, F>(e, exit);
+                return Some(());
+            }
+            self.flush_run();
+        }
         let t = e.thread as usize;
         let th = match self.threads.get_mut(t) {
             Some(th) => th,
@@ -289,7 +335,59 @@ impl Summary {
             };
             self.kept.add::<F>(node, e.func, (total, total), at);
         }
+        if !W {
+            self.run = LeafRun {
+                node,
+                thread: t as u32,
+                func: e.func,
+                ..LeafRun::NONE
+            };
+        }
         Some(())
+    }
+
+    /// Another call of the run's leaf ([`LeafRun`]), entered as `e` and
+    /// exited at `exit`.
+    #[inline(always)]
+    fn run_leaf<const TIMED: bool, const F: bool>(&mut self, e: &Event, exit: u64) {
+        let r = &mut self.run;
+        r.calls += 1;
+        if TIMED {
+            r.backwards += u64::from(exit < e.time);
+            let total = exit.saturating_sub(e.time);
+            r.total = r.total.saturating_add(total);
+            let at = At {
+                thread: e.thread,
+                start: e.time,
+            };
+            self.kept.add::<F>(r.node, e.func, (total, total), at);
+        }
+    }
+
+    /// Adds the run of leaf calls, if any, to its node and its caller:
+    /// what [`Summary::leaf`] would have added call by call.
+    #[inline(always)]
+    fn end_run(&mut self) {
+        if self.run.node != LeafRun::NONE.node {
+            self.flush_run();
+        }
+    }
+
+    /// [`Summary::end_run`] of a run.
+    #[inline(never)]
+    fn flush_run(&mut self) {
+        let r = std::mem::take(&mut self.run);
+        let th = &mut self.threads[r.thread as usize];
+        th.backwards += r.backwards;
+        let below = match th.stack.last_mut() {
+            Some(parent) => &mut parent.child_total,
+            None => &mut self.anchors[th.anchor as usize].child_total,
+        };
+        *below = below.saturating_add(r.total);
+        let n = &mut self.nodes[r.node as usize];
+        n.calls += r.calls;
+        n.total = n.total.saturating_add(r.total);
+        n.self_time = n.self_time.saturating_add(r.total);
     }
 
     /// An exit below the top frame: pops frames of the chunk, or records an
@@ -429,3 +527,6 @@ fn pop_untimed(th: &mut LocalThread, nodes: &mut [Node]) {
         nodes[f.node as usize].calls += 1;
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -75,6 +75,7 @@ impl ContextsWork {
     /// Ends summary `s`: hands on what its accumulators hold and keeps
     /// them for the next chunk.
     pub(super) fn finish(&mut self, mut s: Summary) -> Summary {
+        s.end_run();
         s.firsts = std::mem::take(&mut self.firsts);
         if s.kept.by_function() {
             let sums = s.sums_by_function();

@@ -4,6 +4,26 @@
 use super::shape::*;
 use super::*;
 
+/// The shortest and longest two lines of a leaf call [`repeats`] compares.
+const REPEAT_MIN: usize = 16;
+const REPEAT_MAX: usize = 64;
+
+/// Whether the `len` bytes at `i` are the `len` bytes before them
+/// (`len` within [`REPEAT_MIN`]`..=`[`REPEAT_MAX`], `i + len` within `b`):
+/// their first and last 16 bytes, and with more than 32 the 16 after the
+/// first and before the last.
+#[inline(always)]
+fn repeats(b: &[u8], i: usize, len: usize) -> bool {
+    let at = |k: usize| {
+        b.get(k..k + 16)
+            .and_then(|s| s.first_chunk::<16>())
+            .map(|s| u128::from_le_bytes(*s))
+    };
+    let same = |k: usize| at(i - len + k).is_some() & (at(i - len + k) == at(i + k));
+    let tail = len - 16;
+    same(0) & same(tail) & (len <= 32 || (same(16) & same(tail - 16)))
+}
+
 impl Parser {
     /// Reads the run of lines of shape `sh` (with `COLS` columns) that
     /// starts at `i`, handing their events to `consumer`: where the run
@@ -30,10 +50,29 @@ impl Parser {
         let Some(last) = b.len().checked_sub(WINDOW) else {
             return Ok((i, 0));
         };
-        while i <= last
-            && let Some(win) = window(b, i)
-            && let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local)
-        {
+        // Without columns, a leaf call's two lines are the same bytes each
+        // time a loop calls it again (the commonest shape of a trace):
+        // after a leaf call, `repeat` holds the length of its two lines
+        // (0: none or out of range) and its entry, and the same bytes
+        // again are the same call, taken without reading them.
+        let mut repeat = (0, None);
+        while i <= last {
+            if COLS == 0
+                && let (len @ 1.., Some(e)) = repeat
+                && repeats(b, i, len)
+            {
+                prefetch(b, i + AHEAD);
+                if !consumer.untimed_leaf(e) {
+                    return Err(Stop::Consumer);
+                }
+                lines += 2;
+                i += len;
+                continue;
+            }
+            let Some(win) = window(b, i) else { break };
+            let Some((e, next)) = self.predicted::<COLS>(sh, win, b, i, thread0, local) else {
+                break;
+            };
             prefetch(b, i + AHEAD);
             // An entry whose exit is the next line, a leaf call, goes to
             // the consumer as one: most calls are leaves.
@@ -45,6 +84,13 @@ impl Parser {
                 if !take_two::<COLS, C>(consumer, e, x) {
                     return Err(Stop::Consumer);
                 }
+                if COLS == 0 {
+                    let leaf = x.kind == EventKind::Exit && x.func == e.func;
+                    repeat = match (leaf, after - i) {
+                        (true, len @ REPEAT_MIN..=REPEAT_MAX) => (len, Some(e)),
+                        _ => (0, None),
+                    };
+                }
                 lines += 2;
                 i = after;
                 continue;
@@ -52,6 +98,7 @@ impl Parser {
             if !take_one::<COLS, C>(consumer, e) {
                 return Err(Stop::Consumer);
             }
+            repeat = (0, None);
             lines += 1;
             i = next;
         }

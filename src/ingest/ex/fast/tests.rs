@@ -372,3 +372,62 @@ fn fused_scans_summarise_or_fall_back_to_stored_events() {
     // A line the scanner does not take: the line parser reads the chunk.
     assert!(run("E0x10 5 7\nE main 6 7\n", usize::MAX).0.is_none());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    /// Untimed leaf calls repeated by a loop are taken from their bytes
+    /// alone: every event is the one written, whatever the address's
+    /// length (pairs of lines of 12 to 42 bytes) and wherever a next
+    /// call's address differs by one digit.
+    #[test]
+    fn repeated_untimed_leaves_read_as_written(
+        digits in 1usize..=16,
+        first in proptest::num::u64::ANY,
+        changes in proptest::collection::vec((0usize..16, 1u64..16), 2),
+        crlf in proptest::bool::ANY,
+        steps in proptest::collection::vec((0usize..3, 0u8..4, 1usize..6), 1..60),
+    ) {
+        let mask = if digits == 16 { u64::MAX } else { (1u64 << (4 * digits)) - 1 };
+        // The first digit is never 0, so that every address has `digits`.
+        let top = 4 * (digits as u32 - 1);
+        let a = (first & mask) | (1u64 << top);
+        let addrs: Vec<u64> = std::iter::once(a)
+            .chain(changes.iter().map(|&(p, d)| {
+                let p = 4 * (p % digits) as u32;
+                let digit = ((a >> p) & 15) ^ d;
+                let digit = if p == top && digit == 0 { 1 } else { digit };
+                (a & !(15 << p)) | (digit << p)
+            }))
+            .collect();
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut text = String::new();
+        let mut want = Vec::new();
+        for &(which, what, times) in &steps {
+            let addr = addrs[which];
+            let mut line = |kind: EventKind| {
+                let k = if kind == EventKind::Enter { 'E' } else { 'X' };
+                text.push_str(&format!("{k}0x{addr:x}{end}"));
+                want.push((kind, addr));
+            };
+            match what {
+                0 => line(EventKind::Enter),
+                1 => line(EventKind::Exit),
+                _ => {
+                    for _ in 0..times {
+                        line(EventKind::Enter);
+                        line(EventKind::Exit);
+                    }
+                }
+            }
+        }
+        let c = scan(&text).unwrap();
+        let got: Vec<(EventKind, u64)> = c
+            .local
+            .events
+            .iter()
+            .map(|e| (e.kind, c.local.addrs[e.func as usize]))
+            .collect();
+        proptest::prop_assert_eq!(&got, &want);
+        proptest::prop_assert_eq!(c.lines, want.len() as u64);
+    }
+}

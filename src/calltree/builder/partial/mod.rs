@@ -62,32 +62,38 @@ pub(super) struct Summary {
 /// other event. Without a time window only.
 #[derive(Clone, Copy)]
 struct LeafRun {
-    /// The calls' summary node; [`LeafRun::NONE`]'s when there is no run.
+    /// The local thread and function of the last leaf call
+    /// ([`LeafRun::key`]), [`LeafRun::NONE`] after any other event.
+    key: u64,
+    /// That call's summary node.
     node: u32,
-    /// Local thread.
-    thread: u32,
-    func: FuncId,
-    /// The calls after the first: how many, their summed time (saturating)
-    /// and how many of them exited before they entered.
+    /// The calls since (0 when it was not called again), their summed
+    /// time (saturating) and how many exited before they entered.
     calls: u64,
     total: u64,
     backwards: u64,
 }
 
 impl LeafRun {
-    const NONE: LeafRun = LeafRun {
-        node: u32::MAX,
-        thread: 0,
-        func: 0,
-        calls: 0,
-        total: 0,
-        backwards: 0,
-    };
+    /// The key of no run.
+    const NONE: u64 = u64::MAX;
+
+    /// The key of `thread`'s calls of `func`: one compare for the two.
+    #[inline(always)]
+    fn key(thread: u32, func: FuncId) -> u64 {
+        u64::from(thread) << 32 | u64::from(func)
+    }
 }
 
 impl Default for LeafRun {
     fn default() -> Self {
-        LeafRun::NONE
+        LeafRun {
+            key: LeafRun::NONE,
+            node: 0,
+            calls: 0,
+            total: 0,
+            backwards: 0,
+        }
     }
 }
 
@@ -295,12 +301,15 @@ impl Summary {
         if TIMED {
             self.last_time = self.last_time.max(e.time).max(exit);
         }
-        if !W && self.run.node != LeafRun::NONE.node {
-            if self.run.thread == e.thread && self.run.func == e.func {
+        let key = LeafRun::key(e.thread, e.func);
+        if !W {
+            if self.run.key == key {
                 self.run_leaf::<TIMED, F>(e, exit);
                 return Some(());
             }
-            self.flush_run();
+            if self.run.calls != 0 {
+                self.flush_run();
+            }
         }
         let t = e.thread as usize;
         let th = match self.threads.get_mut(t) {
@@ -336,12 +345,7 @@ impl Summary {
             self.kept.add::<F>(node, e.func, (total, total), at);
         }
         if !W {
-            self.run = LeafRun {
-                node,
-                thread: t as u32,
-                func: e.func,
-                ..LeafRun::NONE
-            };
+            (self.run.key, self.run.node) = (key, node);
         }
         Some(())
     }
@@ -364,20 +368,23 @@ impl Summary {
         }
     }
 
-    /// Adds the run of leaf calls, if any, to its node and its caller:
-    /// what [`Summary::leaf`] would have added call by call.
+    /// Ends the run of leaf calls, if any, adding its calls to their node
+    /// and their caller: what [`Summary::leaf`] would have added call by
+    /// call.
     #[inline(always)]
     fn end_run(&mut self) {
-        if self.run.node != LeafRun::NONE.node {
+        if self.run.calls != 0 {
             self.flush_run();
         }
+        self.run.key = LeafRun::NONE;
     }
 
-    /// [`Summary::end_run`] of a run.
+    /// Adds the run's calls since its first (some) and empties it.
     #[inline(never)]
     fn flush_run(&mut self) {
-        let r = std::mem::take(&mut self.run);
-        let th = &mut self.threads[r.thread as usize];
+        let r = self.run;
+        (self.run.calls, self.run.total, self.run.backwards) = (0, 0, 0);
+        let th = &mut self.threads[(r.key >> 32) as usize];
         th.backwards += r.backwards;
         let below = match th.stack.last_mut() {
             Some(parent) => &mut parent.child_total,

@@ -59,7 +59,8 @@ pub(super) struct Summary {
 /// between them (a loop calling a helper, the commonest shape of a trace):
 /// after the first, a call adds only to these sums, which go to its node
 /// and its caller when the run ends ([`Summary::end_run`]), before any
-/// other event. Without a time window only.
+/// other event. With a time window, calls outside it are not part of the
+/// run, which they leave as it was.
 #[derive(Clone, Copy)]
 struct LeafRun {
     /// The local thread and function of the last leaf call
@@ -72,6 +73,9 @@ struct LeafRun {
     calls: u64,
     total: u64,
     backwards: u64,
+    /// With a time window, the earliest start of those calls
+    /// (`u64::MAX`: none), for the thread's first kept call.
+    first_kept: u64,
 }
 
 impl LeafRun {
@@ -93,6 +97,7 @@ impl Default for LeafRun {
             calls: 0,
             total: 0,
             backwards: 0,
+            first_kept: u64::MAX,
         }
     }
 }
@@ -302,14 +307,12 @@ impl Summary {
             self.last_time = self.last_time.max(e.time).max(exit);
         }
         let key = LeafRun::key(e.thread, e.func);
-        if !W {
-            if self.run.key == key {
-                self.run_leaf::<TIMED, F>(e, exit);
-                return Some(());
-            }
-            if self.run.calls != 0 {
-                self.flush_run();
-            }
+        if self.run.key == key {
+            self.run_leaf::<TIMED, W, F>(e, exit, window);
+            return Some(());
+        }
+        if self.run.calls != 0 {
+            self.flush_run();
         }
         let t = e.thread as usize;
         let th = match self.threads.get_mut(t) {
@@ -344,19 +347,30 @@ impl Summary {
             };
             self.kept.add::<F>(node, e.func, (total, total), at);
         }
-        if !W {
-            (self.run.key, self.run.node) = (key, node);
-        }
+        (self.run.key, self.run.node) = (key, node);
         Some(())
     }
 
     /// Another call of the run's leaf ([`LeafRun`]), entered as `e` and
-    /// exited at `exit`.
+    /// exited at `exit`; with `W`, as [`Summary::leaf`] takes it.
     #[inline(always)]
-    fn run_leaf<const TIMED: bool, const F: bool>(&mut self, e: &Event, exit: u64) {
+    fn run_leaf<const TIMED: bool, const W: bool, const F: bool>(
+        &mut self,
+        e: &Event,
+        exit: u64,
+        window: Window,
+    ) {
+        // A hidden call changes nothing, and leaves the run as it was.
+        if W && !window.keeps(e.time) {
+            return;
+        }
         let r = &mut self.run;
         r.calls += 1;
+        if W {
+            r.first_kept = r.first_kept.min(e.time);
+        }
         if TIMED {
+            let exit = clamp::<W>(exit, window);
             r.backwards += u64::from(exit < e.time);
             let total = exit.saturating_sub(e.time);
             r.total = r.total.saturating_add(total);
@@ -384,8 +398,10 @@ impl Summary {
     fn flush_run(&mut self) {
         let r = self.run;
         (self.run.calls, self.run.total, self.run.backwards) = (0, 0, 0);
+        self.run.first_kept = u64::MAX;
         let th = &mut self.threads[(r.key >> 32) as usize];
         th.backwards += r.backwards;
+        th.first_kept = th.first_kept.min(r.first_kept);
         let below = match th.stack.last_mut() {
             Some(parent) => &mut parent.child_total,
             None => &mut self.anchors[th.anchor as usize].child_total,

@@ -5,13 +5,15 @@ use crate::calltree::builder::tests::{built, built_with_dists, per_function_dist
 use crate::calltree::{Builder, Keep, View};
 use crate::ingest::EventKind::{self, Enter, Exit};
 use crate::ingest::binary::{Block, encode};
+use crate::ingest::slice::Window;
 
 /// One step of a generated trace: (thread, function, what), where what
 /// is 0 an entry, 1 an exit, and n >= 2 a run of n - 1 leaf calls.
 type Step = (u8, u8, u8);
 
 /// The events of `steps` as (thread, kind, function, time). Times mostly
-/// grow; `backwards` makes some leaves exit before they enter, `huge`
+/// grow; `backwards` makes some leaves start before the call before them
+/// and exit before they enter, `huge`
 /// some take about 2^63, so that a run's sum saturates (times a binary
 /// trace holds, and text lines of more than 16 digits, which the
 /// scanner leaves to the line parser).
@@ -26,7 +28,8 @@ fn events(steps: &[Step], backwards: &[bool], huge: &[bool]) -> Vec<(u8, EventKi
                 for k in 0..usize::from(n - 1) {
                     let (enter, exit) =
                         match (backwards[(i + k) % backwards.len()], huge[i % huge.len()]) {
-                            (true, _) => (time + 5, time),
+                            // Earlier than the call before, and exiting before it enters.
+                            (true, _) => (time - 7, time - 9),
                             (false, true) => (time, time + (1 << 63) + k as u64),
                             (false, false) => (time, time + 1 + (i * 7 + k * 13) as u64 % 300),
                         };
@@ -84,6 +87,27 @@ fn tree(name: &str, bytes: &[u8], keep: Keep, threads: usize, chunk: usize) -> S
     format!("{:?}", b.tree)
 }
 
+/// The contexts tree of the text `text` built through `window`, with its
+/// repairs and distributions by function.
+fn windowed(text: &str, window: Window, threads: usize, chunk: usize) -> String {
+    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    let mut builder = Builder::with_dists(View::Contexts, Keep::TotalByFunction);
+    builder.set_origin(0);
+    builder.set_window(window);
+    let mut funcs = crate::ingest::FuncTable::default();
+    let meta = format
+        .parse(&input, &opts, &mut funcs, &mut builder)
+        .unwrap();
+    let b = builder.finish(funcs, meta);
+    format!("{:?}\n{:?}", b.tree, b.repairs)
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
     /// Runs of a leaf, broken by another thread, another function, an
@@ -99,6 +123,7 @@ proptest::proptest! {
         backwards in proptest::collection::vec(proptest::bool::weighted(0.1), 1..20),
         huge in proptest::collection::vec(proptest::bool::weighted(0.1), 1..20),
         chunk in 40usize..2000,
+        window in (0u64..3000, 0u64..3000),
     ) {
         // Binary traces hold times that only grow on each thread.
         for (events, with_binary) in [
@@ -116,6 +141,18 @@ proptest::proptest! {
                 proptest::prop_assert_eq!(
                     per_function_dists(&fast, Keep::TotalByFunction, threads, chunk),
                     per_function_dists(&reference, Keep::TotalByFunction, 1, 1 << 30)
+                );
+                // Through a time window: calls outside it leave a run as
+                // it was. (Not with path nodes: a summary makes none for
+                // a leaf before the window, which nothing is kept below,
+                // and only the tree cut from them is the same.)
+                let window = Window {
+                    start: 1000 + window.0,
+                    end: 1000 + window.0 + window.1,
+                };
+                proptest::prop_assert_eq!(
+                    windowed(&fast, window, threads, chunk),
+                    windowed(&reference, window, 1, 1 << 30)
                 );
                 for keep in [Keep::TotalAndSelf, Keep::TotalByFunction] {
                     if with_binary {

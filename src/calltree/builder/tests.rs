@@ -299,6 +299,28 @@ fn tricky_trace() -> String {
     t
 }
 
+/// A trace of `bytes` named `name`, its format as sniffed, and parse
+/// options of `threads` threads and `chunk`-byte chunks.
+pub(super) fn read_as(
+    name: &str,
+    bytes: &[u8],
+    threads: usize,
+    chunk: usize,
+) -> (
+    crate::ingest::Input,
+    &'static dyn crate::ingest::TraceFormat,
+    crate::ingest::ParseOptions,
+) {
+    let input = crate::ingest::Input::from_bytes(name, bytes.to_vec());
+    let format = crate::ingest::guess::detect(&input, None).unwrap();
+    let opts = crate::ingest::ParseOptions {
+        threads,
+        chunk_bytes: chunk,
+        ..Default::default()
+    };
+    (input, format, opts)
+}
+
 /// The tree, function keys and metadata `calltree::build` gives for `text`.
 pub(super) fn built(
     text: &str,
@@ -306,13 +328,7 @@ pub(super) fn built(
     threads: usize,
     chunk: usize,
 ) -> String {
-    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let opts = crate::ingest::ParseOptions {
-        threads,
-        chunk_bytes: chunk,
-        ..Default::default()
-    };
+    let (input, format, opts) = read_as("t.txt", text.as_bytes(), threads, chunk);
     let b = crate::calltree::build(&input, format, &opts, view).unwrap();
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}",
@@ -325,13 +341,7 @@ pub(super) fn built(
 
 /// [`built`] in the contexts view with per-call distributions kept.
 pub(super) fn built_with_dists(text: &str, threads: usize, chunk: usize) -> String {
-    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let opts = crate::ingest::ParseOptions {
-        threads,
-        chunk_bytes: chunk,
-        ..Default::default()
-    };
+    let (input, format, opts) = read_as("t.txt", text.as_bytes(), threads, chunk);
     let builder = crate::calltree::Builder::with_dists(
         crate::calltree::View::Contexts,
         crate::calltree::Keep::TotalAndSelf,
@@ -363,13 +373,7 @@ pub(super) fn per_function_dists(
     threads: usize,
     chunk: usize,
 ) -> (String, String) {
-    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let opts = crate::ingest::ParseOptions {
-        threads,
-        chunk_bytes: chunk,
-        ..Default::default()
-    };
+    let (input, format, opts) = read_as("t.txt", text.as_bytes(), threads, chunk);
     let builder = crate::calltree::Builder::with_dists(crate::calltree::View::Contexts, keep);
     let mut b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
     let dists = crate::calltree::dist::per_function(&b.tree, b.funcs.len());

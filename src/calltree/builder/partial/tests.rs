@@ -1,7 +1,7 @@
 //! Runs of leaf calls ([`LeafRun`](super::LeafRun)) add up to what their
 //! calls add one by one.
 
-use crate::calltree::builder::tests::{built, built_with_dists, per_function_dists};
+use crate::calltree::builder::tests::{built, built_with_dists, per_function_dists, read_as};
 use crate::calltree::{Builder, Keep, View};
 use crate::ingest::EventKind::{self, Enter, Exit};
 use crate::ingest::binary::{Block, encode};
@@ -75,13 +75,7 @@ fn binary(events: &[(u8, EventKind, u8, u64)]) -> Vec<u8> {
 
 /// The contexts tree of `bytes`, with the per-call distributions `keep`.
 fn tree(name: &str, bytes: &[u8], keep: Keep, threads: usize, chunk: usize) -> String {
-    let input = crate::ingest::Input::from_bytes(name, bytes.to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let opts = crate::ingest::ParseOptions {
-        threads,
-        chunk_bytes: chunk,
-        ..Default::default()
-    };
+    let (input, format, opts) = read_as(name, bytes, threads, chunk);
     let builder = Builder::with_dists(View::Contexts, keep);
     let b = crate::calltree::build_with(&input, format, &opts, builder).unwrap();
     format!("{:?}", b.tree)
@@ -90,13 +84,7 @@ fn tree(name: &str, bytes: &[u8], keep: Keep, threads: usize, chunk: usize) -> S
 /// The contexts tree of the text `text` built through `window`, with its
 /// repairs and distributions by function.
 fn windowed(text: &str, window: Window, threads: usize, chunk: usize) -> String {
-    let input = crate::ingest::Input::from_bytes("t.txt", text.as_bytes().to_vec());
-    let format = crate::ingest::guess::detect(&input, None).unwrap();
-    let opts = crate::ingest::ParseOptions {
-        threads,
-        chunk_bytes: chunk,
-        ..Default::default()
-    };
+    let (input, format, opts) = read_as("t.txt", text.as_bytes(), threads, chunk);
     let mut builder = Builder::with_dists(View::Contexts, Keep::TotalByFunction);
     builder.set_origin(0);
     builder.set_window(window);

@@ -8,7 +8,8 @@
 //! stacks, which tells every anchor's node, and adds each summary node to
 //! the global tree once: the per-event work is all done in parallel. For
 //! E/X text and binary traces the summary is built as the parser reads the events
-//! ([`ChunkWork::scan`]), without storing them.
+//! ([`ChunkWork::scan`]), without storing them. A loop calling one leaf
+//! again and again costs a summary only the sums of a run ([`LeafRun`]).
 //!
 //! When the effect of an exit depends on the stack below the chunk (an
 //! exit matching no frame of the chunk while some are open: `longjmp`
@@ -26,8 +27,10 @@ use crate::ingest::slice::Window;
 use crate::ingest::{ChunkScan, ChunkScanned, ChunkWork, Event, EventConsumer, EventKind, FuncId};
 
 mod merge;
+mod run;
 mod work;
 
+use run::LeafRun;
 pub(super) use work::ContextsWork;
 use work::child;
 
@@ -53,53 +56,6 @@ pub(super) struct Summary {
     unwound: u64,
     /// The leaf calls being repeated, added to their node when the run ends.
     run: LeafRun,
-}
-
-/// A run of one function's leaf calls on one thread with no other event
-/// between them (a loop calling a helper, the commonest shape of a trace):
-/// after the first, a call adds only to these sums, which go to its node
-/// and its caller when the run ends ([`Summary::end_run`]), before any
-/// other event. With a time window, calls outside it are not part of the
-/// run, which they leave as it was.
-#[derive(Clone, Copy)]
-struct LeafRun {
-    /// The local thread and function of the last leaf call
-    /// ([`LeafRun::key`]), [`LeafRun::NONE`] after any other event.
-    key: u64,
-    /// That call's summary node.
-    node: u32,
-    /// The calls since (0 when it was not called again), their summed
-    /// time (saturating) and how many exited before they entered.
-    calls: u64,
-    total: u64,
-    backwards: u64,
-    /// With a time window, the earliest start of those calls
-    /// (`u64::MAX`: none), for the thread's first kept call.
-    first_kept: u64,
-}
-
-impl LeafRun {
-    /// The key of no run.
-    const NONE: u64 = u64::MAX;
-
-    /// The key of `thread`'s calls of `func`: one compare for the two.
-    #[inline(always)]
-    fn key(thread: u32, func: FuncId) -> u64 {
-        u64::from(thread) << 32 | u64::from(func)
-    }
-}
-
-impl Default for LeafRun {
-    fn default() -> Self {
-        LeafRun {
-            key: LeafRun::NONE,
-            node: 0,
-            calls: 0,
-            total: 0,
-            backwards: 0,
-            first_kept: u64::MAX,
-        }
-    }
 }
 
 /// The per-call distributions a summary keeps.
@@ -349,68 +305,6 @@ impl Summary {
         }
         (self.run.key, self.run.node) = (key, node);
         Some(())
-    }
-
-    /// Another call of the run's leaf ([`LeafRun`]), entered as `e` and
-    /// exited at `exit`; with `W`, as [`Summary::leaf`] takes it.
-    #[inline(always)]
-    fn run_leaf<const TIMED: bool, const W: bool, const F: bool>(
-        &mut self,
-        e: &Event,
-        exit: u64,
-        window: Window,
-    ) {
-        // A hidden call changes nothing, and leaves the run as it was.
-        if W && !window.keeps(e.time) {
-            return;
-        }
-        let r = &mut self.run;
-        r.calls += 1;
-        if W {
-            r.first_kept = r.first_kept.min(e.time);
-        }
-        if TIMED {
-            let exit = clamp::<W>(exit, window);
-            r.backwards += u64::from(exit < e.time);
-            let total = exit.saturating_sub(e.time);
-            r.total = r.total.saturating_add(total);
-            let at = At {
-                thread: e.thread,
-                start: e.time,
-            };
-            self.kept.add::<F>(r.node, e.func, (total, total), at);
-        }
-    }
-
-    /// Ends the run of leaf calls, if any, adding its calls to their node
-    /// and their caller: what [`Summary::leaf`] would have added call by
-    /// call.
-    #[inline(always)]
-    fn end_run(&mut self) {
-        if self.run.calls != 0 {
-            self.flush_run();
-        }
-        self.run.key = LeafRun::NONE;
-    }
-
-    /// Adds the run's calls since its first (some) and empties it.
-    #[inline(never)]
-    fn flush_run(&mut self) {
-        let r = self.run;
-        (self.run.calls, self.run.total, self.run.backwards) = (0, 0, 0);
-        self.run.first_kept = u64::MAX;
-        let th = &mut self.threads[(r.key >> 32) as usize];
-        th.backwards += r.backwards;
-        th.first_kept = th.first_kept.min(r.first_kept);
-        let below = match th.stack.last_mut() {
-            Some(parent) => &mut parent.child_total,
-            None => &mut self.anchors[th.anchor as usize].child_total,
-        };
-        *below = below.saturating_add(r.total);
-        let n = &mut self.nodes[r.node as usize];
-        n.calls += r.calls;
-        n.total = n.total.saturating_add(r.total);
-        n.self_time = n.self_time.saturating_add(r.total);
     }
 
     /// An exit below the top frame: pops frames of the chunk, or records an

@@ -289,11 +289,7 @@ impl Summary {
         if TIMED {
             th.backwards += u64::from(exit < e.time);
             let total = exit.saturating_sub(e.time);
-            let below = match th.stack.last_mut() {
-                Some(parent) => &mut parent.child_total,
-                None => &mut self.anchors[th.anchor as usize].child_total,
-            };
-            *below = below.saturating_add(total);
+            add_below(th, &mut self.anchors, total);
             n.total = n.total.saturating_add(total);
             // Its frame would have no time below it.
             n.self_time = n.self_time.saturating_add(total);
@@ -399,6 +395,17 @@ fn root_anchor(th: &mut LocalThread, anchors: &mut Vec<Anchor>, t: usize) -> u32
     })
 }
 
+/// Adds `total`, the time of calls that closed, to what stands below
+/// them on `th`: the frame on top, or the anchor below the chunk.
+#[inline(always)]
+fn add_below(th: &mut LocalThread, anchors: &mut [Anchor], total: u64) {
+    let below = match th.stack.last_mut() {
+        Some(parent) => &mut parent.child_total,
+        None => &mut anchors[th.anchor as usize].child_total,
+    };
+    *below = below.saturating_add(total);
+}
+
 /// Closes the top frame of `th` at `time`; with `W`, a hidden frame, or
 /// one that started before `window_start` (a path node), is only taken off.
 #[inline(always)]
@@ -417,11 +424,7 @@ fn pop<const W: bool, const F: bool>(
     }
     th.backwards += u64::from(time < f.start);
     let total = time.saturating_sub(f.start);
-    let below = match th.stack.last_mut() {
-        Some(parent) => &mut parent.child_total,
-        None => &mut anchors[th.anchor as usize].child_total,
-    };
-    *below = below.saturating_add(total);
+    add_below(th, anchors, total);
     let n = &mut nodes[f.node as usize];
     n.calls += 1;
     n.total = n.total.saturating_add(total);

@@ -103,11 +103,7 @@ impl Summary {
         let th = &mut self.threads[(r.key >> 32) as usize];
         th.backwards += r.backwards;
         th.first_kept = th.first_kept.min(r.first_kept);
-        let below = match th.stack.last_mut() {
-            Some(parent) => &mut parent.child_total,
-            None => &mut self.anchors[th.anchor as usize].child_total,
-        };
-        *below = below.saturating_add(r.total);
+        add_below(th, &mut self.anchors, r.total);
         let n = &mut self.nodes[r.node as usize];
         n.calls += r.calls;
         n.total = n.total.saturating_add(r.total);

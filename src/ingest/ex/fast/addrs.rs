@@ -19,7 +19,7 @@ fn repeats(b: &[u8], i: usize, len: usize) -> bool {
             .and_then(|s| s.first_chunk::<16>())
             .map(|s| u128::from_le_bytes(*s))
     };
-    let same = |k: usize| at(i - len + k).is_some() & (at(i - len + k) == at(i + k));
+    let same = |k: usize| matches!((at(i - len + k), at(i + k)), (Some(x), Some(y)) if x == y);
     let tail = len - 16;
     same(0) & same(tail) & (len <= 32 || (same(16) & same(tail - 16)))
 }
@@ -53,12 +53,13 @@ impl Parser {
         // Without columns, a leaf call's two lines are the same bytes each
         // time a loop calls it again (the commonest shape of a trace):
         // after a leaf call, `repeat` holds the length of its two lines
-        // (0: none or out of range) and its entry, and the same bytes
-        // again are the same call, taken without reading them.
-        let mut repeat = (0, None);
+        // and its entry (None: no such call, or lines of a length out of
+        // range), and the same bytes again are the same call, taken
+        // without reading them.
+        let mut repeat = None;
         while i <= last {
             if COLS == 0
-                && let (len @ 1.., Some(e)) = repeat
+                && let Some((len, e)) = repeat
                 && repeats(b, i, len)
             {
                 prefetch(b, i + AHEAD);
@@ -86,10 +87,8 @@ impl Parser {
                 }
                 if COLS == 0 {
                     let leaf = x.kind == EventKind::Exit && x.func == e.func;
-                    repeat = match (leaf, after - i) {
-                        (true, len @ REPEAT_MIN..=REPEAT_MAX) => (len, Some(e)),
-                        _ => (0, None),
-                    };
+                    let len = after - i;
+                    repeat = (leaf && (REPEAT_MIN..=REPEAT_MAX).contains(&len)).then_some((len, e));
                 }
                 lines += 2;
                 i = after;
@@ -98,7 +97,7 @@ impl Parser {
             if !take_one::<COLS, C>(consumer, e) {
                 return Err(Stop::Consumer);
             }
-            repeat = (0, None);
+            repeat = None;
             lines += 1;
             i = next;
         }

@@ -1,11 +1,14 @@
 //! Per-function distributions of a chunk, accumulated on a parsing thread
 //! (what the hot graph, `stats` by function and `compare` keep,
 //! [`Keep::TotalByFunction`](crate::calltree::Keep)). A call costs as
-//! little as can be: its function's minimum, maximum (the slowest call's
-//! place only when the maximum is reached) and one narrow count in a
-//! dense window of buckets. The number of calls is the sum of the counts,
-//! found when the chunk ends, and the sum of their times is that of the
-//! function's summary nodes, which add up the same calls.
+//! little as can be: its function's maximum (the slowest call's place
+//! only when the maximum is reached) and one narrow count. A value below
+//! [`EXACT`] (the short calls most of a trace is made of) is counted in a
+//! fixed array indexed by the value itself; a larger one also moves the
+//! minimum and is counted in a dense window of buckets. The minimum of the
+//! short calls is their lowest count, found when the chunk ends, as are
+//! the number of calls (the sum of the counts); the sum of their times is
+//! that of the function's summary nodes, which add up the same calls.
 //!
 //! The windows stay with the parsing thread from chunk to chunk (emptied,
 //! not freed, and narrowed only when together they hold more than
@@ -19,11 +22,12 @@
 //! other chunks: a window reused by another function only grows to cover
 //! both.
 
-use crate::calltree::dist::{At, Head, MAX_BUCKETS, bucket_of, earlier};
+use crate::calltree::dist::{At, EXACT, Head, MAX_BUCKETS, bucket_of, earlier};
 
 /// One local function's calls in the current chunk.
 struct Acc {
-    /// Smallest value (`u64::MAX` before the first call).
+    /// Smallest value of at least [`EXACT`] (`u64::MAX` before the
+    /// first): the minimum unless a shorter call was counted in `exact`.
     min: u64,
     /// Largest value (0 before the first call).
     max: u64,
@@ -31,8 +35,12 @@ struct Acc {
     max_at: At,
     /// Whether the chunk called it.
     called: bool,
-    /// `counts[i]` is bucket `base + i`'s count in this chunk (modulo
-    /// 2^32: a wrap is noted in [`FuncDists::carries`]).
+    /// `exact[v]` is the count of calls that took `v` < [`EXACT`] (empty
+    /// until the first; modulo 2^32: a wrap is noted in
+    /// [`FuncDists::carries`]).
+    exact: Vec<u32>,
+    /// `counts[i]` is bucket `base + i`'s count (buckets of [`EXACT`] and
+    /// above), as `exact`'s.
     base: u16,
     counts: Vec<u32>,
 }
@@ -44,6 +52,7 @@ impl Default for Acc {
             max: 0,
             max_at: At::default(),
             called: false,
+            exact: Vec::new(),
             base: 0,
             counts: Vec::new(),
         }
@@ -54,25 +63,44 @@ impl Default for Acc {
 // window's length (what `Acc::add` relies on).
 const _: () = assert!(2 * MAX_BUCKETS <= 1 << 16);
 
+/// Adds one to a count; false when it wrapped to 0.
+#[inline(always)]
+fn bump(c: &mut u32) -> bool {
+    *c = c.wrapping_add(1);
+    *c != 0
+}
+
 impl Acc {
     /// Adds one call of `v` at `at`; false when its count wrapped to 0.
     #[inline(always)]
     fn add(&mut self, v: u64, at: At) -> bool {
-        self.min = self.min.min(v);
         if v >= self.max {
             self.reach_max(v, at);
         }
+        if v < EXACT {
+            return match self.exact.get_mut(v as usize) {
+                Some(c) => bump(c),
+                None => self.first_exact(v),
+            };
+        }
+        self.min = self.min.min(v);
         let b = bucket_of(v);
         match self.counts.get_mut(b.wrapping_sub(self.base) as usize) {
-            Some(c) => {
-                *c = c.wrapping_add(1);
-                *c != 0
-            }
+            Some(c) => bump(c),
             None => {
                 self.widen(b);
                 true
             }
         }
+    }
+
+    /// Counts the first call below [`EXACT`] since the counts were freed.
+    #[cold]
+    #[inline(never)]
+    fn first_exact(&mut self, v: u64) -> bool {
+        self.exact = vec![0; EXACT as usize];
+        self.exact[v as usize] = 1;
+        true
     }
 
     /// A call as slow as the slowest so far, or slower (or the first).
@@ -96,7 +124,7 @@ impl Acc {
             return;
         }
         if b < self.base {
-            let low = b.saturating_sub(HEADROOM);
+            let low = b.saturating_sub(HEADROOM).max(EXACT as u16);
             let more = (self.base - low) as usize;
             self.counts.splice(0..0, std::iter::repeat_n(0, more));
             self.base = low;
@@ -107,26 +135,20 @@ impl Acc {
         self.counts[(b - self.base) as usize] = 1;
     }
 
-    /// Moves this chunk's non-empty buckets (those between its minimum's
-    /// and its maximum's) to `out` and empties the accumulator; returns
-    /// the chunk's numbers other than the counts, with `sum` the sum of
-    /// the values.
+    /// Moves this chunk's non-empty counts to `out` (in bucket order:
+    /// `exact`'s, then the window's between its minimum's and its
+    /// maximum's buckets) and empties the accumulator; returns the
+    /// chunk's numbers other than the counts, with `sum` the sum of the
+    /// values. A count that wrapped is not there yet
+    /// ([`FuncDists::drain`]), nor is `min` final.
     fn drain(&mut self, sum: u64, narrow: bool, out: &mut Vec<(u16, u64)>) -> Head {
-        let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
-        let mut count = 0;
-        let base = self.base;
-        let window = (lo - base) as usize..=(hi - base) as usize;
-        for (k, block) in self.counts[window].chunks_mut(BLOCK).enumerate() {
-            if block.iter().fold(0, |a, &c| a | c) == 0 {
-                continue;
-            }
-            for (i, c) in block.iter_mut().enumerate() {
-                if *c != 0 {
-                    out.push((lo + (k * BLOCK + i) as u16, u64::from(*c)));
-                    count += u64::from(*c);
-                    *c = 0;
-                }
-            }
+        let mut count = take_counts(&mut self.exact, 0, out);
+        let mut used = 0;
+        if self.min != u64::MAX {
+            let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
+            let window = (lo - self.base) as usize..=(hi - self.base) as usize;
+            count += take_counts(&mut self.counts[window], lo, out);
+            used = (hi - lo) as usize + 1;
         }
         let head = Head {
             min: self.min,
@@ -139,18 +161,43 @@ impl Acc {
         // rare slow call in an earlier chunk, or another function of the
         // same local id) is narrowed to them: memory follows what chunks
         // use.
-        let used = (hi - lo) as usize + 1;
+        let lo = bucket_of(self.min);
         let (counts, base) = match narrow && self.counts.len() > 2 * used + SLACK {
             true => (vec![0; used], lo),
-            false => (std::mem::take(&mut self.counts), base),
+            false => (std::mem::take(&mut self.counts), self.base),
         };
         *self = Acc {
+            exact: std::mem::take(&mut self.exact),
             counts,
             base,
             ..Acc::default()
         };
         head
     }
+
+    /// The counts this accumulator holds (what [`BUDGET`] limits).
+    fn held(&self) -> usize {
+        self.exact.len() + self.counts.len()
+    }
+}
+
+/// Moves the non-empty counts of `counts`, those of the buckets from
+/// `first` on, to `out` and zeroes them; returns their sum.
+fn take_counts(counts: &mut [u32], first: u16, out: &mut Vec<(u16, u64)>) -> u64 {
+    let mut sum = 0;
+    for (k, block) in counts.chunks_mut(BLOCK).enumerate() {
+        if block.iter().fold(0, |a, &c| a | c) == 0 {
+            continue;
+        }
+        for (i, c) in block.iter_mut().enumerate() {
+            if *c != 0 {
+                out.push((first + (k * BLOCK + i) as u16, u64::from(*c)));
+                sum += u64::from(*c);
+                *c = 0;
+            }
+        }
+    }
+    sum
 }
 
 /// Counts a window may hold beyond twice a chunk's range of buckets
@@ -216,11 +263,14 @@ impl FuncDists {
     /// of each local function's values (saturating), by local function.
     pub(super) fn drain(&mut self, sums: &[u64]) -> Drained {
         let mut d = Drained::default();
-        let narrow = self.accs.iter().map(|a| a.counts.len()).sum::<usize>() > BUDGET;
+        let narrow = self.accs.iter().map(Acc::held).sum::<usize>() > BUDGET;
         for (f, a) in self.accs.iter_mut().enumerate() {
             if !a.called {
                 if narrow && a.counts.len() > SLACK {
                     a.counts = Vec::new();
+                }
+                if narrow {
+                    a.exact = Vec::new();
                 }
                 continue;
             }
@@ -230,6 +280,18 @@ impl FuncDists {
             for &(_, b) in self.carries.iter().filter(|c| c.0 == f as u32) {
                 head.count += 1 << 32;
                 add_carry(&mut d.buckets, start, b);
+            }
+            // The shortest call, when it was counted by its value.
+            if let Some(&(b, _)) = d.buckets.get(start)
+                && u64::from(b) < EXACT
+            {
+                head.min = u64::from(b);
+            }
+            // Values below EXACT left no minimum but their buckets.
+            if let Some(&(b, _)) = d.buckets.get(start)
+                && u64::from(b) < EXACT
+            {
+                head.min = u64::from(b);
             }
             d.funcs.push((f as u32, head, d.buckets.len() as u32));
         }
@@ -309,7 +371,7 @@ mod tests {
 
     #[test]
     fn reused_windows_give_each_chunk_its_own_calls() {
-        let chunks: [&[(u64, At)]; 3] = [
+        let chunks: [&[(u64, At)]; 4] = [
             &[
                 (5, at(0, 9)),
                 (300, at(1, 3)),
@@ -318,6 +380,8 @@ mod tests {
             ],
             &[(1 << 40, at(0, 5)), (7, at(0, 1))],
             &[(0, at(2, 4)), (0, at(1, 4)), (0, at(1, 9))],
+            // Only calls above the exact counts: the minimum is theirs.
+            &[(200, at(0, 1)), (EXACT + 1, at(1, 1)), (1 << 40, at(1, 0))],
         ];
         let mut f = FuncDists::default();
         for calls in chunks {
@@ -327,12 +391,14 @@ mod tests {
             let sum = calls.iter().map(|c| c.0).sum();
             assert_eq!(drained(&mut f, sum), reference(calls));
         }
-        // The window is empty again, and (far under the budget) as wide
-        // as the calls of all three chunks made it.
+        // The counts are empty again, and (far under the budget) the
+        // window is as wide as the calls above the exact counts of all
+        // the chunks made it.
         let a = &f.accs[1];
-        assert_eq!(a.base, 0);
+        assert_eq!(a.base, bucket_of(EXACT));
         assert!(a.base as usize + a.counts.len() > bucket_of(1 << 40) as usize);
         assert!(a.counts.iter().all(|&c| c == 0));
+        assert_eq!(a.exact, [0; EXACT as usize]);
         assert!(f.drain(&[]).iter().next().is_none());
     }
 
@@ -344,16 +410,18 @@ mod tests {
         let mut f = FuncDists::default();
         for func in 0..funcs {
             f.add(func, 0, at(0, 0));
-            f.add(func, u64::MAX, at(0, 1));
+            f.add(func, EXACT, at(0, 1));
+            f.add(func, u64::MAX, at(0, 2));
         }
-        let held = |f: &FuncDists| f.accs.iter().map(|a| a.counts.len()).sum::<usize>();
+        let held = |f: &FuncDists| f.accs.iter().map(Acc::held).sum::<usize>();
         assert!(held(&f) > BUDGET);
         // Each window is as wide as its chunk's calls: none narrows.
         f.drain(&vec![0; funcs as usize]);
         let first = held(&f);
         assert_eq!(first, funcs as usize * MAX_BUCKETS);
         // Over the budget at the next drain, the functions called narrow
-        // to their one bucket and the others lose their windows.
+        // to their one bucket (and keep their exact counts), the others
+        // lose both.
         for func in 0..funcs / 2 {
             f.add(func, 300, at(0, 2));
         }
@@ -372,6 +440,7 @@ mod tests {
             held(&f)
         );
         assert!(held(&f) <= BUDGET);
+        assert_eq!(held(&f), (funcs / 2) as usize * (EXACT as usize + 1));
     }
 
     /// Every function's distribution built from `text`, kept as `keep`
@@ -441,5 +510,20 @@ mod tests {
         assert_eq!(d.count, (1 << 32) + 1);
         let counts: Vec<u64> = d.buckets().map(|b| b.2).collect();
         assert_eq!(counts, [1 << 32, 1]);
+    }
+
+    #[test]
+    fn a_wrapped_exact_count_is_carried_and_can_be_the_minimum() {
+        let mut f = FuncDists::default();
+        for (v, start) in [(3, 0), (5, 1), (200, 2)] {
+            f.add(1, v, at(0, start));
+        }
+        f.accs[1].exact[3] = u32::MAX;
+        f.add(1, 3, at(0, 3));
+        let d = drained(&mut f, 0);
+        assert_eq!(d.count, (1 << 32) + 2);
+        assert_eq!(d.min, 3);
+        let buckets: Vec<(u64, u64)> = d.buckets().map(|b| (b.0, b.2)).collect();
+        assert_eq!(buckets, [(3, 1 << 32), (5, 1), (200, 1)]);
     }
 }

@@ -9,7 +9,7 @@
 //! buckets, whatever its calls.
 
 /// Values below this have a bucket of their own.
-const EXACT: u64 = 128;
+pub(crate) const EXACT: u64 = 128;
 /// Buckets per power of two above [`EXACT`] (2^6).
 const SUB_BITS: u32 = 6;
 /// The most buckets a histogram can have.

@@ -247,16 +247,32 @@ where
             s.spawn(move || helper(input, shared, make_worker, work, tx));
         }
         drop(tx);
+        // Stops the helpers when the consumer is done, or unwinds.
+        let _stop = StopOthers(&shared, true);
         let mut own = make_worker();
         let mut parse = |bytes: &[u8]| work(&mut own, bytes);
-        let result = in_order(input, &shared, rx, &mut parse, &mut consume);
-        // Stop the helpers (they may be waiting for their turn); under the
-        // lock, so none can miss the wake-up between its check and its wait.
-        let _guard = shared.consumed.lock().expect("consumed lock");
+        in_order(input, &shared, rx, &mut parse, &mut consume)
+    })
+}
+
+/// Stops every parsing thread of a run when dropped: always (the consumer
+/// when it is done or fails, with `true`) or when its thread unwinds (a
+/// bug in a helper), so that no other waits for a turn or a chunk that
+/// will never come, and the run ends (with the panic) instead of hanging.
+struct StopOthers<'s, 'a>(&'s Shared<'a>, bool);
+
+impl Drop for StopOthers<'_, '_> {
+    fn drop(&mut self) {
+        if !self.1 && !std::thread::panicking() {
+            return;
+        }
+        let shared = self.0;
+        // Under the lock, so none can miss the wake-up between its check
+        // and its wait (a lock poisoned by a panic still serves).
+        let _guard = shared.consumed.lock().unwrap_or_else(|e| e.into_inner());
         shared.abort.store(true, Ordering::Relaxed);
         shared.moved.notify_all();
-        result
-    })
+    }
 }
 
 /// State shared by the helpers and the consumer.
@@ -332,9 +348,13 @@ fn helper<'a, W, R, MW, WF>(
     MW: Fn() -> W,
     WF: Fn(&mut W, &[u8]) -> R,
 {
+    let _stop = StopOthers(shared, false);
     let mut w = make_worker();
     let mut parse = |bytes: &[u8]| work(&mut w, bytes);
     loop {
+        if shared.abort.load(Ordering::Relaxed) {
+            return;
+        }
         match shared.take(input.name()) {
             Take::TooFar(seq) => {
                 if !shared.wait_turn(seq) {
@@ -392,6 +412,67 @@ fn in_order<'a, R>(
                 pending.insert(seq, msg);
             }
             Err(_) => return Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::sync::atomic::AtomicUsize;
+    use std::time::Duration;
+
+    /// Whether `run` over 64 small chunks on `threads` threads, whose
+    /// parsing panics on the consumer's thread (`consumer`) or on the
+    /// first chunk a helper parses (the other helpers go on), ended with
+    /// that panic within 30 seconds (None: it hung).
+    fn panics_and_ends(threads: usize, consumer: bool) -> Option<bool> {
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("consumer".into())
+            .spawn(move || {
+                let text: String = (0..64).map(|i| format!("line {i:03}\n")).collect();
+                let input = Input::from_bytes("t", text.into_bytes());
+                let opts = ParseOptions {
+                    threads,
+                    ..Default::default()
+                };
+                let by_helpers = AtomicUsize::new(0);
+                let work = |_: &mut (), bytes: &[u8]| {
+                    let mine = std::thread::current().name() == Some("consumer");
+                    let first = !mine && by_helpers.fetch_add(1, Ordering::SeqCst) == 0;
+                    if (mine && consumer) || (first && !consumer) {
+                        panic!("a bug while parsing");
+                    }
+                    // The consumer leaves the helpers a chunk to fail on.
+                    while mine && by_helpers.load(Ordering::SeqCst) == 0 {
+                        std::thread::yield_now();
+                    }
+                    bytes.len()
+                };
+                let run = || run(&input, input.chunks(9), &opts, || (), work, |_, _| Ok(()));
+                let _ = tx.send(catch_unwind(AssertUnwindSafe(run)).is_err());
+            })
+            .expect("spawn");
+        rx.recv_timeout(Duration::from_secs(30)).ok()
+    }
+
+    #[test]
+    fn a_parsing_thread_that_panics_ends_the_run_instead_of_hanging() {
+        for threads in [2, 3] {
+            for consumer in [true, false] {
+                assert_eq!(
+                    panics_and_ends(threads, consumer),
+                    Some(true),
+                    "{threads} threads, the panic on {} thread",
+                    if consumer {
+                        "the consumer's"
+                    } else {
+                        "a helper's"
+                    }
+                );
+            }
         }
     }
 }

@@ -287,12 +287,6 @@ impl FuncDists {
             {
                 head.min = u64::from(b);
             }
-            // Values below EXACT left no minimum but their buckets.
-            if let Some(&(b, _)) = d.buckets.get(start)
-                && u64::from(b) < EXACT
-            {
-                head.min = u64::from(b);
-            }
             d.funcs.push((f as u32, head, d.buckets.len() as u32));
         }
         self.carries.clear();

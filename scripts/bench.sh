@@ -97,8 +97,13 @@ else
     ct=$root/target/release/calltrace
 fi
 
+# elapsed T0: the wall time since $EPOCHREALTIME was T0, to the 0.1 ms.
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }'; }
+
 # one NAME CMD...: runs CMD once (stdout discarded); appends "wall peak-RSS
-# user sys" to $tmp/runs.NAME and sets secs (wall time) and rss_kb.
+# user sys" to $tmp/runs.NAME and sets secs (wall time), rss_kb and fine
+# (the wall time to the 0.1 ms, time's own start included, for ratios of
+# runs too short for time's 10 ms).
 one() {
     local name=$1 t0=$EPOCHREALTIME
     shift
@@ -109,9 +114,7 @@ one() {
     }
     tail -n1 "$tmp/time.$name" >>"$tmp/runs.$name"
     read -r secs rss_kb _ < <(tail -n1 "$tmp/time.$name")
-    # The same wall time to the 0.1 ms (time's own start included), for
-    # ratios of runs too short for time's 10 ms.
-    fine=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }')
+    fine=$(elapsed "$t0")
 }
 
 # measure NAME CMD...: runs CMD (stdout discarded) BENCH_RUNS times; sets
@@ -404,7 +407,7 @@ wall() {
         cat "$tmp/err.wall" >&2
         exit 1
     }
-    secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f", b - a }')
+    secs=$(elapsed "$t0")
 }
 
 live_rows() {

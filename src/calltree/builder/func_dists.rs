@@ -142,10 +142,13 @@ impl Acc {
     /// values. A count that wrapped is not there yet
     /// ([`FuncDists::drain`]), nor is `min` final.
     fn drain(&mut self, sum: u64, narrow: bool, out: &mut Vec<(u16, u64)>) -> Head {
-        let mut count = take_counts(&mut self.exact, 0, out);
+        // Exact counts up to the maximum's (all of them below EXACT).
+        let top = self.exact.len().min(self.max.min(EXACT - 1) as usize + 1);
+        let mut count = take_counts(&mut self.exact[..top], 0, out);
+        let lo = bucket_of(self.min);
         let mut used = 0;
         if self.min != u64::MAX {
-            let (lo, hi) = (bucket_of(self.min), bucket_of(self.max));
+            let hi = bucket_of(self.max);
             let window = (lo - self.base) as usize..=(hi - self.base) as usize;
             count += take_counts(&mut self.counts[window], lo, out);
             used = (hi - lo) as usize + 1;
@@ -161,7 +164,6 @@ impl Acc {
         // rare slow call in an earlier chunk, or another function of the
         // same local id) is narrowed to them: memory follows what chunks
         // use.
-        let lo = bucket_of(self.min);
         let (counts, base) = match narrow && self.counts.len() > 2 * used + SLACK {
             true => (vec![0; used], lo),
             false => (std::mem::take(&mut self.counts), self.base),
